@@ -1,0 +1,36 @@
+"""chesstours: knight's tours and other leaper tours -- find, count, explain and draw them."""
+
+from .board import Board
+from .errors import (
+    ChessToursError,
+    InvalidArgument,
+    InvalidBoard,
+    InvalidPiece,
+    InvalidSquare,
+    LimitReached,
+    NoTour,
+)
+from .pieces import CAMEL, GIRAFFE, KNIGHT, ZEBRA, Leaper, move_table, parse_piece
+from .tour import InvalidTour, Tour
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Board",
+    "Leaper",
+    "KNIGHT",
+    "CAMEL",
+    "ZEBRA",
+    "GIRAFFE",
+    "parse_piece",
+    "move_table",
+    "Tour",
+    "ChessToursError",
+    "InvalidBoard",
+    "InvalidSquare",
+    "InvalidPiece",
+    "InvalidArgument",
+    "InvalidTour",
+    "NoTour",
+    "LimitReached",
+]

@@ -1,0 +1,1 @@
+"""Renderers: text (grid, moves, JSON), and pictures."""

@@ -1,0 +1,300 @@
+"""Tours: a path of squares on a board, open or closed, and its checks.
+
+A :class:`Tour` visits every free square of its board exactly once, each step a
+leap of its piece; a closed tour also leaps from its last square back to its
+first. :meth:`Tour.validate` checks all of that in O(N) with numpy, and every
+tour the api returns has passed it.
+
+Examples
+--------
+>>> from chesstours.board import Board
+>>> t = Tour.from_names(Board(3, 4), "a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 b2 d3".split())
+>>> t.validate()
+>>> print(t.grid())
+3 |  3  6  9 12
+2 |  8 11  2  5
+1 |  1  4  7 10
+     a  b  c  d
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import numpy as np
+
+from .board import Board
+from .errors import ChessToursError, InvalidSquare
+from .pieces import KNIGHT, Leaper, parse_piece
+
+__all__ = ["Tour", "InvalidTour", "first_problem"]
+
+
+class InvalidTour(ChessToursError):
+    """A path that is not a tour; ``step`` is the number of the first bad step.
+
+    Step ``i`` is the leap from ``path[i - 1]`` to ``path[i]`` (step 0 is the start).
+    """
+
+    def __init__(self, message: str, step: int | None = None):
+        super().__init__(message)
+        self.step = step
+
+
+_CHUNK = 1 << 22
+
+
+def first_problem(board: Board, piece: Leaper, path: np.ndarray, closed: bool) -> tuple[str, int | None] | None:
+    """Return ``(sentence, step)`` for the first thing wrong with ``path``, or None.
+
+    Checks: squares on the board and not holes; each step a leap of ``piece``;
+    no square twice; every free square visited; the closing leap when
+    ``closed``. Step ``i`` is the leap from ``path[i - 1]`` to ``path[i]``.
+    O(N) time; the path is checked in chunks so that a 10^8-square tour needs
+    only a bitmap of the board beside it.
+    """
+    path = np.asarray(path)
+    if path.ndim != 1 or path.size == 0:
+        return ("The path is empty.", None)
+    if not np.issubdtype(path.dtype, np.integer):
+        return ("The path must be a list of squares.", None)
+    size, cols, n = board.size, board.cols, int(path.size)
+    a, b = piece.a, piece.b
+    visited = np.zeros(size, dtype=np.bool_)
+    hole = board.hole_mask if board.holes else None
+    bad_step = None
+    for lo in range(0, n, _CHUNK):
+        hi = min(n, lo + _CHUNK + 1)  # one square of overlap joins the chunks
+        part = path[lo:hi].astype(np.int64)
+        off = np.flatnonzero((part < 0) | (part >= size))
+        if off.size:
+            i = lo + int(off[0])
+            return (f"Square {i + 1} of the path ({int(path[i])}) is not on the board.", i)
+        if hole is not None:
+            on_hole = np.flatnonzero(hole[part])
+            if on_hole.size:
+                i = lo + int(on_hole[0])
+                return (f"Square {i + 1} of the path, {board.name(path[i])}, is a hole.", i)
+        r, c = np.divmod(part, cols)
+        dr, dc = np.abs(np.diff(r)), np.abs(np.diff(c))
+        illegal = np.flatnonzero(~(((dr == a) & (dc == b)) | ((dr == b) & (dc == a))))
+        if illegal.size and bad_step is None:
+            bad_step = lo + int(illegal[0]) + 1
+        visited[part[: hi - lo if hi == n else -1]] = True
+    distinct = int(np.count_nonzero(visited))
+    first_rep = None
+    if distinct != n:
+        # Slow path, only for a broken tour: the first square seen twice.
+        squares, first_index = np.unique(path, return_index=True)
+        seen_at = np.full(size, -1, dtype=np.int64)
+        seen_at[squares] = first_index
+        repeat = np.flatnonzero(seen_at[path] != np.arange(n))
+        first_rep = int(repeat[0])
+    if first_rep is not None and (bad_step is None or first_rep <= bad_step):
+        v = int(path[first_rep])
+        return (
+            f"Step {first_rep} returns to {board.name(v)}, already visited at step {int(seen_at[v])}.",
+            first_rep,
+        )
+    if bad_step is not None:
+        i = bad_step
+        return (
+            f"Step {i}, from {board.name(path[i - 1])} to {board.name(path[i])}, is not a {piece.name} move.",
+            i,
+        )
+    n_free = board.free_count
+    if n != n_free:
+        missing = np.flatnonzero(~visited & ~board.hole_mask)
+        names = ", ".join(board.names(missing[:5])) + (", ..." if missing.size > 5 else "")
+        return (f"The path visits {n} of {n_free} squares; missing: {names}.", None)
+    if closed:
+        p0, p1 = int(path[0]), int(path[-1])
+        if n < 2 or not piece.is_move(p1 // cols - p0 // cols, p1 % cols - p0 % cols):
+            return (
+                f"The tour is marked closed but {board.name(p1)} is not a {piece.name} move "
+                f"from {board.name(p0)}.",
+                n,
+            )
+    return None
+
+
+@dataclass(eq=False)
+class Tour:
+    """A tour of ``piece`` over ``board``: ``path`` lists the squares in order.
+
+    Parameters
+    ----------
+    board : Board
+    piece : Leaper
+    path : array of int
+        Square indices in visiting order (stored as ``int32``).
+    closed : bool
+        True when the last square leaps back to the first.
+    method : str
+        The method that found it (``"warnsdorff"``, ``"backtrack"`` ...).
+    stats : dict
+        What the method measured: ``nodes``, ``seconds``, ...
+    """
+
+    board: Board
+    piece: Leaper
+    path: np.ndarray
+    closed: bool = False
+    method: str = ""
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.path = np.ascontiguousarray(self.path, dtype=np.int32)
+
+    # -- construction --------------------------------------------------------
+
+    @classmethod
+    def from_names(
+        cls,
+        board: Board,
+        names: Iterable[str],
+        piece: Leaper = KNIGHT,
+        closed: bool = False,
+        method: str = "",
+    ) -> "Tour":
+        """Build a tour from square names; the squares are checked, the tour is not."""
+        path = [board._square_of(s) for s in names]
+        return cls(board, piece, np.array(path, dtype=np.int32), closed, method)
+
+    # -- checks --------------------------------------------------------------
+
+    def problem(self) -> str | None:
+        """The first thing wrong with this tour, as a sentence, or None."""
+        found = first_problem(self.board, self.piece, self.path, self.closed)
+        return None if found is None else found[0]
+
+    def validate(self) -> None:
+        """Check every square once, every step a leap, and the closing leap.
+
+        :raises InvalidTour: naming the first problem.
+        """
+        found = first_problem(self.board, self.piece, self.path, self.closed)
+        if found is not None:
+            raise InvalidTour(*found)
+
+    def is_valid(self) -> bool:
+        """True when :meth:`validate` would pass."""
+        return first_problem(self.board, self.piece, self.path, self.closed) is None
+
+    def is_reentrant(self) -> bool:
+        """True when the last square is one leap from the first (a closed tour can be made)."""
+        b = self.board
+        p0, p1 = int(self.path[0]), int(self.path[-1])
+        return len(self.path) > 1 and self.piece.is_move(b.row(p1) - b.row(p0), b.col(p1) - b.col(p0))
+
+    # -- views ---------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return int(self.path.size)
+
+    @property
+    def start(self) -> int:
+        """First square."""
+        return int(self.path[0])
+
+    @property
+    def end(self) -> int:
+        """Last square."""
+        return int(self.path[-1])
+
+    def names(self) -> list[str]:
+        """Square names in visiting order."""
+        return self.board.names(self.path)
+
+    def moves(self) -> str:
+        """The path on one line: ``"a1 c2 e1 ..."``."""
+        return " ".join(self.names())
+
+    def numbers(self) -> np.ndarray:
+        """``int64[rows, cols]``: the move number (1..N) of each square, 0 on holes; row 0 is rank 1."""
+        grid = np.zeros(self.board.size, dtype=np.int64)
+        grid[self.path] = np.arange(1, self.path.size + 1)
+        return grid.reshape(self.board.rows, self.board.cols)
+
+    def grid(self) -> str:
+        """The numbered board: rank N at the top, rank numbers left, files below.
+
+        Holes are shown as ``#``.
+        """
+        from .render.text import number_grid
+
+        return number_grid(self.board, self.numbers())
+
+    def rotated(self, start: int) -> "Tour":
+        """For a closed tour: the same cycle started at square ``start``.
+
+        :raises InvalidSquare: if ``start`` is not on the tour.
+        """
+        where = np.flatnonzero(self.path == start)
+        if where.size == 0:
+            raise InvalidSquare(f"{self.board.name(start)} is not on this tour.")
+        path = np.roll(self.path, -int(where[0]))
+        return Tour(self.board, self.piece, path, self.closed, self.method, dict(self.stats))
+
+    def reversed(self) -> "Tour":
+        """The same tour walked backwards (a closed tour keeps its start)."""
+        path = self.path[::-1]
+        if self.closed:
+            path = np.roll(path, 1)
+        return Tour(self.board, self.piece, path, self.closed, self.method, dict(self.stats))
+
+    # -- JSON ----------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (the CLI's ``--format json``)."""
+        return {
+            "board": self.board.spec(),
+            "piece": self.piece.spec(),
+            "closed": bool(self.closed),
+            "path": self.names(),
+            "method": self.method,
+            "stats": _plain(self.stats),
+        }
+
+    def to_json(self) -> str:
+        """One-line JSON text of :meth:`to_dict`."""
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Tour":
+        """Inverse of :meth:`to_dict` (``piece`` and ``closed`` optional).
+
+        The board may be ``{"rows": R, "cols": C, "holes": [...]}`` or ``"8x8"``.
+        """
+        board = Board.from_spec(data["board"])
+        piece_spec = data.get("piece", {"leap": [1, 2]})
+        if isinstance(piece_spec, dict):
+            leap = piece_spec.get("leap") or piece_spec.get("name", "knight")
+            piece = parse_piece(tuple(leap) if isinstance(leap, list) else leap)
+        else:
+            piece = parse_piece(piece_spec)
+        path = data["path"]
+        if path and isinstance(path[0], str):
+            squares = [board._square_of(s) for s in path]
+        else:
+            squares = [int(s) for s in path]
+        return cls(board, piece, np.array(squares, dtype=np.int32), bool(data.get("closed", False)),
+                   str(data.get("method", "")), dict(data.get("stats", {})))
+
+    def __repr__(self) -> str:
+        kind = "closed" if self.closed else "open"
+        ends = f"{self.board.name(self.start)}..{self.board.name(self.end)}" if len(self) else "empty"
+        return f"Tour({self.board}, {self.piece.name}, {kind}, {ends})"
+
+
+def _plain(value: Any) -> Any:
+    """Turn numpy scalars inside ``value`` into Python numbers for JSON."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
