@@ -1,5 +1,6 @@
 """chesstours: knight's tours and other leaper tours -- find, count, explain and draw them."""
 
+from .api import TourCount, count_tours, find_tour, iter_tours
 from .board import Board
 from .errors import (
     ChessToursError,
@@ -16,6 +17,10 @@ from .tour import InvalidTour, Tour
 __version__ = "0.1.0"
 
 __all__ = [
+    "find_tour",
+    "iter_tours",
+    "count_tours",
+    "TourCount",
     "Board",
     "Leaper",
     "KNIGHT",

@@ -20,16 +20,19 @@ Examples
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 import numpy as np
 
-from .board import Board
+from .board import Board, parse_file
 from .errors import ChessToursError, InvalidSquare
 from .pieces import KNIGHT, Leaper, parse_piece
 
 __all__ = ["Tour", "InvalidTour", "first_problem"]
+
+_NAME_RE = re.compile(r"^([a-zA-Z]+)(\d+)$")
 
 
 class InvalidTour(ChessToursError):
@@ -162,6 +165,67 @@ class Tour:
         """Build a tour from square names; the squares are checked, the tour is not."""
         path = [board._square_of(s) for s in names]
         return cls(board, piece, np.array(path, dtype=np.int32), closed, method)
+
+    @classmethod
+    def parse(
+        cls,
+        text: str,
+        board: Board | str | None = None,
+        holes: str = "",
+        piece: Leaper | str | None = None,
+        closed: bool | None = None,
+    ) -> "Tour":
+        """Read a tour written as moves (``"a1 c2 e1 ..."``, commas or dashes allowed) or as JSON.
+
+        Without ``board``, a moves text is taken to cover the smallest board
+        that holds all its squares. ``piece``, ``closed`` and ``board`` given
+        here override the JSON's own.
+
+        :raises InvalidTour: if the text is neither.
+
+        >>> Tour.parse("a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 b2 d3").board
+        Board(3x4)
+        """
+        text = text.strip()
+        if not text:
+            raise InvalidTour("The tour is empty.")
+        if text.startswith("{"):
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise InvalidTour(f"The tour is not valid JSON: {exc.msg} at line {exc.lineno}.") from None
+            if not isinstance(data, dict) or "path" not in data or "board" not in data:
+                raise InvalidTour("A JSON tour needs a 'board' and a 'path'.")
+            if board is not None:
+                data["board"] = Board.parse(board, holes).spec()
+            if piece is not None:
+                data["piece"] = {"leap": list(parse_piece(piece).leap)}
+            if closed is not None:
+                data["closed"] = closed
+            try:
+                return cls.from_dict(data)
+            except (KeyError, TypeError, ValueError) as exc:
+                if isinstance(exc, ChessToursError):
+                    raise
+                raise InvalidTour(f"The JSON tour is malformed: {exc}.") from None
+        names = [w for w in re.split(r"[\s,;]+|-(?=[a-zA-Z])", text) if w]
+        squares = []
+        for w in names:
+            m = _NAME_RE.match(w)
+            if not m:
+                raise InvalidTour(f"{w!r} is not a square name; a tour is a list such as a1 c2 e1.")
+            squares.append((int(m.group(2)) - 1, parse_file(m.group(1))))
+        if board is None:
+            rows = max(r for r, _ in squares) + 1
+            cols = max(c for _, c in squares) + 1
+            the_board = Board(rows, cols, holes)
+        else:
+            the_board = Board.parse(board, holes)
+        for (r, c), w in zip(squares, names):
+            if not (0 <= r < the_board.rows and 0 <= c < the_board.cols):
+                raise InvalidSquare(f"{w} is not on the {the_board.rows}x{the_board.cols} board.")
+        path = np.array([r * the_board.cols + c for r, c in squares], dtype=np.int32)
+        return cls(the_board, parse_piece(piece or "knight"), path, bool(closed))
 
     # -- checks --------------------------------------------------------------
 

@@ -287,6 +287,64 @@ def _setup(table, visited, degree, prefix, end_ok, fixed_end):
     return forced
 
 
+@numba.njit(cache=True, nogil=True)
+def _probe(table, near, visited0, degree0, prefix, forced0, end_ok, fixed_end, n_free, probes, seed):
+    """Knuth's estimate of the search tree's size: the mean, over random root-to-leaf
+    descents, of 1 + d1 + d1*d2 + ..., where d_i is the number of children that
+    survive pruning at depth i (D. E. Knuth, "Estimating the efficiency of
+    backtrack programs", Math. Comp. 29, 1975). Returns the mean estimate.
+    """
+    np.random.seed(seed)
+    k = table.shape[1]
+    total = 0.0
+    ok = np.empty(k, dtype=np.int64)
+    oks = np.empty(k, dtype=np.int64)
+    for _ in range(probes):
+        visited = visited0.copy()
+        degree = degree0.copy()
+        c = prefix[prefix.shape[0] - 1]
+        depth = prefix.shape[0] - 1
+        forced = forced0
+        product = 1.0
+        estimate = 0.0
+        while True:
+            remaining = n_free - depth - 2
+            m = 0
+            for j in range(k):
+                x = table[c, j]
+                if x < 0:
+                    break
+                if visited[x] or (x == fixed_end and remaining > 0):
+                    continue
+                if remaining == 0:
+                    if end_ok[x]:
+                        ok[m] = j
+                        oks[m] = forced
+                        m += 1
+                    continue
+                stranded = _visit(table, visited, degree, x)
+                f = -2 if stranded and remaining > 1 else _links(table, visited, degree, near, c, j, forced, end_ok)
+                _unvisit(table, visited, degree, x)
+                if f != -2:
+                    ok[m] = j
+                    oks[m] = f
+                    m += 1
+            if m == 0:
+                break
+            product *= m
+            estimate += product
+            if remaining == 0:
+                break
+            pick = np.random.randint(m)
+            x = table[c, ok[pick]]
+            forced = oks[pick]
+            _visit(table, visited, degree, x)
+            c = x
+            depth += 1
+        total += estimate
+    return total / probes
+
+
 class Search:
     """A resumable depth-first search for tours that extend a starting path.
 
@@ -365,6 +423,19 @@ class Search:
             self.table, self.visited, self.degree, int(prefix[-1]), fixed_end, remaining == 1, self.order,
             self.stack_cand[depth],
         )
+
+    def estimate(self, probes: int = 2000, seed: int = 0) -> float:
+        """Estimated number of nodes the whole search will visit (Knuth's random probes).
+
+        Unbiased but heavy-tailed: good to an order of magnitude, which is what
+        deciding whether a count is within reach needs.
+        """
+        if self.done:
+            return 0.0
+        depth = int(self.regs[_BASE])
+        return float(_probe(self.table, self.near, self.visited, self.degree, self.prefix,
+                            int(self.stack_forced[depth]), self.end_ok, self.fixed_end,
+                            int(self.regs[_FREE]), probes, seed))
 
     @property
     def nodes(self) -> int:

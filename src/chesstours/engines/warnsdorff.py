@@ -47,94 +47,87 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
 from ..board import Board
 from ..errors import InvalidArgument
 from ..pieces import KNIGHT, Leaper
 
-__all__ = ["TIEBREAKS", "WarnsdorffResult", "warnsdorff"]
+__all__ = ["TIEBREAKS", "WarnsdorffResult", "warnsdorff", "walk_python", "COMPILED_ABOVE"]
 
 #: Tie-break rules, in the order the kernel numbers them.
 TIEBREAKS = ("first", "pohl", "roth", "random")
 
-
-@numba.njit(cache=True, nogil=True)
-def _xorshift(state):
-    """One step of xorshift64*; ``state`` is a one-element uint64 array."""
-    x = state[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    state[0] = x
-    return x * np.uint64(2685821657736338717)
-
-
 #: Weight of a blocked square (visited, hole or frame). Visiting lowers the
-#: weight of all eight neighbours without testing them first, so a blocked
-#: square can lose up to 8 and still reads as blocked (>= _FREE_BELOW).
-_BLOCKED = 100
-_FREE_BELOW = 64
+#: weight of every neighbour without testing it first, so a blocked square can
+#: lose up to 8 and still reads as blocked (>= FREE_BELOW).
+BLOCKED = 100
+FREE_BELOW = 64
+
+#: Boards with more free squares than this use the compiled kernel; smaller
+#: ones use :func:`walk_python`, which answers before numba could even load.
+COMPILED_ABOVE = 4096
+
+_MASK64 = (1 << 64) - 1
 
 
-@numba.njit(cache=True, nogil=True)
-def _walk(weight, offsets, dr, dc, width, rows, cols, start_r, start_c, end, rule, rng, path):
-    """Walk Warnsdorff's rule from (``start_r``, ``start_c``); return the squares placed.
+def _xorshift_python(state: list[int]) -> int:
+    """xorshift64*, as the kernel's: ``state`` is a one-element list."""
+    x = state[0]
+    x ^= x >> 12
+    x ^= (x << 25) & _MASK64
+    x ^= x >> 27
+    state[0] = x
+    return (x * 2685821657736338717) & _MASK64
 
-    ``weight`` (int8, padded board) holds each free square's count of free
-    neighbours and ``_BLOCKED`` on visited squares, holes and the frame.
-    ``path`` receives unpadded square indices. ``end`` (a padded index, or -1)
-    is kept for the last move. Returns how many squares were placed; fewer
-    than ``len(path)`` means a dead end.
 
-    For ``first`` and ``roth`` each candidate gets one integer key, weight
-    first and tie-break second, and the smallest key wins. Roth's distance
-    needs no square root: every leap has the same length, so among the
-    squares one leap from (r, c) the farthest from the centre is the one
-    whose offset (dr, dc) has the largest dot product with the vector from
-    the centre to (r, c).
+def walk_python(weight, offsets, dr, dc, width, rows, cols, start_r, start_c, end, rule, rng, path) -> int:
+    """The same walk as the compiled kernel, in plain Python (for small boards and as its test oracle).
+
+    Arguments as :func:`chesstours.engines.warnsdorff_kernel.walk`; ``weight``
+    and ``path`` are numpy arrays updated in place, ``rng`` a uint64 array.
     """
-    n = path.shape[0]
-    k = offsets.shape[0]
+    w8 = weight.tolist()
+    offs, drs, dcs = [int(o) for o in offsets], [int(d) for d in dr], [int(d) for d in dc]
+    k, n = len(offs), path.shape[0]
+    state = [int(rng[0])]
     frame = (width - cols) // 2
     r, c = start_r, start_c
     cur = (r + frame) * width + c + frame
-    weight[cur] = _BLOCKED
-    for j in range(k):
-        weight[cur + offsets[j]] -= 1
-    path[0] = r * cols + c
-    big = np.int64(1) << 40
+    out = [0] * n
+    w8[cur] = BLOCKED
+    for o in offs:
+        w8[cur + o] -= 1
+    out[0] = r * cols + c
+    big = 1 << 40
+    placed = n
     for step in range(1, n):
         last = step == n - 1
         best = -1
         if rule == 0 or rule == 2:
-            # x, y: twice the vector from the centre to (r, c); zero for "first".
             x = (2 * r - rows + 1) if rule == 2 else 0
             y = (2 * c - cols + 1) if rule == 2 else 0
-            best_key = big * _FREE_BELOW
+            best_key = big * FREE_BELOW
             for j in range(k):
-                u = cur + offsets[j]
-                w = weight[u]
-                if w >= _FREE_BELOW or (u == end and not last):
+                u = cur + offs[j]
+                w = w8[u]
+                if w >= FREE_BELOW or (u == end and not last):
                     continue
-                key = w * big - (x * dr[j] + y * dc[j])
+                key = w * big - (x * drs[j] + y * dcs[j])
                 if key < best_key:
                     best, best_key = j, key
         else:
-            best_weight = _FREE_BELOW
-            best_score = 0
-            ties = 0
+            best_weight, best_score, ties = FREE_BELOW, 0, 0
             for j in range(k):
-                u = cur + offsets[j]
-                w = weight[u]
-                if w > best_weight or w >= _FREE_BELOW or (u == end and not last):
+                u = cur + offs[j]
+                w = w8[u]
+                if w > best_weight or w >= FREE_BELOW or (u == end and not last):
                     continue
                 score = 0
-                if rule == 1:  # pohl: smallest total weight of the onward squares
-                    for i in range(k):
-                        t = weight[u + offsets[i]]
-                        if t < _FREE_BELOW:
+                if rule == 1:
+                    for o in offs:
+                        t = w8[u + o]
+                        if t < FREE_BELOW:
                             score += t
                 if w < best_weight:
                     best, best_weight, best_score, ties = j, w, score, 1
@@ -142,36 +135,32 @@ def _walk(weight, offsets, dr, dc, width, rows, cols, start_r, start_c, end, rul
                     best, best_score, ties = j, score, 1
                 elif score == best_score:
                     ties += 1
-                    if rule == 3 and _xorshift(rng) % np.uint64(ties) == 0:
-                        best = j  # random: reservoir sampling over the ties
+                    if rule == 3 and _xorshift_python(state) % ties == 0:
+                        best = j
         if best < 0:
-            return step
-        cur += offsets[best]
-        r += dr[best]
-        c += dc[best]
-        weight[cur] = _BLOCKED
-        for j in range(k):
-            weight[cur + offsets[j]] -= 1
-        path[step] = r * cols + c
-    return n
+            placed = step
+            break
+        cur += offs[best]
+        r += drs[best]
+        c += dcs[best]
+        w8[cur] = BLOCKED
+        for o in offs:
+            w8[cur + o] -= 1
+        out[step] = r * cols + c
+    path[:placed] = out[:placed]
+    weight[:] = w8
+    rng[0] = state[0]
+    return placed
 
 
-@numba.njit(cache=True, nogil=True)
-def _weights(free, offsets):
-    """Each free square's count of free neighbours; ``_BLOCKED`` elsewhere (padded board)."""
-    weight = np.empty(free.shape[0], dtype=np.int8)
-    k = offsets.shape[0]
-    for v in range(free.shape[0]):
-        if free[v]:
-            w = 0
-            for j in range(k):
-                t = v + offsets[j]
-                if 0 <= t < free.shape[0] and free[t]:
-                    w += 1
-            weight[v] = w
-        else:
-            weight[v] = _BLOCKED
-    return weight
+def _weights(free: np.ndarray, offsets: np.ndarray, frame_cells: int) -> np.ndarray:
+    """Each free square's count of free neighbours; BLOCKED elsewhere (padded board, vectorised)."""
+    n = free.size
+    count = np.zeros(n, dtype=np.int8)
+    lo, hi = frame_cells, n - frame_cells  # every board square lies in [lo, hi)
+    for off in offsets:
+        count[lo:hi] += free[lo + off : hi + off]
+    return np.where(free.astype(bool), count, np.int8(BLOCKED)).astype(np.int8)
 
 
 @dataclass
@@ -213,6 +202,7 @@ def warnsdorff(
     seed: int = 0,
     end: int | None = None,
     closed: bool = False,
+    compiled: bool | None = None,
 ) -> WarnsdorffResult:
     """Walk Warnsdorff's rule from ``start``; it may stop at a dead end.
 
@@ -230,6 +220,9 @@ def warnsdorff(
     closed : bool
         Whether a closed tour is wanted: the walk is the same, and the result
         says whether the last square leaps back to the first.
+    compiled : bool, optional
+        Force the compiled kernel (True) or the plain Python walk (False);
+        by default boards above ``COMPILED_ABOVE`` squares are compiled.
 
     Returns
     -------
@@ -240,15 +233,21 @@ def warnsdorff(
         raise InvalidArgument(f"Unknown tie-break {tiebreak!r}; use one of {', '.join(TIEBREAKS)}.")
     t0 = time.perf_counter()
     free, offsets, width, frame = _padded(board, piece)
-    weight = _weights(free, offsets)
+    weight = _weights(free, offsets, frame * width)
     del free
     dr = np.array([o[0] for o in piece.offsets()], dtype=np.int64)
     dc = np.array([o[1] for o in piece.offsets()], dtype=np.int64)
     end_padded = -1 if end is None else (end // board.cols + frame) * width + end % board.cols + frame
     path = np.empty(board.free_count, dtype=np.int32)
     rng = np.array([(seed * 0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D) % 2**64 | 1], dtype=np.uint64)
+    if compiled is None:
+        compiled = board.free_count > COMPILED_ABOVE
+    if compiled:
+        from .warnsdorff_kernel import walk
+    else:
+        walk = walk_python
     t1 = time.perf_counter()
-    placed = _walk(
+    placed = walk(
         weight, offsets, dr, dc, width, board.rows, board.cols, start // board.cols, start % board.cols,
         end_padded, TIEBREAKS.index(tiebreak), rng, path,
     )

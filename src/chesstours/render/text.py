@@ -17,7 +17,7 @@ import numpy as np
 
 from ..board import Board, file_name
 
-__all__ = ["number_grid", "grid_lines"]
+__all__ = ["number_grid", "grid_lines", "render_tour"]
 
 
 def grid_lines(board: Board, cells: list[list[str]], width: int) -> list[str]:
@@ -44,3 +44,16 @@ def number_grid(board: Board, numbers: np.ndarray) -> str:
         for r in range(board.rows)
     ]
     return "\n".join(grid_lines(board, cells, width))
+
+
+def render_tour(tour, fmt: str = "grid") -> str:
+    """Render a tour as ``grid`` (numbered board), ``moves`` (one line) or ``json``."""
+    if fmt == "grid":
+        return tour.grid()
+    if fmt == "moves":
+        return tour.moves()
+    if fmt == "json":
+        import json
+
+        return json.dumps(tour.to_dict())
+    raise ValueError(f"unknown format {fmt!r}")

@@ -1,0 +1,104 @@
+import json
+
+import numpy as np
+import pytest
+
+from chesstours import Board, KNIGHT, Tour, find_tour
+from chesstours.pieces import ZEBRA
+from chesstours.tour import InvalidTour
+
+TOUR_3x4 = "a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 b2 d3".split()
+
+
+def test_a_known_3x4_tour_validates():
+    t = Tour.from_names(Board(3, 4), TOUR_3x4)
+    t.validate()
+    assert t.is_valid() and not t.is_reentrant()
+
+
+def test_illegal_step_is_named():
+    names = TOUR_3x4.copy()
+    names[4], names[5] = names[5], names[4]
+    t = Tour.from_names(Board(3, 4), names)
+    with pytest.raises(InvalidTour) as info:
+        t.validate()
+    assert info.value.step == 4
+    assert "Step 4, from b1 to b3, is not a knight move." == str(info.value)
+
+
+def test_repeated_square_is_named():
+    t = Tour.from_names(Board(3, 4), TOUR_3x4[:11] + ["c2"])
+    assert "returns to c2" in t.problem()
+
+
+def test_missing_squares_and_holes_are_named():
+    t = Tour.from_names(Board(3, 4), TOUR_3x4[:10])
+    assert "visits 10 of 12 squares" in t.problem()
+    holed = Board(3, 4, holes="d3")
+    t = Tour(holed, KNIGHT, np.array([holed._square_of(s) for s in TOUR_3x4]))
+    assert "is a hole" in t.problem()
+
+
+def test_closed_flag_is_checked():
+    t = Tour.from_names(Board(3, 4), TOUR_3x4, closed=True)
+    assert "is not a knight move from a1" in t.problem()
+
+
+def test_a_closed_tour_can_be_rotated_and_reversed():
+    t = find_tour("6x6", closed=True)
+    for v in (0, 7, 35):
+        r = t.rotated(v)
+        r.validate()
+        assert r.start == v
+    back = t.reversed()
+    back.validate()
+    assert back.start == t.start
+
+
+def test_json_round_trip_and_fields():
+    t = find_tour("5x5", start="a1")
+    data = json.loads(t.to_json())
+    assert data["board"] == {"rows": 5, "cols": 5, "holes": []}
+    assert data["piece"] == {"name": "knight", "leap": [1, 2]}
+    assert data["closed"] is False
+    assert data["path"][0] == "a1" and len(data["path"]) == 25
+    assert set(data["stats"]) >= {"nodes", "seconds"}
+    back = Tour.from_dict(data)
+    assert np.array_equal(back.path, t.path)
+
+
+def test_parse_moves_and_json():
+    t = Tour.parse(" ".join(TOUR_3x4))
+    assert t.board == Board(3, 4) and t.is_valid()
+    t2 = Tour.parse("a1-c2-a3-b1-d2-b3-c1-a2-c3-d1-b2-d3")
+    assert np.array_equal(t.path, t2.path)
+    z = find_tour("10x10", piece=ZEBRA, closed=True)
+    parsed = Tour.parse(z.to_json())
+    assert parsed.piece == ZEBRA and parsed.closed and parsed.is_valid()
+    with pytest.raises(InvalidTour):
+        Tour.parse("{not json")
+    with pytest.raises(InvalidTour):
+        Tour.parse("a1 c2 ?? e1")
+
+
+def test_grid_has_rank_8_on_top_and_files_below():
+    t = find_tour("8x8", start="a1")
+    lines = t.grid().splitlines()
+    assert lines[0].startswith("8 |") and lines[7].startswith("1 |")
+    assert lines[7].split("|")[1].split()[0] == "1"  # a1 holds move 1
+    assert lines[8].split() == list("abcdefgh")
+    numbers = sorted(int(x) for line in lines[:8] for x in line.split("|")[1].split())
+    assert numbers == list(range(1, 65))
+
+
+def test_grid_shows_holes():
+    t = find_tour(Board(5, 5, holes="c3"), start="a1")
+    assert "#" in t.grid()
+
+
+def test_validation_of_a_large_path_is_linear():
+    # A boustrophedon "tour" of a rook, as a knight path: invalid at step 1, found without sorting.
+    b = Board(1000, 1000)
+    path = np.arange(b.size, dtype=np.int32)
+    t = Tour(b, KNIGHT, path)
+    assert t.problem() == "Step 1, from a1 to b1, is not a knight move."
