@@ -135,3 +135,36 @@ def test_one_by_one_board():
     assert count_tours("1x1").directed == 1
     with pytest.raises(NoTour):
         find_tour("1x1", closed=True)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from conftest import brute_force_counts  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 5), st.integers(2, 6), st.sampled_from([KNIGHT, ZEBRA, Leaper(1, 1), Leaper(0, 1), GIRAFFE]),
+       st.data())
+def test_find_tour_agrees_with_brute_force_on_random_boards_with_holes(rows, cols, piece, data):
+    holes = data.draw(st.sets(st.integers(0, rows * cols - 1), max_size=4))
+    if len(holes) >= rows * cols - 1:
+        return
+    board = Board(rows, cols, holes)
+    bf = brute_force_counts(board, piece)
+    for s in bf["free"]:
+        exists = bf["per_start"][s] > 0
+        try:
+            tour = find_tour(board, start=s, piece=piece)
+        except NoTour as exc:
+            assert not exists, (board, piece, s, exc.reason)
+            continue
+        assert exists and tour.start == s and tour.is_valid()
+    ends = [(s, e) for (s, e), n in bf["per_pair"].items() if n > 0]
+    for s, e in ends[:5]:
+        assert find_tour(board, start=s, end=e, piece=piece).end == e
+    try:
+        assert find_tour(board, piece=piece, closed=True).is_valid()
+        assert bf["cycles"] > 0
+    except NoTour:
+        assert bf["cycles"] == 0

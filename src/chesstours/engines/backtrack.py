@@ -164,6 +164,7 @@ def _advance(table, near, visited, degree, stack_square, stack_next, stack_count
     nodes = regs[_NODES]
     count = regs[_COUNT]
     n_free = regs[_FREE]
+    k = table.shape[1]
     limit = nodes + budget
     if regs[_PENDING]:
         # The last call stopped on a complete tour: step back from it.
@@ -177,12 +178,27 @@ def _advance(table, near, visited, degree, stack_square, stack_next, stack_count
             regs[_COUNT] = count
             return _EXHAUSTED
         i = stack_next[depth]
-        if i >= stack_count[depth]:
+        c = stack_square[depth]
+        remaining = n_free - depth - 2
+        if order == 0:
+            # Fixed order: walk the row of the move table, skipping squares already used.
+            while i < k:
+                x = table[c, i]
+                if x < 0:
+                    i = k
+                elif visited[x] or (x == fixed_end and remaining > 0):
+                    i += 1
+                else:
+                    break
+            more = i < k
+        else:
+            more = i < stack_count[depth]
+        if not more:
             # No square left here: step back.
             if depth == base:
                 depth -= 1
                 continue
-            _unvisit(table, visited, degree, stack_square[depth])
+            _unvisit(table, visited, degree, c)
             depth -= 1
             continue
         if nodes >= limit:
@@ -191,11 +207,9 @@ def _advance(table, near, visited, degree, stack_square, stack_next, stack_count
             regs[_COUNT] = count
             return _BUDGET
         stack_next[depth] = i + 1
-        c = stack_square[depth]
-        jx = stack_cand[depth, i]
+        jx = i if order == 0 else stack_cand[depth, i]
         x = table[c, jx]
         nodes += 1
-        remaining = n_free - depth - 2
         if remaining == 0:
             if end_ok[x]:
                 count += 1
@@ -222,8 +236,9 @@ def _advance(table, near, visited, degree, stack_square, stack_next, stack_count
         stack_square[depth] = x
         stack_forced[depth] = forced
         stack_next[depth] = 0
-        stack_count[depth] = _candidates(table, visited, degree, x, fixed_end, remaining == 1, order,
-                                         stack_cand[depth])
+        if order != 0:
+            stack_count[depth] = _candidates(table, visited, degree, x, fixed_end, remaining == 1, order,
+                                             stack_cand[depth])
 
 
 @numba.njit(cache=True, nogil=True)
