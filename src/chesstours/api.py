@@ -148,6 +148,7 @@ def find_tour(
     order: str = "warnsdorff",
     time_limit: float | None = None,
     node_limit: int | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Tour:
     """Return one tour of ``piece`` over ``board``; raise :class:`NoTour` if there is none.
 
@@ -179,6 +180,8 @@ def find_tour(
         Seconds; :class:`LimitReached` when they run out.
     node_limit : int, optional
         Most squares placed by backtracking.
+    progress : callable, optional
+        Called with the number of positions searched so far, while backtracking.
 
     Returns
     -------
@@ -217,7 +220,7 @@ def find_tour(
         tour = _warnsdorff_tries(board, piece, s, e, closed, tiebreak, seed, t0)
         if tour is not None:
             return _finish(tour)
-    return _finish(_backtrack(board, piece, s, e, closed, order, deadline, node_limit, t0, method))
+    return _finish(_backtrack(board, piece, s, e, closed, order, deadline, node_limit, t0, method, progress))
 
 
 def _warnsdorff_once(board, piece, s, e, closed, tiebreak, seed, t0) -> Tour:
@@ -264,7 +267,7 @@ def _warnsdorff_tries(board, piece, s, e, closed, tiebreak, seed, t0) -> Tour | 
     return None
 
 
-def _backtrack(board, piece, s, e, closed, order, deadline, node_limit, t0, method) -> Tour:
+def _backtrack(board, piece, s, e, closed, order, deadline, node_limit, t0, method, progress=None) -> Tour:
     from .engines.parallel import closed_tasks, first_tour, open_tasks
 
     if closed:
@@ -274,7 +277,8 @@ def _backtrack(board, piece, s, e, closed, order, deadline, node_limit, t0, meth
         tasks = closed_tasks(board, piece, root, e)
     else:
         tasks = open_tasks(board, piece, s, e, symmetry=False)
-    status, path, nodes = first_tour(board, piece, tasks, order=order, deadline=deadline, node_limit=node_limit)
+    status, path, nodes = first_tour(board, piece, tasks, order=order, deadline=deadline, node_limit=node_limit,
+                                     progress=progress)
     stats = {"nodes": nodes, "seconds": time.perf_counter() - t0, "order": order}
     label = "backtrack" if method == "backtrack" else "auto/backtrack"
     if status == "found":

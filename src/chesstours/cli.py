@@ -141,16 +141,20 @@ def tour(
 ) -> None:
     """Find one tour and print it."""
     b = _board(board, holes)
-    try:
-        found = api.find_tour(
-            b, start, end, closed, parse_piece(piece), method.value,
-            tiebreak=tiebreak.value if tiebreak else None, seed=seed, order=order.value,
-            time_limit=time_limit, node_limit=node_limit,
-        )
-    except NoTour as exc:
-        raise _fail(exc.reason, EXIT_NO_TOUR) from None
-    except LimitReached as exc:
-        raise _fail(str(exc), EXIT_LIMIT) from None
+    with _progress("searching") as update:
+        try:
+            found = api.find_tour(
+                b, start, end, closed, parse_piece(piece), method.value,
+                tiebreak=tiebreak.value if tiebreak else None, seed=seed, order=order.value,
+                time_limit=time_limit, node_limit=node_limit,
+                progress=None if update is None else (lambda n: update(info=f"{n:,} positions")),
+            )
+        except NoTour as exc:
+            raise _fail(exc.reason, EXIT_NO_TOUR) from None
+        except LimitReached as exc:
+            raise _fail(str(exc), EXIT_LIMIT) from None
+        except KeyboardInterrupt:
+            raise _fail("interrupted before a tour was found.", EXIT_INTERRUPT) from None
     _emit(render_tour(found, fmt.value), output)
 
 

@@ -266,11 +266,13 @@ def first_tour(
     deadline: float | None = None,
     node_limit: int | None = None,
     first_budget: int = 1 << 12,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[str, np.ndarray | None, int]:
     """Search the tasks round-robin, with budgets doubling each round, for one tour.
 
     Returns ``(status, path, nodes)`` with status ``"found"``, ``"exhausted"``
     (no task has a tour: a proof of absence), ``"time"`` or ``"nodes"``.
+    ``progress(nodes)`` is called between kernel calls.
     """
     table = move_table(board, piece)
     holes = board.hole_mask if board.holes else None
@@ -298,6 +300,8 @@ def first_tour(
                     break
                 if deadline is not None and time.perf_counter() > deadline:
                     return "time", None, nodes
+                if progress is not None:
+                    progress(nodes)
             else:
                 alive.append(search)
         searches = alive
