@@ -205,7 +205,9 @@ def tour_exists(
     verdict = decide(board, piece, s, e, closed)
     if verdict is not None:
         found = Existence(verdict.answer, verdict.reason, verdict.proof, theorem=verdict.theorem, **query)
-        if verdict.answer and (certificate or verdict.proof == "construction"):
+        if verdict.answer and board.free_count == 1:
+            found.certificate = _finish(board, piece, board.free_squares, False, "the one square", s, e)
+        elif verdict.answer and certificate:
             status, tour, nodes = _search(board, piece, s, e, closed, deadline)
             found.nodes = nodes
             if status == "found":
@@ -275,8 +277,6 @@ def _search(board: Board, piece: Leaper, s: int | None, e: int | None, closed: b
     backtracking search of :func:`chesstours.engines.parallel.first_tour`.
     A found tour is turned to match the query and validated.
     """
-    if board.free_count == 1:
-        return "found", _finish(board, piece, board.free_squares.copy(), False, "the one square", s, e), 0
     # An open tour that must end at e is an open tour from e, walked backwards.
     flip = not closed and s is None and e is not None
     first, last = (e, None) if flip else (s, e)
@@ -298,6 +298,7 @@ def _search(board: Board, piece: Leaper, s: int | None, e: int | None, closed: b
     else:
         tasks = open_tasks(board, piece, first, last)
     status, path, nodes = first_tour(board, piece, tasks, order="warnsdorff", deadline=deadline)
+    nodes += len(tasks)  # each first move is a position examined, even when pruning closes it at once
     if status != "found":
         return ("exhausted" if status == "exhausted" else "time"), None, nodes
     how = f"a backtracking search ({nodes:,} positions)"
