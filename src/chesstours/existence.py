@@ -58,6 +58,10 @@ __all__ = ["Existence", "tour_exists", "PROOFS"]
 #: The ways an answer can be known (see the module docstring).
 PROOFS = ("theorem", "colour", "connectivity", "construction", "exhaustive", "limit")
 
+#: Open tours with no start given are searched from every start up to this many squares.
+_ALL_STARTS_UP_TO = 4096
+#: Backtracking keeps about 100 bytes per square per task: at most this many squares x tasks.
+_SEARCH_CELLS = 4_000_000
 #: Warnsdorff walks tried before backtracking: fixed tie-breaks, then seeded random ones.
 _WALKS = [("roth", 0), ("pohl", 0), ("first", 0)] + [("random", seed) for seed in range(6)]
 
@@ -214,8 +218,10 @@ def tour_exists(
                 found.certificate = tour
             elif status == "exhausted":  # pragma: no cover - a theorem and a complete search disagree
                 raise AssertionError(f"A complete search found no tour where the theory says yes: {query}")
-            else:
+            elif status == "time":
                 found.note = "No example tour was built: the search for one ran out of time."
+            else:
+                found.note = "No example tour was built: the board is too large for the search to find one."
         found.seconds = time.perf_counter() - t0
         return found
 
@@ -232,8 +238,14 @@ def tour_exists(
         if piece == KNIGHT and not board.holes and board.rows == board.cols == 5 and s is not None and e is not None:
             reason += " (On 5x5 every tour has a corner at one of its two ends.)"
         return Existence(False, reason, "exhaustive", nodes=nodes, seconds=seconds, **query)
-    reason = (f"Unknown: no theorem settles whether there is {what}, and the search stopped at the time limit "
-              f"({time_limit:g} s) after {nodes:,} positions, without finding one or ruling it out.")
+    if status == "incomplete":
+        stop = (f"the board is too large to search completely: a search of {nodes:,} positions from a few "
+                "first moves found none, which rules nothing out")
+    else:
+        stop = f"the search stopped at the time limit ({time_limit:g} s)"
+        stop += f" after {nodes:,} positions" if nodes else " (Warnsdorff's walks only)"
+    reason = (f"Unknown: no theorem settles whether there is {what}, and {stop}, without finding one or "
+              "ruling it out.")
     return Existence(None, reason, "limit", nodes=nodes, seconds=seconds, **query)
 
 
@@ -271,7 +283,10 @@ def _what(board: Board, piece: Leaper, s: int | None, e: int | None, closed: boo
 
 def _search(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool,
             deadline: float | None) -> tuple[str, Tour | None, int]:
-    """Find a tour or prove there is none: ``(status, tour, nodes)``, status found/exhausted/time.
+    """Find a tour or prove there is none: ``(status, tour, nodes)``.
+
+    The status is ``found``, ``exhausted`` (a complete search found none),
+    ``time`` or ``incomplete`` (the board is too large to search every branch).
 
     Warnsdorff's rule first (fast on large boards), then the complete
     backtracking search of :func:`chesstours.engines.parallel.first_tour`.
@@ -292,15 +307,25 @@ def _search(board: Board, piece: Leaper, s: int | None, e: int | None, closed: b
 
     from .engines.parallel import closed_tasks, first_tour, open_tasks
 
+    complete = True
     if closed:
         tasks = closed_tasks(board, piece, s, e) if s is not None and e is not None else \
             closed_tasks(board, piece, None, None)
-    else:
+    elif first is not None or board.free_count <= _ALL_STARTS_UP_TO:
         tasks = open_tasks(board, piece, first, last)
+    else:  # too many start squares to search them all: try the walk roots only
+        tasks = [t for root in _walk_roots(board, piece, None, False)
+                 for t in open_tasks(board, piece, root, last, symmetry=False)]
+        complete = False
+    most = max(1, _SEARCH_CELLS // board.free_count)  # each task's search holds arrays of the board's size
+    if len(tasks) > most:
+        tasks, complete = tasks[:most], False
     status, path, nodes = first_tour(board, piece, tasks, order="warnsdorff", deadline=deadline)
     nodes += len(tasks)  # each first move is a position examined, even when pruning closes it at once
     if status != "found":
-        return ("exhausted" if status == "exhausted" else "time"), None, nodes
+        if status == "exhausted":
+            return ("exhausted" if complete else "incomplete"), None, nodes
+        return "time", None, nodes
     how = f"a backtracking search ({nodes:,} positions)"
     return "found", _finish(board, piece, path, closed, how, s, e, flip and path[0] == e), nodes
 

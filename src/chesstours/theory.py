@@ -178,6 +178,8 @@ def decide(
     if reason:
         return Verdict(False, "connectivity", reason)
 
+    if not board.holes and 0 < piece.a < piece.b:
+        return None  # Knuth's theorem has already said the whole board is connected
     labels = components(board, piece)
     parts = np.unique(labels[labels >= 0])
     if parts.size > 1:
