@@ -8,7 +8,7 @@ answer, so the oracle searches one square per orbit.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -51,7 +51,7 @@ def orbits(board: Board) -> list[list[int]]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def starts_by_search(rows: int, cols: int) -> dict[int, bool]:
     """For each square, whether an open knight's tour starts there (one search per orbit)."""
     board = Board(rows, cols)
@@ -62,7 +62,7 @@ def starts_by_search(rows: int, cols: int) -> dict[int, bool]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def ends_by_start(rows: int, cols: int) -> dict[int, frozenset[int]]:
     """For each start, the squares an open knight's tour from it can end on (every tour enumerated)."""
     board = Board(rows, cols)
@@ -243,3 +243,14 @@ def test_leapers_and_holes_theory_is_never_contradicted_by_a_search(question):
     assert answer.certificate is None
     truth = exists_by_search(board, start, end, closed, piece, node_limit=2_000_000)
     assert truth is not True, (question, answer.reason)
+
+
+def test_closed_search_tasks_respect_the_closing_move():
+    # A closed tour from a1 must end a knight move from a1; c1 is not one.
+    assert closed_tasks(Board(5, 6), KNIGHT, 0, 2) == []
+    assert exists_by_search(Board(5, 6), 0, 2, closed=True) is False
+    # Cycles "ending" at a square are the cycles through it: 5x6 has 8, all through every square.
+    assert sum(t.weight for t in closed_tasks(Board(5, 6), KNIGHT, None, 7)) > 0
+    from chesstours import count_tours
+
+    assert count_tours("5x6", end="b2", closed=True).undirected == 8

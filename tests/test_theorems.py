@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import chesstours.existence as existence
-from chesstours import KNIGHT, Board, Leaper, tour_exists
+from chesstours import KNIGHT, Board, Leaper, existence, tour_exists
 from chesstours.pieces import move_table
 from chesstours.theorems import (
     closed_knight_tour_exists,
