@@ -66,3 +66,12 @@ def test_leapers_and_holes(capsys):
 def test_bad_input_is_one_sentence_and_status_2(capsys, args):
     code, out, err = run(capsys, *args)
     assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("chesstours: ")
+
+
+def test_ctrl_c_ends_with_one_line_and_status_130(capsys, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("chesstours.existence.tour_exists", interrupted)
+    code, out, err = run(capsys, "exists", "12x12", "--piece", "zebra")
+    assert code == 130 and out == "" and err == "chesstours: interrupted before an answer.\n"

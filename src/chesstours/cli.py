@@ -300,14 +300,18 @@ def exists(
     holes: str = HolesOpt,
     certificate: bool = typer.Option(False, "--certificate", help="Also show an example tour (built if a theorem said yes)."),
     as_json: bool = typer.Option(False, "--json", help='Print one JSON object: {"exists": true|false|null, "proof": ..., "reason": ..., "tour": ...}.'),
-    time_limit: Optional[float] = typer.Option(10.0, "--time-limit", "-t", metavar="SECONDS", help="Seconds a search may take before the answer is unknown (default 10)."),
+    time_limit: Optional[float] = typer.Option(10.0, "--time-limit", "-t", metavar="SECONDS", help="Seconds a search may take before the answer is unknown."),
 ) -> None:
     """Does a tour exist? Print yes, no or unknown, the reason, and how it is known (exit status 0 for all three)."""
     from .existence import tour_exists
 
     b = _board(board, holes)
-    with _progress("searching"):
-        answer = tour_exists(b, start, end, closed, parse_piece(piece), certificate=certificate, time_limit=time_limit)
+    try:
+        with _progress("searching"):
+            answer = tour_exists(b, start, end, closed, parse_piece(piece), certificate=certificate,
+                                 time_limit=time_limit)
+    except KeyboardInterrupt:
+        raise _fail("interrupted before an answer.", EXIT_INTERRUPT) from None
     shown = answer.certificate if certificate else None
     if as_json:
         data = answer.to_dict()

@@ -90,6 +90,9 @@ class Existence:
         Time taken.
     note : str or None
         Anything else worth saying (a certificate that could not be built in time).
+
+    ``bool(existence)`` is the answer; it raises ValueError when the answer is
+    unknown, so that "unknown" is never mistaken for "no".
     """
 
     answer: bool | None
