@@ -68,6 +68,8 @@ def test_start_squares_on_large_boards_are_decided_by_theorems(no_search):
     assert e.answer is False and e.proof == "connectivity"
     e = tour_exists("1000x1000", start="a1", end="c2", closed=True)
     assert e.answer is True and e.proof == "theorem"  # a corner's two moves are in every closed tour
+    e = tour_exists("999x1000", start="b3", end="a1")
+    assert e.answer is True and e.proof == "theorem"  # ... so removing one leaves an open tour
 
 
 def test_schwenk_and_the_open_tour_theorem_list_the_small_exceptions():

@@ -323,7 +323,7 @@ def exists(
     how = f"proof: {answer.proof}"
     if answer.theorem:
         how += f" ({answer.theorem})"
-    if answer.nodes:
+    if answer.nodes and answer.proof != "theorem":
         how += f", {answer.nodes:,} positions searched"
     typer.echo(how)
     if answer.note:

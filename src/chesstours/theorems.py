@@ -249,13 +249,22 @@ def knight_verdict(board: Board, start: int | None = None, end: int | None = Non
         return _four_by_n(board, start, end)
     if m == n >= 6:
         return _conrad(board, start, end)
-    if (start is None or end is None) and closed_knight_tour_exists(m, n):
+    if not closed_knight_tour_exists(m, n):
+        return None
+    if start is None or end is None:
         square = board.name(start if start is not None else end)
         role = "starts" if start is not None else "ends"
         return Verdict(True, "theorem", (
             f"Yes: {board} has a closed knight's tour (Schwenk 1991), and a closed tour passes through "
             f"every square: cut it open next to {square} and it becomes a tour that {role} at {square}."),
             SCHWENK)
+    for corner, other in ((start, end), (end, start)):
+        if corner in board.corners() and _knight_move(board, corner, other):
+            return Verdict(True, "theorem", (
+                f"Yes: {board} has a closed knight's tour (Schwenk 1991). The corner {board.name(corner)} has "
+                "only two knight moves, and a closed tour enters and leaves every square, so every closed "
+                f"tour uses the move {board.name(corner)}-{board.name(other)}: remove that move and what is "
+                f"left is a tour from {board.name(start)} to {board.name(end)}."), SCHWENK)
     return None
 
 
