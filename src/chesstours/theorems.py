@@ -18,7 +18,9 @@ Given ends
     in the reason :func:`knight_verdict` gives. *n x n, n >= 6* -- Conrad et
     al. (1994): a tour from s to t exists exactly when the colour rule allows
     it. *Cutting a closed tour*: where a closed tour exists, every square
-    starts (and ends) an open one.
+    starts (and ends) an open one; and since a corner's only two moves lie on
+    every closed tour, a corner and either of its two neighbours are the ends
+    of a closed tour and, with that move removed, of an open one.
 Leapers -- Knuth (1994)
     On an m x n board, 2 <= m <= n, the (a, b)-leaper's moves (0 < a < b)
     connect all squares exactly when gcd(a + b, b - a) = 1, n >= 2b and
