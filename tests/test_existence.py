@@ -254,3 +254,11 @@ def test_closed_search_tasks_respect_the_closing_move():
     from chesstours import count_tours
 
     assert count_tours("5x6", end="b2", closed=True).undirected == 8
+
+
+def test_the_gcd_argument_looks_at_the_squares_left_on_the_board():
+    # The dabbaba (0,2) cannot reach b1 from a1 -- but with b1 a hole on 1x3, a1-c1 is a tour.
+    answer = tour_exists(Board(1, 3, "b1"), piece="0,2")
+    assert answer.answer is True and answer.certificate.names() in (["a1", "c1"], ["c1", "a1"])
+    answer = tour_exists(Board(3, 3), piece="0,2")
+    assert answer.answer is False and answer.proof in ("colour", "connectivity")

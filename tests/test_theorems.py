@@ -25,7 +25,7 @@ def no_search(monkeypatch):
     def forbidden(*args, **kwargs):
         raise AssertionError("a search ran where a theorem should have answered")
 
-    monkeypatch.setattr(existence, "_search", forbidden)
+    monkeypatch.setattr(existence, "search_tour", forbidden)
     monkeypatch.setattr("chesstours.theory.move_table", forbidden)
 
 

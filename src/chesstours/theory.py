@@ -167,9 +167,15 @@ def decide(
 
     g = gcd(piece.a, piece.b)
     if g > 1:
-        return Verdict(False, "connectivity", (
-            f"No {kind}: every {called} leap moves a multiple of {g} squares along each side, so from a1 "
-            "it can never reach b1 or a2."))
+        # Squares whose rank and file differ by a multiple of g form one class; a leap stays in its class.
+        free = board.free_squares.astype(np.int64)
+        classes = (free // board.cols % g) * g + free % board.cols % g
+        other = np.flatnonzero(classes != classes[0])
+        if other.size:
+            u, v = board.name(int(free[0])), board.name(int(free[other[0]]))
+            return Verdict(False, "connectivity", (
+                f"No {kind}: every {called} leap moves a multiple of {g} squares along each side, so from "
+                f"{u} it can never reach {v}."))
     verdict = knuth_verdict(board, name, piece.a, piece.b, closed)
     if verdict is not None:
         return verdict
