@@ -47,7 +47,7 @@ from typing import Any
 from .board import Board
 from .engines.existence_search import as_tour, search_tour
 from .errors import InvalidArgument, InvalidSquare
-from .pieces import KNIGHT, Leaper, move_table, parse_piece
+from .pieces import KNIGHT, Leaper, parse_piece
 from .theory import decide
 from .tour import Tour
 
