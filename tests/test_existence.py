@@ -262,3 +262,21 @@ def test_the_gcd_argument_looks_at_the_squares_left_on_the_board():
     assert answer.answer is True and answer.certificate.names() in (["a1", "c1"], ["c1", "a1"])
     answer = tour_exists(Board(3, 3), piece="0,2")
     assert answer.answer is False and answer.proof in ("colour", "connectivity")
+
+
+@pytest.mark.parametrize("board,piece", [
+    (Board(4, 5), KNIGHT), (Board(3, 4), KNIGHT), (Board(4, 4, "a1"), KNIGHT), (Board(3, 5, "c2"), KNIGHT),
+    (Board(4, 4), Leaper(0, 1)), (Board(3, 4, "b2"), Leaper(0, 1)), (Board(5, 4), Leaper(2, 3)),
+    (Board(4, 4), Leaper(1, 4)), (Board(4, 5, "a1,e4"), KNIGHT),
+])
+def test_agrees_with_a_plain_python_brute_force_for_every_start_and_pair(brute, board, piece):
+    # conftest.brute_force_counts enumerates every path by plain recursion: no pruning, no numba.
+    bf = brute(board, piece)
+    free = bf["free"]
+    for s in free:
+        check(tour_exists(board, start=s, piece=piece), bf["per_start"][s] > 0, (board, piece, s))
+        for t in free:
+            if t != s:
+                expected = bf["per_pair"].get((s, t), 0) > 0
+                check(tour_exists(board, start=s, end=t, piece=piece), expected, (board, piece, s, t))
+    check(tour_exists(board, piece=piece, closed=True), bf["cycles"] > 0, (board, piece, "closed"))
