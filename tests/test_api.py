@@ -73,7 +73,7 @@ def test_reasons_are_sentences_with_their_proof():
         ("4x4", None, False): "theorem",
         ("5x5", "b1", False): "colour",
         ("5x5", None, True): "colour",
-        ("3x3", None, False): "theorem",
+        ("3x3", None, False): "connectivity",  # b2 has no move
         ("4x6", None, True): "theorem",
         ("3x7", "d2", False): "exhaustive",  # d2 has the right colour, yet no tour starts there
         ("3x8", "f2", False): "exhaustive",

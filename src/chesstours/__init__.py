@@ -2,6 +2,7 @@
 
 from .api import TourCount, count_tours, find_tour, iter_tours
 from .board import Board
+from .existence import Existence, tour_exists
 from .errors import (
     ChessToursError,
     InvalidArgument,
@@ -21,6 +22,8 @@ __all__ = [
     "iter_tours",
     "count_tours",
     "TourCount",
+    "tour_exists",
+    "Existence",
     "Board",
     "Leaper",
     "KNIGHT",

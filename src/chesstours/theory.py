@@ -1,6 +1,6 @@
-"""Why a tour cannot exist: arguments a student can check by hand.
+"""Why a tour cannot exist -- or must: arguments a student can check by hand.
 
-Before any search, chesstours looks for a reason that rules a tour out:
+Before any search, chesstours looks for an argument that settles the question:
 
 colour
     An (a, b)-leaper with a + b odd (the knight) always lands on the other
@@ -12,17 +12,20 @@ connectivity
     A square with no move cannot be reached; a closed tour needs two moves
     at every square; an open tour can pass through a square with one move
     only at one of its two ends; and if the leaper's moves split the board
-    into separate parts, no tour covers both.
+    into separate parts, no tour covers both (Knuth 1994 says exactly when
+    that happens on a whole board).
 theorem
-    For the knight on a whole m x n board (m <= n): Schwenk (1991) for
-    closed tours -- none when m and n are both odd, m is 1, 2 or 4, or m = 3
-    and n is 4, 6 or 8 -- and Cull & De Curtins (1978) with Conrad, Hindrichs,
-    Morsy & Wegener (1994) for open tours: one exists exactly on 1 x 1,
-    3 x 4, 3 x n (n >= 7), 4 x n (n >= 5) and m, n >= 5.
+    For the knight on a whole board, the theorems of
+    :mod:`chesstours.theorems` (Schwenk 1991; Cull & De Curtins 1978;
+    Conrad, Hindrichs, Morsy & Wegener 1994; the outer ranks of 4 x n)
+    decide every whole board and many start squares and end pairs, by
+    arithmetic alone, on boards of any size.
 
-These checks never search; :func:`obstruction` returns the first one that
-applies, as a :class:`~chesstours.errors.NoTour` whose ``reason`` is the
-sentence to show and whose ``proof`` names the kind of argument.
+:func:`decide` returns the first argument that applies, as a
+:class:`~chesstours.theorems.Verdict`; :func:`obstruction` turns a "no"
+into a :class:`~chesstours.errors.NoTour` whose ``reason`` is the sentence
+to show and whose ``proof`` names the kind of argument. Neither searches:
+:func:`chesstours.tour_exists` searches where they are silent.
 
 References
 ----------
@@ -42,6 +45,8 @@ Examples
 No closed tour: 5x5 has 25 squares, an odd number. A knight alternates colours, so a closed tour needs as many light squares as dark ones.
 >>> obstruction(Board(8, 8)) is None
 True
+>>> decide(Board(8, 8), start=Board(8, 8).square("a1"), end=Board(8, 8).square("h7")).theorem
+'Conrad et al. 1994'
 """
 
 from __future__ import annotations
@@ -53,8 +58,16 @@ import numpy as np
 from .board import Board
 from .errors import NoTour
 from .pieces import KNIGHT, Leaper, move_table
+from .theorems import (
+    Verdict,
+    closed_tour_verdict,
+    colour_verdict,
+    knight_verdict,
+    knuth_verdict,
+    open_tour_verdict,
+)
 
-__all__ = ["obstruction", "colour_counts", "components", "schwenk_closed", "open_theorem"]
+__all__ = ["decide", "obstruction", "colour_counts", "components", "schwenk_closed", "open_theorem"]
 
 
 def colour_counts(board: Board) -> tuple[int, int]:
@@ -96,65 +109,92 @@ def components(board: Board, piece: Leaper = KNIGHT) -> np.ndarray:
 
 def schwenk_closed(m: int, n: int) -> str | None:
     """Why the whole m x n board has no closed knight's tour (Schwenk 1991), or None if it has one."""
-    m, n = min(m, n), max(m, n)
-    size = f"{m}x{n}"
-    if m == 1 and n == 1:
-        return "No closed tour: a 1x1 board has a single square and no move back to it."
-    if m % 2 == 1 and n % 2 == 1:
-        return (
-            f"No closed tour: {size} has {m * n} squares, an odd number. A knight alternates colours, "
-            "so a closed tour needs as many light squares as dark ones."
-        )
-    if m in (1, 2):
-        return (
-            f"No closed tour: on a board {m} square{'s' if m > 1 else ''} wide, the corner squares have at "
-            "most one knight move, and a closed tour must enter and leave every square (Schwenk 1991)."
-        )
-    if m == 4:
-        return (
-            f"No closed tour on {size} (Schwenk 1991): every knight move from an outer rank (1 or 4) lands "
-            "on an inner rank (2 or 3), and there are as many outer squares as inner ones, so a closed "
-            "tour must alternate outer and inner squares. It also alternates colours, so all outer "
-            "squares it enters would have one colour -- but the outer ranks hold both colours."
-        )
-    if m == 3 and n in (4, 6, 8):
-        return (
-            f"No closed tour on {size}: an exhaustive search of every path finds none (Schwenk 1991, "
-            "the case m = 3 and n = 4, 6 or 8)."
-        )
-    return None
+    verdict = closed_tour_verdict(m, n)
+    return None if verdict.answer else verdict.reason
 
 
 def open_theorem(m: int, n: int) -> str | None:
     """Why the whole m x n board has no open knight's tour (Conrad et al. 1994), or None if it has one."""
-    m, n = min(m, n), max(m, n)
-    size = f"{m}x{n}"
-    if m == 1 and n == 1:
-        return None
-    if m == 1:
-        return f"No tour: on a {size} board a knight has no move at all."
-    if m == 2:
-        return (
-            f"No tour: on a board 2 squares wide the knight's moves split into separate chains "
-            f"(from a1 it can only reach c2, e1, g2 ...), so no single path covers {size}."
-        )
-    if m == 3 and n == 3:
-        return "No tour: on 3x3 the centre square b2 has no knight move, so it can never be reached."
-    if (m, n) in ((3, 5), (3, 6), (4, 4)):
-        return (
-            f"No tour on {size}: an exhaustive search of every path finds none "
-            "(Cull & De Curtins 1978; Conrad et al. 1994)."
-        )
+    verdict = open_tour_verdict(m, n)
+    return None if verdict.answer else verdict.reason
+
+
+def decide(
+    board: Board,
+    piece: Leaper = KNIGHT,
+    start: int | None = None,
+    end: int | None = None,
+    closed: bool = False,
+) -> Verdict | None:
+    """Settle the existence of a tour without searching, or return None.
+
+    The knight on a whole board goes to the theorems
+    (:func:`chesstours.theorems.knight_verdict`, arithmetic only, any size);
+    other leapers and boards with holes get the colour, gcd, Knuth, degree and
+    connectivity arguments, simplest first. A ``True`` answer comes only from
+    a theorem; ``None`` means only a search can tell.
+    """
+    kind = "closed tour" if closed else "tour"
+    name = piece.name
+    where = f" from {board.name(start)}" if start is not None else ""
+    if end is not None:
+        where += f" to {board.name(end)}"
+
+    if board.free_count == 1:
+        if closed:
+            return Verdict(False, "connectivity", "No closed tour: a single square has no move back to itself.")
+        square = board.name(int(board.free_squares[0]))
+        return Verdict(True, "construction", f"Yes: with a single square the {name} tours the board by standing on {square}.")
+    if closed and end is not None and start is not None and not _adjacent(board, piece, start, end):
+        return Verdict(False, "connectivity", (
+            f"No closed tour{where}: a closed tour ends one {name} move from its start, and "
+            f"{board.name(end)} is not a {name} move from {board.name(start)}."))
+    if piece == KNIGHT and not board.holes:
+        return knight_verdict(board, start, end, closed)
+
+    article = "an" if name[0] in "aeiou" else "a"
+    called = name if name.startswith("(") else f"{name} ({piece.a},{piece.b})"
+    dark, light = colour_counts(board)
+    if (piece.a + piece.b) % 2 == 0:
+        if dark and light:
+            return Verdict(False, "colour", (
+                f"No {kind}: {article} {called} always lands on a square of the colour it left, so it can "
+                "never reach the squares of the other colour."))
+    else:
+        verdict = colour_verdict(board, name, start, end, closed, dark, light)
+        if verdict is not None:
+            return verdict
+
+    g = gcd(piece.a, piece.b)
+    if g > 1:
+        # Squares whose rank and file differ by a multiple of g form one class; a leap stays in its class.
+        free = board.free_squares.astype(np.int64)
+        classes = (free // board.cols % g) * g + free % board.cols % g
+        other = np.flatnonzero(classes != classes[0])
+        if other.size:
+            u, v = board.name(int(free[0])), board.name(int(free[other[0]]))
+            return Verdict(False, "connectivity", (
+                f"No {kind}: every {called} leap moves a multiple of {g} squares along each side, so from "
+                f"{u} it can never reach {v}."))
+    verdict = knuth_verdict(board, name, piece.a, piece.b, closed)
+    if verdict is not None:
+        return verdict
+
+    reason = _degree_reason(board, piece, start, end, closed, where)
+    if reason:
+        return Verdict(False, "connectivity", reason)
+
+    if not board.holes and 0 < piece.a < piece.b:
+        return None  # Knuth's theorem has already said the whole board is connected
+    labels = components(board, piece)
+    parts = np.unique(labels[labels >= 0])
+    if parts.size > 1:
+        first = int(board.free_squares[0])
+        other = int(np.flatnonzero(labels == parts[parts != labels[first]][0])[0])
+        return Verdict(False, "connectivity", (
+            f"No {kind}: the {name}'s moves split the board into {parts.size} separate parts; "
+            f"from {board.name(first)} it can never reach {board.name(other)}."))
     return None
-
-
-def _listing(board: Board, squares: list[int], limit: int = 4) -> str:
-    names = board.names(squares[:limit])
-    if len(squares) > limit:
-        return ", ".join(names) + f" and {len(squares) - limit} more"
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def obstruction(
@@ -167,113 +207,26 @@ def obstruction(
     """Return a :class:`NoTour` with the first reason a tour is impossible, or None.
 
     ``None`` does not promise a tour: only that no argument here rules it out.
-    The reasons are checked from the simplest to the most specialised.
+    The reasons are those of :func:`decide`, checked from the simplest to the
+    most specialised; none of them searches.
     """
-    kind = "closed tour" if closed else "tour"
-    name = piece.name
-    article = "an" if name[0] in "aeiou" else "a"
-    called = name if name.startswith("(") else f"{name} ({piece.a},{piece.b})"
-    n = board.free_count
-    where = f" from {board.name(start)}" if start is not None else ""
-    if end is not None:
-        where += f" to {board.name(end)}"
-
-    if n == 1:
-        if closed:
-            return NoTour("No closed tour: a single square has no move back to itself.", "connectivity")
-        return None
-    if end is not None and start is not None and end == start:
+    if start is not None and end is not None and end == start and board.free_count > 1:
+        kind = "closed tour" if closed else "tour"
         return NoTour(f"No {kind}: a tour cannot start and end on the same square {board.name(start)}.",
                       "connectivity")
-    if closed and end is not None and start is not None and not _adjacent(board, piece, start, end):
-        return NoTour(
-            f"No closed tour{where}: a closed tour ends one {name} move from its start, and "
-            f"{board.name(end)} is not a {name} move from {board.name(start)}.",
-            "connectivity",
-        )
-
-    dark, light = colour_counts(board)
-    if (piece.a + piece.b) % 2 == 0:
-        if dark and light:
-            return NoTour(
-                f"No {kind}: {article} {called} always lands on a square of the colour "
-                "it left, so it can never reach the squares of the other colour.",
-                "colour",
-            )
-    else:
-        reason = _colour_reason(board, piece, start, end, closed, dark, light, where)
-        if reason:
-            return NoTour(reason, "colour")
-
-    g = gcd(piece.a, piece.b)
-    if g > 1 and (board.rows > 1 or board.cols > 1):
-        return NoTour(
-            f"No {kind}: every {called} leap moves a multiple of {g} squares along "
-            f"each side, so from a1 it can never reach b1 or a2.",
-            "connectivity",
-        )
-
-    if piece == KNIGHT and not board.holes:
-        # The theorems settle every whole board; no move table is needed, even for huge boards.
-        reason = schwenk_closed(board.rows, board.cols) if closed else open_theorem(board.rows, board.cols)
-        return NoTour(reason, "theorem") if reason else None
-
-    reason = _degree_reason(board, piece, start, end, closed, where)
-    if reason:
-        return NoTour(reason, "connectivity")
-
-    labels = components(board, piece)
-    parts = np.unique(labels[labels >= 0])
-    if parts.size > 1:
-        first = int(board.free_squares[0])
-        other = int(np.flatnonzero(labels == parts[parts != labels[first]][0])[0])
-        return NoTour(
-            f"No {kind}: the {name}'s moves split the board into {parts.size} separate parts; "
-            f"from {board.name(first)} it can never reach {board.name(other)}.",
-            "connectivity",
-        )
-    return None
-
-
-def _adjacent(board: Board, piece: Leaper, u: int, v: int) -> bool:
-    return piece.is_move(board.row(u) - board.row(v), board.col(u) - board.col(v))
-
-
-def _colour_reason(board, piece, start, end, closed, dark, light, where) -> str | None:
-    name = piece.name
-    counts = f"{board} has {dark} dark square{'s' * (dark != 1)} and {light} light one{'s' * (light != 1)}"
-    if dark == light and board.holes == frozenset() and board.size % 2 == 0:
-        counts = f"{board} has {dark} dark and {light} light squares"
-    if closed and dark != light:
-        if not board.holes and board.size % 2:
-            counts = f"{board} has {board.size} squares, an odd number"
-        return (
-            f"No closed tour: {counts}. A {name} alternates colours, so a closed tour needs as many "
-            "light squares as dark ones."
-        )
-    if abs(dark - light) > 1:
-        return (
-            f"No tour: {counts}. A {name} alternates colours, so along a tour the two colours "
-            "differ by at most one square."
-        )
-    if closed:
+    verdict = decide(board, piece, start, end, closed)
+    if verdict is None or verdict.answer:
         return None
-    colour = ("dark", "light")
-    if dark != light:
-        major = 0 if dark > light else 1
-        for square, role in ((start, "start"), (end, "end")):
-            if square is not None and board.colour(square) != major:
-                return (
-                    f"No tour{where}: {counts}. A {name} alternates colours, so a tour must start and end "
-                    f"on a {colour[major]} square; {board.name(square)} is {colour[1 - major]}."
-                )
-    elif start is not None and end is not None and board.colour(start) == board.colour(end):
-        return (
-            f"No tour{where}: {counts}, an even number in all, so a tour alternating colours ends on "
-            f"the colour it did not start on; {board.name(start)} and {board.name(end)} are both "
-            f"{colour[board.colour(start)]}."
-        )
-    return None
+    return NoTour(verdict.reason, verdict.proof)
+
+
+def _listing(board: Board, squares: list[int], limit: int = 4) -> str:
+    names = board.names(squares[:limit])
+    if len(squares) > limit:
+        return ", ".join(names) + f" and {len(squares) - limit} more"
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _degree_reason(board, piece, start, end, closed, where) -> str | None:
@@ -308,3 +261,7 @@ def _degree_reason(board, piece, start, end, closed, where) -> str | None:
             f"one {name} move, so a tour must {'start or ' if start is None else ''}end there."
         )
     return None
+
+
+def _adjacent(board: Board, piece: Leaper, u: int, v: int) -> bool:
+    return piece.is_move(board.row(u) - board.row(v), board.col(u) - board.col(v))

@@ -131,12 +131,16 @@ def open_tasks(board: Board, piece: Leaper, start: int | None = None, end: int |
 def closed_tasks(board: Board, piece: Leaper, start: int | None = None, end: int | None = None) -> list[Task]:
     """Tasks whose counts add up to the cycles (through ``start``, and the edge to ``end`` if given)."""
     table = move_table(board, piece)
+    if start is None and end is not None:
+        start, end = end, None  # every cycle passes through ``end``: count the cycles through it
     if start is None:
         free = board.free_squares
         degree = (table[free] >= 0).sum(axis=1)
         start = int(free[int(np.argmin(degree))])
     nbrs = [int(u) for u in table[start] if u >= 0]
     if end is not None:
+        if end not in nbrs:
+            return []  # a cycle's last square is a move away from its first
         return [Task((start, u), 1, end) for u in nbrs if u != end]
     return [Task((start, nbrs[i]), 1, nbrs[j]) for i in range(len(nbrs)) for j in range(i + 1, len(nbrs))]
 

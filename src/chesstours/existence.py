@@ -1,0 +1,274 @@
+"""Does a tour exist? A yes or no you can trust, with the reason and how it is known.
+
+:func:`tour_exists` first asks the theory (:func:`chesstours.theory.decide`):
+colour and connectivity arguments for every leaper and board, and for the
+knight on a whole board the theorems of :mod:`chesstours.theorems` --
+Schwenk (1991), Cull & De Curtins (1978), Conrad et al. (1994), the outer
+ranks of 4 x n -- which answer by arithmetic, instantly, on boards of any
+size. Where no argument applies, it searches: Warnsdorff's rule with several
+tie-breaks, then a complete backtracking search (iterative broadening over
+the first moves). A tour found is the proof of "yes" and comes back as the
+certificate; a complete search that finds none is the proof of "no", with
+the number of positions it examined. Only when a time limit runs out first
+is the answer ``None`` ("unknown"), and the reason says so.
+
+The ``proof`` of an :class:`Existence` says which of these it is:
+
+============== ===========================================================
+``theorem``    a theorem from the literature, named in ``theorem``
+``colour``     the colour (parity) argument
+``connectivity`` a square without enough moves, or a board in pieces
+``construction`` a tour was found: ``certificate`` holds it, validated
+``exhaustive`` a complete search found none (``nodes`` positions)
+``limit``      the time limit ran out first: the answer is unknown
+============== ===========================================================
+
+Examples
+--------
+>>> print(tour_exists("5x5", closed=True).reason)
+No closed tour: 5x5 has 25 squares, an odd number. A knight alternates colours, so a closed tour needs as many light squares as dark ones.
+>>> e = tour_exists("1000x1000", start="a1", end="b1")
+>>> e.answer, e.proof, e.theorem
+(True, 'theorem', 'Conrad et al. 1994')
+>>> e = tour_exists("3x7", start="d2")
+>>> e.answer, e.proof
+(False, 'exhaustive')
+>>> e = tour_exists("3x7", start="b2")
+>>> e.answer, e.proof, e.certificate.start == e.board.square("b2")
+(True, 'construction', True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import Board
+from .engines.existence_search import as_tour, search_tour
+from .errors import InvalidArgument, InvalidSquare
+from .pieces import KNIGHT, Leaper, parse_piece
+from .theory import decide
+from .tour import Tour
+
+__all__ = ["Existence", "tour_exists", "PROOFS"]
+
+#: The ways an answer can be known (see the module docstring).
+PROOFS = ("theorem", "colour", "connectivity", "construction", "exhaustive", "limit")
+
+_WALKS = [("roth", 0), ("pohl", 0), ("first", 0)] + [("random", seed) for seed in range(6)]
+
+
+@dataclass
+class Existence:
+    """The answer of :func:`tour_exists`: whether a tour exists, why, and how it is known.
+
+    Attributes
+    ----------
+    answer : bool or None
+        True, False, or None when the time limit ran out before an answer.
+    reason : str
+        The argument, in sentences, naming any theorem with its authors and year.
+    proof : str
+        One of :data:`PROOFS`.
+    certificate : Tour or None
+        A validated tour: always for ``construction``, on request for a theorem's "yes".
+    theorem : str or None
+        The theorem used (``"Schwenk 1991"``), when one was.
+    nodes : int
+        Positions examined by backtracking (0 when no search ran).
+    seconds : float
+        Time taken.
+    note : str or None
+        Anything else worth saying (a certificate that could not be built in time).
+
+    ``bool(existence)`` is the answer; it raises ValueError when the answer is
+    unknown, so that "unknown" is never mistaken for "no".
+    """
+
+    answer: bool | None
+    reason: str
+    proof: str
+    certificate: Tour | None = None
+    theorem: str | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    board: Board | None = None
+    piece: Leaper = KNIGHT
+    start: int | None = None
+    end: int | None = None
+    closed: bool = False
+    note: str | None = None
+    extra: dict = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        if self.answer is None:
+            raise ValueError("The answer is unknown (the time limit ran out); test .answer instead.")
+        return self.answer
+
+    @property
+    def word(self) -> str:
+        """``"yes"``, ``"no"`` or ``"unknown"``."""
+        return {True: "yes", False: "no", None: "unknown"}[self.answer]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (the CLI's ``exists --json``)."""
+        b = self.board
+        name = (lambda v: None if v is None else b.name(v)) if b is not None else (lambda v: v)
+        return {
+            "exists": self.answer,
+            "proof": self.proof,
+            "reason": self.reason,
+            "theorem": self.theorem,
+            "tour": None if self.certificate is None else self.certificate.names(),
+            "board": None if b is None else f"{b.rows}x{b.cols}",
+            "holes": [] if b is None else b.names(sorted(b.holes)),
+            "piece": self.piece.spec(),
+            "start": name(self.start),
+            "end": name(self.end),
+            "closed": self.closed,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "note": self.note,
+        }
+
+
+def tour_exists(
+    board: Board | str,
+    start: int | str | None = None,
+    end: int | str | None = None,
+    closed: bool = False,
+    piece: Leaper | str = KNIGHT,
+    *,
+    holes=(),
+    certificate: bool = False,
+    time_limit: float | None = None,
+) -> Existence:
+    """Decide whether a tour exists, and say why.
+
+    Parameters
+    ----------
+    board : Board or str
+        A :class:`Board` or a size such as ``"8x8"``.
+    start, end : int or str, optional
+        First and last squares; either or both may be left free.
+    closed : bool
+        Ask about closed tours (the last square leaps back to the first).
+    piece : Leaper or str
+        The leaper, the knight by default.
+    holes : squares removed from the board.
+    certificate : bool
+        Also build an example tour when a theorem says "yes" (a search's "yes"
+        always comes with its tour).
+    time_limit : float, optional
+        Seconds for any search; without one a search runs to its end.
+
+    Returns
+    -------
+    Existence
+        ``answer`` True/False (None only when the time limit ran out),
+        ``reason``, ``proof``, ``certificate`` ...
+
+    Raises
+    ------
+    InvalidBoard, InvalidSquare, InvalidPiece, InvalidArgument
+        Bad input.
+
+    Notes
+    -----
+    The theorems answer instantly for the knight on whole boards; a search
+    runs only where no argument applies (start squares on 3 x n, on the outer
+    ranks of 4 x n and on odd x odd rectangles; end pairs off n x n; other
+    leapers; boards with holes), or to build a requested certificate.
+
+    Examples
+    --------
+    >>> tour_exists("4", start="a1").answer       # seed 004: from a1 on 4x4?
+    False
+    >>> tour_exists("8x8", start="a1").theorem
+    'Conrad et al. 1994'
+    >>> tour_exists("10x10", closed=True, piece="zebra", certificate=True).certificate.closed
+    True
+    """
+    t0 = time.perf_counter()
+    if time_limit is not None and not time_limit > 0:
+        raise InvalidArgument(f"The time limit must be a positive number of seconds, not {time_limit}.")
+    board = _board(board, holes)
+    piece = parse_piece(piece)
+    s = _square(board, start, "start")
+    e = _square(board, end, "end")
+    if s is not None and s == e and board.free_count > 1:
+        raise InvalidArgument(f"The start and end squares are both {board.name(s)}; a tour ends elsewhere.")
+    deadline = None if time_limit is None else t0 + time_limit
+    query = {"board": board, "piece": piece, "start": s, "end": e, "closed": closed}
+
+    verdict = decide(board, piece, s, e, closed)
+    if verdict is not None:
+        found = Existence(verdict.answer, verdict.reason, verdict.proof, theorem=verdict.theorem, **query)
+        if verdict.answer and board.free_count == 1:
+            found.certificate = as_tour(board, piece, board.free_squares, False, "the one square", None, None)
+        elif verdict.answer and certificate:
+            status, tour, nodes = search_tour(board, piece, s, e, closed, deadline)
+            found.nodes = nodes
+            if status == "found":
+                found.certificate = tour
+            elif status == "exhausted":  # pragma: no cover - a theorem and a complete search disagree
+                raise AssertionError(f"A complete search found no tour where the theory says yes: {query}")
+            elif status == "time":
+                found.note = "No example tour was built: the search for one ran out of time."
+            else:
+                found.note = "No example tour was built: the board is too large for the search to find one."
+        found.seconds = time.perf_counter() - t0
+        return found
+
+    status, tour, nodes = search_tour(board, piece, s, e, closed, deadline)
+    what = _what(board, piece, s, e, closed)
+    seconds = time.perf_counter() - t0
+    if status == "found":
+        how = tour.stats.get("how", "a search")
+        reason = f"Yes: {how} found {what}; it comes with this answer as its certificate."
+        return Existence(True, reason, "construction", tour, nodes=nodes, seconds=seconds, **query)
+    if status == "exhausted":
+        reason = (f"No {what[2:]}: no theorem settles this case, so a complete backtracking search followed "
+                  f"every possible path ({nodes:,} positions), and none covers the board.")
+        if piece == KNIGHT and not board.holes and board.rows == board.cols == 5 and s is not None and e is not None:
+            reason += " (On 5x5 every tour has a corner at one of its two ends.)"
+        return Existence(False, reason, "exhaustive", nodes=nodes, seconds=seconds, **query)
+    if status == "incomplete":
+        stop = (f"the board is too large to search completely: a search of {nodes:,} positions from a few "
+                "first moves found none, which rules nothing out")
+    else:
+        stop = f"the search stopped at the time limit ({time_limit:g} s)"
+        stop += f" after {nodes:,} positions" if nodes else " (Warnsdorff's walks only)"
+    reason = (f"Unknown: no theorem settles whether there is {what}, and {stop}, without finding one or "
+              "ruling it out.")
+    return Existence(None, reason, "limit", nodes=nodes, seconds=seconds, **query)
+
+
+def _board(board: Board | str, holes) -> Board:
+    if isinstance(board, Board):
+        if not holes:
+            return board
+        extra = Board(board.rows, board.cols, holes).holes
+        return Board(board.rows, board.cols, set(board.holes) | extra)
+    return Board.parse(board, holes)
+
+
+def _square(board: Board, square: int | str | None, role: str) -> int | None:
+    if square is None:
+        return None
+    try:
+        return board.square(square)
+    except InvalidSquare as exc:
+        raise InvalidSquare(f"The {role} square: {exc}") from None
+
+
+def _what(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool) -> str:
+    """``"a closed knight's tour of 6x6 from a1"``: the object searched for."""
+    kind = f"a closed {piece.name}'s tour" if closed else f"a {piece.name}'s tour"
+    text = f"{kind} of {board}"
+    if s is not None:
+        text += f" from {board.name(s)}"
+    if e is not None:
+        text += f" to {board.name(e)}"
+    return text
