@@ -1,0 +1,413 @@
+"""The bishop puzzle of seed 001: a resumable depth-first search over bishop routes.
+
+A bishop starts on a square and steps one diagonal square at a time. Each
+square carries two flags, one per diagonal axis (A: the a1-h8 direction, B:
+the other). A step from ``x`` to ``y`` along axis ``a`` is allowed only when
+``y``'s ``a``-flag is clear, and it sets the ``a``-flag on both squares; so a
+square is entered at most once per axis and no diagonal link is used twice. A
+route is complete when every free square of the start's colour has been
+visited and the bishop stands on the end square (or anywhere, for ``end=-1``):
+it stops there, as the Delphi program of the seed stops as soon as every
+square is covered.
+
+The kernel is the seed's recursive procedure ``chemin`` turned into an
+explicit stack -- ``stack_square`` (the square at each depth),
+``stack_next`` (the next direction to try there), ``stack_dir`` (the
+direction that led there), ``stack_set_source`` (whether that step set the
+flag of the square it left, so that stepping back can restore it, as the
+seed's ``old_s12`` does) and ``stack_slides`` (slides so far). Directions are
+tried in the seed's order: ``(+1, +1)``, ``(+1, -1)``, ``(-1, -1)``, ``(-1, +1)``
+as (file, rank) changes; the axis of direction ``d`` is ``d & 1``. Like
+:class:`chesstours.engines.backtrack.Search` it stops after a budget of steps
+or at each route found and resumes from the same place, which gives lazy
+iteration, time limits and Ctrl-C around compiled code.
+
+Pruning never loses a route. An unvisited square has both flags clear, so it
+can be entered from any neighbour the bishop can still stand on: the current
+square, or one with a clear flag (a square with both flags set can never be
+entered again). After each step, the unvisited neighbours of the square just
+left are checked; one with no such neighbour left can never be visited, and
+the branch is dead. The end square, once left with both flags set, can never
+be reached again either.
+
+Fewest slides (``max_slides``, ``use_bound``): a slide is a maximal run of
+steps in one direction, a bishop's move in chess. The search can be bounded
+to routes of at most ``max_slides`` slides; with ``use_bound`` it also cuts a
+branch when the slides so far plus a lower bound on the slides still needed
+exceed the bound. Every new slide lies on one diagonal line, so the lines of
+the new slides cover every unvisited square except those the current slide
+may still reach by going straight on. The fewest lines that cover a set of
+squares is, by Konig's theorem, the size of a maximum matching between the
+A-lines and the B-lines, one edge per square: that is the bound, computed by
+augmenting paths (Kuhn's method). :func:`chesstours.bishop_api.solve_bishop`
+raises the bound one slide at a time (iterative deepening), so the first
+route it finds has the fewest slides and the exhausted searches below it are
+the proof.
+
+References
+----------
+.. [1] H. E. Dudeney, "An Episcopal Visitation", Amusements in Mathematics, 1917
+   (17 moves visit every square of one colour, corner to corner).
+.. [2] D. Konig, "Graphs and matrices", 1931 (covers and matchings).
+.. [3] R. E. Korf, "Depth-first iterative-deepening: an optimal admissible tree
+   search", Artificial Intelligence 27, 1985.
+
+Examples
+--------
+>>> from chesstours.board import Board
+>>> search = BishopSearch(Board(8, 8), 0, 63)
+>>> search.run(), search.count
+('exhausted', 70)
+>>> search = BishopSearch(Board(8, 8), 0, 63, max_slides=17)
+>>> search.run(stop_at_route=True), Board(8, 8).names(search.steps()[:4])
+('found', ['a1', 'b2', 'c3', 'd4'])
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ..board import Board
+
+__all__ = ["BishopSearch", "direction_table", "FOUND", "EXHAUSTED", "BUDGET", "DIRECTIONS"]
+
+#: The four diagonal directions as (file change, rank change), in the seed's order.
+DIRECTIONS = ((1, 1), (1, -1), (-1, -1), (-1, 1))
+
+_FOUND, _EXHAUSTED, _BUDGET = 0, 1, 2
+FOUND, EXHAUSTED, BUDGET = "found", "exhausted", "budget"
+_STATUS = (FOUND, EXHAUSTED, BUDGET)
+
+# Layout of the ``regs`` int64 register array shared with the kernel.
+_DEPTH, _NODES, _COUNT, _PENDING, _COVERED, _TARGET = range(6)
+
+#: No bound on the number of slides.
+UNBOUNDED = 1 << 30
+
+
+def direction_table(board: Board) -> np.ndarray:
+    """``int32[N, 4]``: the square one diagonal step from ``v`` in each direction, -1 if none.
+
+    Holes are neither entered nor left (their rows are all -1).
+
+    >>> Board(2, 2).names(direction_table(Board(2, 2))[0, :1])
+    ['b2']
+    """
+    rows, cols = board.rows, board.cols
+    table = np.full((board.size, 4), -1, dtype=np.int32)
+    r, c = np.divmod(np.arange(board.size), cols)
+    hole = board.hole_mask
+    for d, (dc, dr) in enumerate(DIRECTIONS):
+        ok = (r + dr >= 0) & (r + dr < rows) & (c + dc >= 0) & (c + dc < cols)
+        target = np.where(ok, (r + dr) * cols + c + dc, -1)
+        ok &= ~hole[np.clip(target, 0, board.size - 1)] & ~hole
+        table[ok, d] = target[ok]
+    return table
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _step_back(step_to, flags, visits, stack_square, stack_dir, stack_set_source, depth):
+    """Undo the step that led to depth ``depth``; return 1 if it had visited a new square."""
+    y = stack_square[depth]
+    x = stack_square[depth - 1]
+    keep = np.uint8(2 - (stack_dir[depth] & 1))  # the other axis's bit
+    flags[y] &= keep  # the step required this axis's bit clear
+    if stack_set_source[depth]:
+        flags[x] &= keep
+    visits[y] -= 1
+    return 1 if visits[y] == 0 else 0
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _stranded(step_to, flags, visits, x, y):
+    """True when an unvisited neighbour of ``x`` (just left for ``y``) can no longer be entered."""
+    for k in range(4):
+        u = step_to[x, k]
+        if u < 0 or u == y or visits[u] != 0:
+            continue
+        reachable = False
+        for j in range(4):
+            w = step_to[u, j]
+            if w >= 0 and (w == y or flags[w] != 3):
+                reachable = True
+                break
+        if not reachable:
+            return True
+    return False
+
+
+@numba.njit(cache=True, nogil=True)
+def _lines_needed(step_to, visits, line_squares, b_line_of, y, d, scratch):
+    """Fewest diagonal lines covering the unvisited squares, except those straight ahead of ``y``.
+
+    A maximum matching between A-lines and B-lines (one edge per unvisited
+    square), found by augmenting paths; by Konig's theorem its size is the
+    size of a smallest cover by lines. ``line_squares[a]`` lists the squares
+    of A-line ``a`` (of the route's colour); ``scratch`` is int32 work space
+    ``[5, max(lines, N)]``: B-line matches, seen stamps, and the DFS stack.
+    """
+    n_lines = line_squares.shape[0]
+    width = line_squares.shape[1]
+    match_b = scratch[0]
+    seen_b = scratch[1]
+    stack_a = scratch[2]
+    stack_k = scratch[3]
+    stack_b = scratch[4]
+    # Squares the current slide may still cover by going straight on are left out.
+    ahead = -1
+    if d >= 0:
+        ahead = step_to[y, d]
+    for b in range(n_lines):
+        match_b[b] = -1
+        seen_b[b] = -1
+    size = 0
+    for a in range(n_lines):
+        sp = 0
+        stack_a[0] = a
+        stack_k[0] = 0
+        found = False
+        while sp >= 0 and not found:
+            cur = stack_a[sp]
+            k = stack_k[sp]
+            descended = False
+            while k < width:
+                v = line_squares[cur, k]
+                k += 1
+                if v < 0:
+                    break
+                if visits[v] != 0 or _is_ahead(step_to, y, d, ahead, v):
+                    continue
+                b = b_line_of[v]
+                if seen_b[b] == a:
+                    continue
+                seen_b[b] = a
+                stack_b[sp] = b
+                stack_k[sp] = k
+                if match_b[b] < 0:
+                    for level in range(sp + 1):
+                        match_b[stack_b[level]] = stack_a[level]
+                    found = True
+                else:
+                    sp += 1
+                    stack_a[sp] = match_b[b]
+                    stack_k[sp] = 0
+                    descended = True
+                break
+            if not found and not descended:
+                sp -= 1
+        if found:
+            size += 1
+    return size
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _is_ahead(step_to, y, d, ahead, v):
+    """True when ``v`` lies straight ahead of ``y`` in direction ``d``."""
+    u = ahead
+    while u >= 0:
+        if u == v:
+            return True
+        u = step_to[u, d]
+    return False
+
+
+@numba.njit(cache=True, nogil=True)
+def _advance(step_to, flags, visits, stack_square, stack_next, stack_dir, stack_set_source, stack_slides,
+             end, max_slides, use_bound, line_squares, b_line_of, scratch, stop_at_route, budget, regs):
+    """Run the depth-first search for at most ``budget`` steps.
+
+    ``regs`` holds depth, steps made (nodes), routes counted, a flag for a
+    route left on the stack by the last call, squares visited, and squares
+    to visit. Returns 0 (a route is on the stack), 1 (exhausted) or 2 (budget
+    spent).
+    """
+    depth = regs[_DEPTH]
+    nodes = regs[_NODES]
+    count = regs[_COUNT]
+    covered = regs[_COVERED]
+    target = regs[_TARGET]
+    limit = nodes + budget
+    if regs[_PENDING]:
+        # The last call stopped on a complete route: step back from it.
+        regs[_PENDING] = 0
+        covered -= _step_back(step_to, flags, visits, stack_square, stack_dir, stack_set_source, depth)
+        depth -= 1
+    while True:
+        if depth < 0:
+            regs[_DEPTH] = 0
+            regs[_NODES] = nodes
+            regs[_COUNT] = count
+            regs[_COVERED] = covered
+            return _EXHAUSTED
+        d = stack_next[depth]
+        if d >= 4:
+            # Every direction tried here: step back.
+            if depth > 0:
+                covered -= _step_back(step_to, flags, visits, stack_square, stack_dir, stack_set_source, depth)
+            depth -= 1
+            continue
+        stack_next[depth] = d + 1
+        x = stack_square[depth]
+        y = step_to[x, d]
+        if y < 0:
+            continue
+        bit = np.uint8(1 << (d & 1))
+        if flags[y] & bit:
+            continue  # y was already entered along this axis
+        slides = stack_slides[depth] + (1 if d != stack_dir[depth] else 0)
+        if slides > max_slides:
+            continue
+        if nodes >= limit:
+            stack_next[depth] = d  # try this direction again on the next call
+            regs[_DEPTH] = depth
+            regs[_NODES] = nodes
+            regs[_COUNT] = count
+            regs[_COVERED] = covered
+            return _BUDGET
+        nodes += 1
+        # The step x -> y: set the axis flag on both squares (the seed's sensA / sensB).
+        set_source = (flags[x] & bit) == 0
+        flags[x] |= bit
+        flags[y] |= bit
+        visits[y] += 1
+        if visits[y] == 1:
+            covered += 1
+        depth += 1
+        stack_square[depth] = y
+        stack_dir[depth] = d
+        stack_set_source[depth] = set_source
+        stack_slides[depth] = slides
+        stack_next[depth] = 0
+        if covered == target and (end < 0 or y == end):
+            count += 1
+            if stop_at_route:
+                regs[_DEPTH] = depth
+                regs[_NODES] = nodes
+                regs[_COUNT] = count
+                regs[_COVERED] = covered
+                regs[_PENDING] = 1
+                return _FOUND
+            stack_next[depth] = 4  # the route stops here
+            continue
+        dead = _stranded(step_to, flags, visits, x, y)
+        if not dead and x == end and flags[x] == 3:
+            dead = True  # the end square can never be entered again
+        if not dead and use_bound and slides + (target - covered) > max_slides:
+            dead = slides + _lines_needed(step_to, visits, line_squares, b_line_of, y, d, scratch) > max_slides
+        if dead:
+            stack_next[depth] = 4
+
+
+class BishopSearch:
+    """A resumable depth-first search for bishop routes.
+
+    Parameters
+    ----------
+    board : Board
+    start : int
+        The first square.
+    end : int
+        The last square, or -1 for a route that stops wherever it first
+        covers every square of the start's colour.
+    max_slides : int, optional
+        Only routes of at most this many slides.
+    use_bound : bool
+        With ``max_slides``: cut branches by the line-cover lower bound.
+
+    Attributes
+    ----------
+    nodes : int
+        Steps made so far.
+    count : int
+        Routes found so far.
+    """
+
+    def __init__(self, board: Board, start: int, end: int = -1, max_slides: int | None = None,
+                 use_bound: bool = True):
+        self.board = board
+        n = board.size
+        self.step_to = direction_table(board)
+        colour = board.colour(start)
+        r, c = np.divmod(np.arange(n), board.cols)
+        on_colour = ((r + c) & 1) == colour
+        on_colour &= ~board.hole_mask
+        links = int(np.count_nonzero(self.step_to[on_colour] >= 0)) // 2
+        depth = links + 2
+        self.flags = np.zeros(n, dtype=np.uint8)
+        self.visits = np.zeros(n, dtype=np.uint8)
+        self.visits[start] = 1
+        self.stack_square = np.zeros(depth, dtype=np.int32)
+        self.stack_next = np.zeros(depth, dtype=np.int8)
+        self.stack_dir = np.full(depth, -1, dtype=np.int8)
+        self.stack_set_source = np.zeros(depth, dtype=np.bool_)
+        self.stack_slides = np.zeros(depth, dtype=np.int32)
+        self.stack_square[0] = start
+        self.end = int(end)
+        self.max_slides = UNBOUNDED if max_slides is None else int(max_slides)
+        self.use_bound = bool(use_bound and max_slides is not None)
+        # Lines for the bound: A-line c - r + rows - 1, B-line r + c; squares of the colour only.
+        n_lines = board.rows + board.cols - 1
+        a_line = c - r + board.rows - 1
+        self.b_line_of = (r + c).astype(np.int32)
+        squares = np.flatnonzero(on_colour)
+        width = max(1, int(np.bincount(a_line[squares], minlength=n_lines).max()) if squares.size else 1)
+        self.line_squares = np.full((n_lines, width), -1, dtype=np.int32)
+        fill = np.zeros(n_lines, dtype=np.int64)
+        for v in squares:
+            a = a_line[v]
+            self.line_squares[a, fill[a]] = v
+            fill[a] += 1
+        self.scratch = np.zeros((5, n_lines + 1), dtype=np.int32)
+        self.regs = np.zeros(6, dtype=np.int64)
+        self.regs[_COVERED] = 1
+        self.regs[_TARGET] = int(np.count_nonzero(on_colour))
+        self.done = False
+        self._trivial = False
+        self._trivial_given = False
+        if self.regs[_TARGET] == 1 and (self.end < 0 or self.end == start):
+            # The start alone covers the colour: one route of no steps, and the route stops there.
+            self._trivial = True
+            self.done = True
+
+    @property
+    def nodes(self) -> int:
+        """Steps made so far."""
+        return int(self.regs[_NODES])
+
+    @property
+    def count(self) -> int:
+        """Routes found so far."""
+        return int(self.regs[_COUNT]) + int(self._trivial)
+
+    def steps(self) -> np.ndarray:
+        """The route on the stack (after :meth:`run` returned ``"found"``)."""
+        if self._trivial:
+            return self.stack_square[:1].copy()
+        return self.stack_square[: int(self.regs[_DEPTH]) + 1].copy()
+
+    def run(self, budget: int = 1 << 62, stop_at_route: bool = False) -> str:
+        """Search on for at most ``budget`` steps.
+
+        Returns ``"found"`` (a route is on the stack, see :meth:`steps`; only
+        with ``stop_at_route``), ``"exhausted"`` or ``"budget"`` (call again).
+        """
+        if self.done:
+            if self._trivial and stop_at_route and not self._trivial_given:
+                self._trivial_given = True
+                return FOUND
+            return EXHAUSTED
+        status = _advance(
+            self.step_to, self.flags, self.visits, self.stack_square, self.stack_next, self.stack_dir,
+            self.stack_set_source, self.stack_slides, self.end, self.max_slides, self.use_bound,
+            self.line_squares, self.b_line_of, self.scratch, stop_at_route, budget, self.regs,
+        )
+        if status == _EXHAUSTED:
+            self.done = True
+        return _STATUS[status]
+
+    def lines_needed(self) -> int:
+        """Lower bound on the slides of any route from the start (before any step)."""
+        scratch = np.zeros_like(self.scratch)
+        return int(_lines_needed(self.step_to, self.visits, self.line_squares, self.b_line_of,
+                                 int(self.stack_square[0]), -1, scratch))
