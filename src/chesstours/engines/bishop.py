@@ -58,9 +58,9 @@ Examples
 >>> search = BishopSearch(Board(8, 8), 0, 63)
 >>> search.run(), search.count
 ('exhausted', 70)
->>> search = BishopSearch(Board(8, 8), 0, 63, max_slides=17)
->>> search.run(stop_at_route=True), Board(8, 8).names(search.steps()[:4])
-('found', ['a1', 'b2', 'c3', 'd4'])
+>>> search = BishopSearch(Board(8, 8), 0, 63, minimize=True)
+>>> search.run(), Board(8, 8).names(search.best_steps()[:6])
+('exhausted', ['a1', 'b2', 'c3', 'd4', 'e5', 'f4'])
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ FOUND, EXHAUSTED, BUDGET = "found", "exhausted", "budget"
 _STATUS = (FOUND, EXHAUSTED, BUDGET)
 
 # Layout of the ``regs`` int64 register array shared with the kernel.
-_DEPTH, _NODES, _COUNT, _PENDING, _COVERED, _TARGET = range(6)
+_DEPTH, _NODES, _COUNT, _PENDING, _COVERED, _TARGET, _MAX_SLIDES, _MINIMIZE, _FLOOR, _BEST_LEN = range(10)
 
 #: No bound on the number of slides.
 UNBOUNDED = 1 << 30
@@ -214,19 +214,25 @@ def _is_ahead(step_to, y, d, ahead, v):
 
 @numba.njit(cache=True, nogil=True)
 def _advance(step_to, flags, visits, stack_square, stack_next, stack_dir, stack_set_source, stack_slides,
-             end, max_slides, use_bound, line_squares, b_line_of, scratch, stop_at_route, budget, regs):
+             end, use_bound, line_squares, b_line_of, scratch, best_steps, stop_at_route, budget, regs):
     """Run the depth-first search for at most ``budget`` steps.
 
     ``regs`` holds depth, steps made (nodes), routes counted, a flag for a
-    route left on the stack by the last call, squares visited, and squares
-    to visit. Returns 0 (a route is on the stack), 1 (exhausted) or 2 (budget
-    spent).
+    route left on the stack by the last call, squares visited, squares to
+    visit, the most slides allowed, the branch-and-bound flag, a lower bound
+    on any route's slides, and the length of the best route kept in
+    ``best_steps``. When minimizing, each route found is kept and the bound
+    drops below its slides, so the search ends with a route of fewest slides
+    (the first in move order among them). Returns 0 (a route is on the
+    stack), 1 (exhausted) or 2 (budget spent).
     """
     depth = regs[_DEPTH]
     nodes = regs[_NODES]
     count = regs[_COUNT]
     covered = regs[_COVERED]
     target = regs[_TARGET]
+    max_slides = regs[_MAX_SLIDES]
+    minimize = regs[_MINIMIZE] != 0
     limit = nodes + budget
     if regs[_PENDING]:
         # The last call stopped on a complete route: step back from it.
@@ -234,11 +240,13 @@ def _advance(step_to, flags, visits, stack_square, stack_next, stack_dir, stack_
         covered -= _step_back(step_to, flags, visits, stack_square, stack_dir, stack_set_source, depth)
         depth -= 1
     while True:
-        if depth < 0:
+        if depth < 0 or max_slides < regs[_FLOOR]:
+            # Done; or, minimizing, a route as short as the lower bound is kept.
             regs[_DEPTH] = 0
             regs[_NODES] = nodes
             regs[_COUNT] = count
             regs[_COVERED] = covered
+            regs[_MAX_SLIDES] = max_slides
             return _EXHAUSTED
         d = stack_next[depth]
         if d >= 4:
@@ -264,6 +272,7 @@ def _advance(step_to, flags, visits, stack_square, stack_next, stack_dir, stack_
             regs[_NODES] = nodes
             regs[_COUNT] = count
             regs[_COVERED] = covered
+            regs[_MAX_SLIDES] = max_slides
             return _BUDGET
         nodes += 1
         # The step x -> y: set the axis flag on both squares (the seed's sensA / sensB).
@@ -281,7 +290,12 @@ def _advance(step_to, flags, visits, stack_square, stack_next, stack_dir, stack_
         stack_next[depth] = 0
         if covered == target and (end < 0 or y == end):
             count += 1
-            if stop_at_route:
+            if minimize:
+                for i in range(depth + 1):
+                    best_steps[i] = stack_square[i]
+                regs[_BEST_LEN] = depth + 1
+                max_slides = slides - 1
+            elif stop_at_route:
                 regs[_DEPTH] = depth
                 regs[_NODES] = nodes
                 regs[_COUNT] = count
@@ -312,8 +326,14 @@ class BishopSearch:
         covers every square of the start's colour.
     max_slides : int, optional
         Only routes of at most this many slides.
+    minimize : bool
+        Branch and bound: keep each route found and search on only for routes
+        with fewer slides; when the search is exhausted, :meth:`best_steps` is
+        a route with the fewest slides (the first in move order among them),
+        or empty when there is no route. ``count`` then counts improvements.
     use_bound : bool
-        With ``max_slides``: cut branches by the line-cover lower bound.
+        With ``max_slides`` or ``minimize``: cut branches by the line-cover
+        lower bound.
 
     Attributes
     ----------
@@ -324,7 +344,7 @@ class BishopSearch:
     """
 
     def __init__(self, board: Board, start: int, end: int = -1, max_slides: int | None = None,
-                 use_bound: bool = True):
+                 minimize: bool = False, use_bound: bool = True):
         self.board = board
         n = board.size
         self.step_to = direction_table(board)
@@ -343,9 +363,9 @@ class BishopSearch:
         self.stack_set_source = np.zeros(depth, dtype=np.bool_)
         self.stack_slides = np.zeros(depth, dtype=np.int32)
         self.stack_square[0] = start
+        self.best = np.zeros(depth, dtype=np.int32)
         self.end = int(end)
-        self.max_slides = UNBOUNDED if max_slides is None else int(max_slides)
-        self.use_bound = bool(use_bound and max_slides is not None)
+        self.use_bound = bool(use_bound and (max_slides is not None or minimize))
         # Lines for the bound: A-line c - r + rows - 1, B-line r + c; squares of the colour only.
         n_lines = board.rows + board.cols - 1
         a_line = c - r + board.rows - 1
@@ -359,9 +379,13 @@ class BishopSearch:
             self.line_squares[a, fill[a]] = v
             fill[a] += 1
         self.scratch = np.zeros((5, n_lines + 1), dtype=np.int32)
-        self.regs = np.zeros(6, dtype=np.int64)
+        self.regs = np.zeros(10, dtype=np.int64)
         self.regs[_COVERED] = 1
         self.regs[_TARGET] = int(np.count_nonzero(on_colour))
+        self.regs[_MAX_SLIDES] = UNBOUNDED if max_slides is None else int(max_slides)
+        self.regs[_MINIMIZE] = int(minimize)
+        if minimize:
+            self.regs[_FLOOR] = self.lines_needed()
         self.done = False
         self._trivial = False
         self._trivial_given = False
@@ -369,6 +393,8 @@ class BishopSearch:
             # The start alone covers the colour: one route of no steps, and the route stops there.
             self._trivial = True
             self.done = True
+            self.best[0] = start
+            self.regs[_BEST_LEN] = 1
 
     @property
     def nodes(self) -> int:
@@ -399,12 +425,16 @@ class BishopSearch:
             return EXHAUSTED
         status = _advance(
             self.step_to, self.flags, self.visits, self.stack_square, self.stack_next, self.stack_dir,
-            self.stack_set_source, self.stack_slides, self.end, self.max_slides, self.use_bound,
-            self.line_squares, self.b_line_of, self.scratch, stop_at_route, budget, self.regs,
+            self.stack_set_source, self.stack_slides, self.end, self.use_bound,
+            self.line_squares, self.b_line_of, self.scratch, self.best, stop_at_route, budget, self.regs,
         )
         if status == _EXHAUSTED:
             self.done = True
         return _STATUS[status]
+
+    def best_steps(self) -> np.ndarray:
+        """With ``minimize``: the route with fewest slides found so far (empty if none)."""
+        return self.best[: int(self.regs[_BEST_LEN])].copy()
 
     def lines_needed(self) -> int:
         """Lower bound on the slides of any route from the start (before any step)."""
