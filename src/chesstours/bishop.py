@@ -85,7 +85,7 @@ def resolve_end(board: Board, start: int, end: str | int) -> int:
                 f"On {board} the square opposite {board.name(start)} is {board.name(e)}, a "
                 f"{COLOUR_NAMES[board.colour(e)]} square, but a bishop on {board.name(start)} stays on the "
                 f"{colour} squares: that needs rows + columns even, and {board.rows} + {board.cols} is odd; "
-                f"use end 'any' or a square of the start's colour."
+                f"end 'any' (--end any) or an end square of the start's colour would do."
             )
         if e in board.holes:
             raise InvalidSquare(f"The square opposite {board.name(start)}, {board.name(e)}, is a hole.")
