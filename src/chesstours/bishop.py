@@ -117,7 +117,9 @@ def slide_corners(board: Board, steps: np.ndarray) -> np.ndarray:
     return np.concatenate(([0], turns, [steps.size - 1]))
 
 
-def route_problem(board: Board, steps: Iterable[int], end: str | int = "opposite") -> tuple[str, int | None] | None:
+def route_problem(
+    board: Board, steps: Iterable[int], end: str | int = "opposite"
+) -> tuple[str, int | None] | None:
     """Return ``(sentence, step)`` for the first thing wrong with a route, or None.
 
     Checks, in order: squares on the board and not holes; each step one
@@ -150,16 +152,17 @@ def route_problem(board: Board, steps: Iterable[int], end: str | int = "opposite
         x, y = seq[i - 1], seq[i]
         if covered == target and (e < 0 or x == e):
             where = "" if e < 0 else f" on {board.name(x)}"
-            return (f"The route is solved at step {i - 1}{where} (every {COLOUR_NAMES[colour]} square visited) "
-                    f"but goes on.", i)
+            return (f"The route is solved at step {i - 1}{where} "
+                    f"(every {COLOUR_NAMES[colour]} square visited) but goes on.", i)
         dr, dc = y // cols - x // cols, y % cols - x % cols
         if abs(dr) != 1 or abs(dc) != 1:
-            return (f"Step {i}, from {board.name(x)} to {board.name(y)}, is not a diagonal step of one square.", i)
+            return (f"Step {i}, from {board.name(x)} to {board.name(y)}, is not a diagonal step of one "
+                    f"square.", i)
         axis = 0 if dr == dc else 1
         if flag_step[y, axis] >= 0:
-            return (f"Step {i}, from {board.name(x)} to {board.name(y)}, enters {board.name(y)} along direction "
-                    f"{DIRECTION_NAMES[axis]}, but {board.name(y)}'s {'AB'[axis]} flag was set at step "
-                    f"{flag_step[y, axis]}.", i)
+            return (f"Step {i}, from {board.name(x)} to {board.name(y)}, enters {board.name(y)} "
+                    f"along direction {DIRECTION_NAMES[axis]}, but {board.name(y)}'s {'AB'[axis]} flag "
+                    f"was set at step {flag_step[y, axis]}.", i)
         flag_step[y, axis] = i
         if flag_step[x, axis] < 0:
             flag_step[x, axis] = i
@@ -169,7 +172,8 @@ def route_problem(board: Board, steps: Iterable[int], end: str | int = "opposite
     if covered != target:
         missing = [v for v in board.free_squares.tolist() if board.colour(v) == colour and not visited[v]]
         names = ", ".join(board.names(missing[:5])) + (", ..." if len(missing) > 5 else "")
-        return (f"The route visits {covered} of the {target} {COLOUR_NAMES[colour]} squares; missing: {names}.", None)
+        return (f"The route visits {covered} of the {target} {COLOUR_NAMES[colour]} squares; "
+                f"missing: {names}.", None)
     if e >= 0 and seq[-1] != e:
         what = "the opposite corner" if end == "opposite" else "its end square"
         return (f"The route ends on {board.name(seq[-1])}, not on {board.name(e)}, {what}.", len(seq) - 1)
@@ -374,7 +378,8 @@ class BishopRoute:
         for w in words:
             m = _NAME_RE.match(w)
             if not m:
-                raise InvalidTour(f"{w!r} is not a square name; a route is a list such as a1 b2 c3 or a1-c3-a5.")
+                raise InvalidTour(f"{w!r} is not a square name; a route is a list such as a1 b2 c3 "
+                                  f"or a1-c3-a5.")
             squares.append((int(m.group(2)) - 1, parse_file(m.group(1))))
         if board is None:
             the_board = Board(max(r for r, _ in squares) + 1, max(c for _, c in squares) + 1, holes)

@@ -104,8 +104,9 @@ def _limits(time_limit, node_limit) -> None:
 def bishop_obstruction(board: Board, start: int, end: int) -> NoTour | None:
     """Why no route from ``start`` to ``end`` (-1: anywhere) exists, from the board's shape; or None.
 
-    >>> b = Board(5, 5); print(bishop_obstruction(b, 0, 24).reason)
-    e1, a5 and e5 each have one diagonal neighbour: a bishop that enters one cannot leave it (its only link is then used), so a route can visit only one of them, last.
+    >>> b = Board(5, 5); print(bishop_obstruction(b, 0, 24).reason)  # doctest: +NORMALIZE_WHITESPACE
+    e1, a5 and e5 each have one diagonal neighbour: a bishop that enters one cannot leave it
+    (its only link is then used), so a route can visit only one of them, last.
     """
     from .engines.bishop import direction_table
 
@@ -115,18 +116,20 @@ def bishop_obstruction(board: Board, start: int, end: int) -> NoTour | None:
     degree = {v: int((table[v] >= 0).sum()) for v in squares}
     isolated = [v for v in squares if degree[v] == 0]
     if isolated:
-        return NoTour(f"{board.name(isolated[0])} has no diagonal neighbour on {board}, so no bishop route can "
-                      f"visit it.", proof="theory")
+        return NoTour(f"{board.name(isolated[0])} has no diagonal neighbour on {board}, so no bishop "
+                      f"route can visit it.", proof="theory")
     dead_ends = [v for v in squares if degree[v] == 1]
     if len(dead_ends) >= 2:
         names = board.names(dead_ends)
         listed = ", ".join(names[:-1]) + " and " + names[-1]
-        return NoTour(f"{listed} each have one diagonal neighbour: a bishop that enters one cannot leave it (its "
-                      f"only link is then used), so a route can visit only one of them, last.", proof="theory")
+        return NoTour(f"{listed} each have one diagonal neighbour: a bishop that enters one cannot "
+                      f"leave it (its only link is then used), so a route can visit only one of them, "
+                      f"last.", proof="theory")
     if len(dead_ends) == 1 and end >= 0 and dead_ends[0] != end:
         d = board.name(dead_ends[0])
-        return NoTour(f"{d} has one diagonal neighbour: a bishop that enters it cannot leave it, so a route that "
-                      f"visits every {COLOUR_NAMES[colour]} square ends on {d}, not on {board.name(end)}.",
+        return NoTour(f"{d} has one diagonal neighbour: a bishop that enters it cannot leave it, so a "
+                      f"route that visits every {COLOUR_NAMES[colour]} square ends on {d}, not on "
+                      f"{board.name(end)}.",
                       proof="theory")
     return None
 
@@ -198,13 +201,15 @@ def _lines(n: int) -> str:
 
 def _no_route(board: Board, s: int, e: int, nodes: int) -> str:
     to = "" if e < 0 else f" to {board.name(e)}"
-    return (f"No bishop route from {board.name(s)}{to} visits every {COLOUR_NAMES[board.colour(s)]} square of "
+    colour = COLOUR_NAMES[board.colour(s)]
+    return (f"No bishop route from {board.name(s)}{to} visits every {colour} square of "
             f"{board}: an exhaustive search of {nodes:,} steps found none.")
 
 
 def _limit(status: str, nodes: int, what: str) -> LimitReached:
     which = "time" if status == "time" else "node"
-    return LimitReached(f"Stopped at the {which} limit after {nodes:,} steps {what}.", partial={"nodes": nodes})
+    return LimitReached(f"Stopped at the {which} limit after {nodes:,} steps {what}.",
+                        partial={"nodes": nodes})
 
 
 # -- find --------------------------------------------------------------------
@@ -324,7 +329,8 @@ def iter_bishop_routes(
         elif status == "exhausted":
             return
         else:
-            raise LimitReached("The time limit ran out while listing routes.", partial={"nodes": search.nodes})
+            raise LimitReached("The time limit ran out while listing routes.",
+                               partial={"nodes": search.nodes})
 
 
 # -- count -------------------------------------------------------------------
@@ -366,7 +372,8 @@ def count_bishop_routes(
             return BishopCount(board, s, rule, e, 0, exc.nodes, time.perf_counter() - t0)
         except LimitReached as exc:
             nodes = getattr(exc, "nodes", 0)
-            exc.partial = BishopCount(board, s, rule, e, 0, nodes, time.perf_counter() - t0, False, "shortest")
+            seconds = time.perf_counter() - t0
+            exc.partial = BishopCount(board, s, rule, e, 0, nodes, seconds, False, "shortest")
             raise
         slides, spent = best.slide_count, best.stats["nodes"]
         extra = {"lower_bound": best.stats["lower_bound"], "proof": best.stats["proof"]}

@@ -334,7 +334,8 @@ def bishop(
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress of a count on a terminal."),
 ) -> None:
-    """The bishop puzzle (seed 001): visit every square of the start's colour, entering a square at most once per diagonal direction."""
+    """The bishop puzzle (seed 001): visit every square of the start's colour, entering a square
+    at most once per diagonal direction."""
     b = _board(board, holes)
     if count_only and (all_routes or limit is not None):
         raise InvalidArgument("Choose --count or --all, not both.")
@@ -354,7 +355,8 @@ def bishop(
         except LimitReached as exc:
             if exc.partial is not None and hasattr(exc.partial, "steps"):
                 _emit(_render_route(exc.partial, fmt), output)
-                raise _fail(f"{exc} The route shown has the fewest slides found so far.", EXIT_LIMIT) from None
+                message = f"{exc} The route shown has the fewest slides found so far."
+                raise _fail(message, EXIT_LIMIT) from None
             raise _fail(str(exc), EXIT_LIMIT) from None
         _emit(_render_route(route, fmt), output)
 
@@ -367,7 +369,8 @@ def _bishop_count(b, start, end, shortest, as_json, time_limit, output, progress
 
         code = 0
         try:
-            result = api_bishop.count_bishop_routes(b, start, end, shortest, time_limit=time_limit, progress=report)
+            result = api_bishop.count_bishop_routes(b, start, end, shortest, time_limit=time_limit,
+                                                    progress=report)
         except LimitReached as exc:
             result, code = exc.partial, EXIT_LIMIT
             typer.echo(f"chesstours: {exc}", err=True)

@@ -252,7 +252,8 @@ def _advance(step_to, flags, visits, stack_square, stack_next, stack_dir, stack_
         if d >= 4:
             # Every direction tried here: step back.
             if depth > 0:
-                covered -= _step_back(step_to, flags, visits, stack_square, stack_dir, stack_set_source, depth)
+                covered -= _step_back(step_to, flags, visits, stack_square, stack_dir, stack_set_source,
+                                      depth)
             depth -= 1
             continue
         stack_next[depth] = d + 1
@@ -308,7 +309,8 @@ def _advance(step_to, flags, visits, stack_square, stack_next, stack_dir, stack_
         if not dead and x == end and flags[x] == 3:
             dead = True  # the end square can never be entered again
         if not dead and use_bound and slides + (target - covered) > max_slides:
-            dead = slides + _lines_needed(step_to, visits, line_squares, b_line_of, y, d, scratch) > max_slides
+            needed = _lines_needed(step_to, visits, line_squares, b_line_of, y, d, scratch)
+            dead = slides + needed > max_slides
         if dead:
             stack_next[depth] = 4
 
