@@ -22,13 +22,18 @@ as (file, rank) changes; the axis of direction ``d`` is ``d & 1``. Like
 or at each route found and resumes from the same place, which gives lazy
 iteration, time limits and Ctrl-C around compiled code.
 
-Pruning never loses a route. An unvisited square has both flags clear, so it
-can be entered from any neighbour the bishop can still stand on: the current
-square, or one with a clear flag (a square with both flags set can never be
-entered again). After each step, the unvisited neighbours of the square just
-left are checked; one with no such neighbour left can never be visited, and
-the branch is dead. The end square, once left with both flags set, can never
-be reached again either.
+Pruning never loses a route. An unvisited square has both flags clear, so
+the bishop can enter it from any neighbour it can still stand on (the current
+square, or one with a flag clear: a square with both flags set can never be
+entered again), and leave it towards any other neighbour whose flag for that
+direction is clear. A square with no such way in and out can only be the
+route's last square: with a fixed end it must be the end, and otherwise there
+can be only one such square (``stack_last`` keeps it; a square once
+impassable stays so deeper in the search). A step changes only the flags of
+the two squares it joins, so only their unvisited neighbours are checked
+after it: O(1) work per step. Squares with fewer than two diagonal
+neighbours (corners) are impassable from the start and are noted before the
+search.
 
 Fewest slides (``max_slides``, ``use_bound``): a slide is a maximal run of
 steps in one direction, a bishop's move in chess. The search can be bounded
@@ -39,18 +44,19 @@ the new slides cover every unvisited square except those the current slide
 may still reach by going straight on. The fewest lines that cover a set of
 squares is, by Konig's theorem, the size of a maximum matching between the
 A-lines and the B-lines, one edge per square: that is the bound, computed by
-augmenting paths (Kuhn's method). :func:`chesstours.bishop_api.solve_bishop`
-raises the bound one slide at a time (iterative deepening), so the first
-route it finds has the fewest slides and the exhausted searches below it are
-the proof.
+augmenting paths (Kuhn's method). With ``minimize`` the search is a branch
+and bound: each route found is kept and the bound drops to one slide fewer,
+so when the search is exhausted the route kept has the fewest slides -- the
+exhausted search is the proof -- and it is the first such route in move
+order. It stops early when a route meets the lower bound of the start.
 
 References
 ----------
 .. [1] H. E. Dudeney, "An Episcopal Visitation", Amusements in Mathematics, 1917
    (17 moves visit every square of one colour, corner to corner).
 .. [2] D. Konig, "Graphs and matrices", 1931 (covers and matchings).
-.. [3] R. E. Korf, "Depth-first iterative-deepening: an optimal admissible tree
-   search", Artificial Intelligence 27, 1985.
+.. [3] A. H. Land and A. G. Doig, "An automatic method of solving discrete
+   programming problems", Econometrica 28, 1960 (branch and bound).
 
 Examples
 --------
@@ -120,21 +126,58 @@ def _step_back(step_to, flags, visits, stack_square, stack_dir, stack_set_source
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _stranded(step_to, flags, visits, x, y):
-    """True when an unvisited neighbour of ``x`` (just left for ``y``) can no longer be entered."""
-    for k in range(4):
-        u = step_to[x, k]
-        if u < 0 or u == y or visits[u] != 0:
-            continue
-        reachable = False
-        for j in range(4):
-            w = step_to[u, j]
-            if w >= 0 and (w == y or flags[w] != 3):
-                reachable = True
-                break
-        if not reachable:
+def _enterable(step_to, flags, u, y):
+    """True when unvisited ``u`` can still be entered: a neighbour is the current square ``y``
+    or has a clear flag (so the bishop can stand on it again)."""
+    for j in range(4):
+        w = step_to[u, j]
+        if w >= 0 and (w == y or flags[w] != 3):
             return True
     return False
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _passable(step_to, flags, u, y):
+    """True when unvisited ``u`` can still be entered from one neighbour and left to another:
+    the way in from a square the bishop can stand on, the way out to a square whose flag of
+    that direction is clear."""
+    for i in range(4):
+        w_in = step_to[u, i]
+        if w_in < 0 or not (w_in == y or flags[w_in] != 3):
+            continue
+        for j in range(4):
+            w_out = step_to[u, j]
+            if j != i and w_out >= 0 and (flags[w_out] >> (j & 1)) & 1 == 0:
+                return True
+    return False
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _stranded(step_to, flags, visits, x, y, end, last):
+    """Check the unvisited squares the step ``x -> y`` may have stranded.
+
+    Only the flags of ``x`` and ``y`` changed, and the current square moved from ``x`` to
+    ``y``, so only the unvisited neighbours of ``x`` and ``y`` can be affected. Each must
+    still be enterable. One that is not passable can only be the route's last square: with
+    a fixed end that must be the end; otherwise there may be one such square, ``last``
+    (-1 while none is known; a square once impassable stays so deeper in the search).
+    Returns the last square (``last`` or a new one, -1 when none), or -2 for a dead end.
+    """
+    for side in range(2):
+        c = x if side == 0 else y
+        for k in range(4):
+            u = step_to[c, k]
+            if u < 0 or visits[u] != 0 or _passable(step_to, flags, u, y):
+                continue
+            if end >= 0 and u != end:
+                return -2  # it cannot be passed, and the route may not stop on it
+            if not _enterable(step_to, flags, u, y):
+                return -2
+            if end < 0:
+                if last >= 0 and last != u:
+                    return -2  # two squares that would both have to come last
+                last = u
+    return last
 
 
 @numba.njit(cache=True, nogil=True)
@@ -214,7 +257,7 @@ def _is_ahead(step_to, y, d, ahead, v):
 
 @numba.njit(cache=True, nogil=True)
 def _advance(step_to, flags, visits, stack_square, stack_next, stack_dir, stack_set_source, stack_slides,
-             end, use_bound, line_squares, b_line_of, scratch, best_steps, stop_at_route, budget, regs):
+             stack_last, end, use_bound, line_squares, b_line_of, scratch, best_steps, stop_at_route, budget, regs):
     """Run the depth-first search for at most ``budget`` steps.
 
     ``regs`` holds depth, steps made (nodes), routes counted, a flag for a
@@ -305,7 +348,9 @@ def _advance(step_to, flags, visits, stack_square, stack_next, stack_dir, stack_
                 return _FOUND
             stack_next[depth] = 4  # the route stops here
             continue
-        dead = _stranded(step_to, flags, visits, x, y)
+        last = _stranded(step_to, flags, visits, x, y, end, stack_last[depth - 1])
+        stack_last[depth] = last
+        dead = last == -2
         if not dead and x == end and flags[x] == 3:
             dead = True  # the end square can never be entered again
         if not dead and use_bound and slides + (target - covered) > max_slides:
@@ -364,6 +409,7 @@ class BishopSearch:
         self.stack_dir = np.full(depth, -1, dtype=np.int8)
         self.stack_set_source = np.zeros(depth, dtype=np.bool_)
         self.stack_slides = np.zeros(depth, dtype=np.int32)
+        self.stack_last = np.full(depth, -1, dtype=np.int32)
         self.stack_square[0] = start
         self.best = np.zeros(depth, dtype=np.int32)
         self.end = int(end)
@@ -391,6 +437,16 @@ class BishopSearch:
         self.done = False
         self._trivial = False
         self._trivial_given = False
+        # Squares with fewer than two diagonal neighbours can never be passed through: each must be
+        # the last square (the search only notices them when it comes near, so note them now).
+        degree = (self.step_to >= 0).sum(axis=1)
+        dead_ends = [int(v) for v in squares if v != start and v != self.end and degree[v] < 2]
+        if any(degree[v] == 0 for v in dead_ends):
+            self.done = True  # no route: a square that cannot be entered
+        elif self.end < 0 and len(dead_ends) == 1:
+            self.stack_last[0] = dead_ends[0]
+        elif dead_ends:
+            self.done = True  # no route: two squares would both have to come last, or one not the end
         if self.regs[_TARGET] == 1 and (self.end < 0 or self.end == start):
             # The start alone covers the colour: one route of no steps, and the route stops there.
             self._trivial = True
@@ -427,7 +483,7 @@ class BishopSearch:
             return EXHAUSTED
         status = _advance(
             self.step_to, self.flags, self.visits, self.stack_square, self.stack_next, self.stack_dir,
-            self.stack_set_source, self.stack_slides, self.end, self.use_bound,
+            self.stack_set_source, self.stack_slides, self.stack_last, self.end, self.use_bound,
             self.line_squares, self.b_line_of, self.scratch, self.best, stop_at_route, budget, self.regs,
         )
         if status == _EXHAUSTED:
