@@ -98,18 +98,20 @@ def bench_count(runs: int, quick: bool) -> None:
         k_t, (k_routes, k_steps) = median_time(lambda: kernel_count(Board(r, c)), runs)
         assert py_routes == k_routes, (r, c, py_routes, k_routes)
         python_rate.append(py_steps / py_t)
-        rows.append([f"{r}x{c}", f"{k_routes:,}", f"{py_steps:,}", f"{py_t:.3f}", f"{k_steps:,}", f"{k_t:.4f}",
-                     f"{py_t / k_t:.0f}x", f"{(k_steps / k_t) / (py_steps / py_t):.0f}x"])
+        rows.append([f"{r}x{c}", f"{k_routes:,}", f"{py_steps:,}", f"{py_t:.3f}", f"{k_steps:,}",
+                     f"{k_t:.4f}", f"{py_t / k_t:.0f}x", f"{(k_steps / k_t) / (py_steps / py_t):.0f}x"])
     rate = statistics.median(python_rate)
     kernel_only = [(8, 8)] if quick else [(8, 10)]  # boards the baseline would take too long on
     for r, c in kernel_only:
-        k_t, (k_routes, k_steps) = median_time(lambda: kernel_count(Board(r, c)), 1 if (r, c) == (8, 10) else runs)
+        k_runs = 1 if (r, c) == (8, 10) else runs
+        k_t, (k_routes, k_steps) = median_time(lambda: kernel_count(Board(r, c)), k_runs)
         rows.append([f"{r}x{c}", f"{k_routes:,}", "-", "-", f"{k_steps:,}", f"{k_t:.4f}", "-",
                      f"{(k_steps / k_t) / rate:.0f}x"])
     table(
         f"Counting routes a1 -> far corner (kernel: median of {runs}; Python: median of {max(1, runs // 2)}, "
         f"one run on 8x8); baseline: the seed's procedure in plain Python, {rate / 1e6:.2f} M steps/s",
-        ["board", "routes", "Python steps", "Python s", "kernel steps", "kernel s", "time ratio", "steps/s ratio"],
+        ["board", "routes", "Python steps", "Python s", "kernel steps", "kernel s", "time ratio",
+         "steps/s ratio"],
         rows,
     )
 
@@ -118,7 +120,8 @@ def bench_api(runs: int) -> None:
     rows = []
     for label, fn in [
         ("count_bishop_routes('8x8')", lambda: count_bishop_routes("8x8").count),
-        ("count_bishop_routes('8x8', shortest=True)", lambda: count_bishop_routes("8x8", shortest=True).count),
+        ("count_bishop_routes('8x8', shortest=True)",
+         lambda: count_bishop_routes("8x8", shortest=True).count),
         ("solve_bishop('8x8')", lambda: solve_bishop("8x8").slide_count),
         ("solve_bishop('8x8', shortest=True)", lambda: solve_bishop("8x8", shortest=True).slide_count),
         ("count_bishop_routes('8x7', end='any')", lambda: count_bishop_routes("8x7", end="any").count),

@@ -261,10 +261,11 @@ def solve_bishop(
     InvalidBoard, InvalidSquare
         Bad board or square.
     """
-    from .engines.bishop import BishopSearch
+    from .engines.bishop import BishopSearch, load_kernels
 
     board, s, rule, e = _prepare(board, start, end, holes)
     _limits(time_limit, node_limit)
+    load_kernels()
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     reason = bishop_obstruction(board, s, e)
@@ -306,10 +307,11 @@ def iter_bishop_routes(
     >>> sum(1 for _ in iter_bishop_routes("6x8")), sum(1 for _ in iter_bishop_routes("6x8", shortest=True))
     (8, 1)
     """
-    from .engines.bishop import BishopSearch
+    from .engines.bishop import BishopSearch, load_kernels
 
     board, s, rule, e = _prepare(board, start, end, holes)
     _limits(time_limit, None)
+    load_kernels()
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     if bishop_obstruction(board, s, e) is not None:
@@ -354,10 +356,11 @@ def count_bishop_routes(
     Ctrl-C the KeyboardInterrupt carries it the same way. ``progress`` is
     called after every chunk of about a million steps.
     """
-    from .engines.bishop import BishopSearch
+    from .engines.bishop import BishopSearch, load_kernels
 
     board, s, rule, e = _prepare(board, start, end, holes)
     _limits(time_limit, node_limit)
+    load_kernels()
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     reason = bishop_obstruction(board, s, e)

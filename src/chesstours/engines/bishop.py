@@ -71,12 +71,14 @@ Examples
 
 from __future__ import annotations
 
+from functools import cache
+
 import numba
 import numpy as np
 
 from ..board import Board
 
-__all__ = ["BishopSearch", "direction_table", "FOUND", "EXHAUSTED", "BUDGET", "DIRECTIONS"]
+__all__ = ["BishopSearch", "direction_table", "load_kernels", "FOUND", "EXHAUSTED", "BUDGET", "DIRECTIONS"]
 
 #: The four diagonal directions as (file change, rank change), in the seed's order.
 DIRECTIONS = ((1, 1), (1, -1), (-1, -1), (-1, 1))
@@ -257,7 +259,8 @@ def _is_ahead(step_to, y, d, ahead, v):
 
 @numba.njit(cache=True, nogil=True)
 def _advance(step_to, flags, visits, stack_square, stack_next, stack_dir, stack_set_source, stack_slides,
-             stack_last, end, use_bound, line_squares, b_line_of, scratch, best_steps, stop_at_route, budget, regs):
+             stack_last, end, use_bound, line_squares, b_line_of, scratch, best_steps, stop_at_route, budget,
+             regs):
     """Run the depth-first search for at most ``budget`` steps.
 
     ``regs`` holds depth, steps made (nodes), routes counted, a flag for a
@@ -499,3 +502,10 @@ class BishopSearch:
         scratch = np.zeros_like(self.scratch)
         return int(_lines_needed(self.step_to, self.visits, self.line_squares, self.b_line_of,
                                  int(self.stack_square[0]), -1, scratch))
+
+
+@cache
+def load_kernels() -> None:
+    """Compile the kernels, or load them from numba's cache (a few tenths of a second, once
+    per process), so that the time a search reports is the search's own."""
+    BishopSearch(Board(2, 2), 0, 3, minimize=True).run()
