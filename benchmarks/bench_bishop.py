@@ -82,6 +82,10 @@ def table(title: str, header: list[str], rows: list[list[str]]) -> None:
         print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
 
 
+def ratio(x: float) -> str:
+    return f"{x:.1f}x" if x < 10 else f"{x:.0f}x"
+
+
 def kernel_count(board: Board) -> tuple[int, int]:
     search = BishopSearch(board, 0, board.size - 1)
     search.run()
@@ -99,14 +103,14 @@ def bench_count(runs: int, quick: bool) -> None:
         assert py_routes == k_routes, (r, c, py_routes, k_routes)
         python_rate.append(py_steps / py_t)
         rows.append([f"{r}x{c}", f"{k_routes:,}", f"{py_steps:,}", f"{py_t:.3f}", f"{k_steps:,}",
-                     f"{k_t:.4f}", f"{py_t / k_t:.0f}x", f"{(k_steps / k_t) / (py_steps / py_t):.0f}x"])
+                     f"{k_t:.4f}", ratio(py_t / k_t), ratio((k_steps / k_t) / (py_steps / py_t))])
     rate = statistics.median(python_rate)
     kernel_only = [(8, 8)] if quick else [(8, 10)]  # boards the baseline would take too long on
     for r, c in kernel_only:
         k_runs = 1 if (r, c) == (8, 10) else runs
         k_t, (k_routes, k_steps) = median_time(lambda: kernel_count(Board(r, c)), k_runs)
         rows.append([f"{r}x{c}", f"{k_routes:,}", "-", "-", f"{k_steps:,}", f"{k_t:.4f}", "-",
-                     f"{(k_steps / k_t) / rate:.0f}x"])
+                     ratio((k_steps / k_t) / rate)])
     table(
         f"Counting routes a1 -> far corner (kernel: median of {runs}; Python: median of {max(1, runs // 2)}, "
         f"one run on 8x8); baseline: the seed's procedure in plain Python, {rate / 1e6:.2f} M steps/s",
