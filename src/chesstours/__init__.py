@@ -1,6 +1,8 @@
 """chesstours: knight's tours and other leaper tours -- find, count, explain and draw them."""
 
 from .api import TourCount, count_tours, find_tour, iter_tours
+from .bishop import BishopRoute
+from .bishop_api import BishopCount, count_bishop_routes, iter_bishop_routes, solve_bishop
 from .board import Board
 from .existence import Existence, tour_exists
 from .errors import (
@@ -41,4 +43,9 @@ __all__ = [
     "InvalidTour",
     "NoTour",
     "LimitReached",
+    "solve_bishop",
+    "iter_bishop_routes",
+    "count_bishop_routes",
+    "BishopRoute",
+    "BishopCount",
 ]
