@@ -15,14 +15,15 @@ from enum import Enum
 from pathlib import Path
 from typing import Iterator, Optional
 
+import numpy as np
 import typer
 
 from . import api
 from .board import Board
 from .errors import ChessToursError, InvalidArgument, LimitReached, NoTour
-from .output import write_atomic
+from .output import open_atomic, write_atomic
 from .pieces import parse_piece
-from .render.text import render_tour
+from .render.text import render_tour, tour_chunks
 from .tour import Tour
 
 app = typer.Typer(
@@ -42,6 +43,7 @@ class Method(str, Enum):
     auto = "auto"
     warnsdorff = "warnsdorff"
     backtrack = "backtrack"
+    construct = "construct"
 
 
 class Tiebreak(str, Enum):
@@ -60,6 +62,7 @@ class TourFormat(str, Enum):
     grid = "grid"
     moves = "moves"
     json = "json"
+    npy = "npy"
 
 
 class StreamFormat(str, Enum):
@@ -130,11 +133,11 @@ def tour(
     closed: bool = ClosedOpt,
     piece: str = PieceOpt,
     holes: str = HolesOpt,
-    method: Method = typer.Option(Method.auto, "--method", "-m", help="auto tries Warnsdorff's rule, then backtracking; it always finds a tour when one exists."),
+    method: Method = typer.Option(Method.auto, "--method", "-m", help="auto tries Warnsdorff's rule, then backtracking, and builds large boards by construction; it always finds a tour when one exists. construct: divide and conquer, any size, linear time."),
     tiebreak: Optional[Tiebreak] = typer.Option(None, "--tiebreak", help="Warnsdorff tie-break (default: roth; auto tries several)."),
     order: Order = typer.Option(Order.warnsdorff, "--order", help="Backtracking move order."),
     seed: int = typer.Option(0, "--seed", help="Seed for the random tie-break."),
-    fmt: TourFormat = typer.Option(TourFormat.grid, "--format", "-f", help="grid: numbered board; moves: one line; json."),
+    fmt: TourFormat = typer.Option(TourFormat.grid, "--format", "-f", help="grid: numbered board; moves: one line; json; npy: the path as a NumPy int32 array (needs -o)."),
     time_limit: Optional[float] = TimeOpt,
     node_limit: Optional[int] = typer.Option(None, "--node-limit", metavar="N", help="Most positions backtracking may visit."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
@@ -151,7 +154,7 @@ def tour(
         raise _fail(exc.reason, EXIT_NO_TOUR) from None
     except LimitReached as exc:
         raise _fail(str(exc), EXIT_LIMIT) from None
-    _emit(render_tour(found, fmt.value), output)
+    _emit_tour(found, fmt.value, output)
 
 
 # -- tours ---------------------------------------------------------------------
@@ -285,6 +288,35 @@ def check(
         f"valid: {kind} {t.piece.name}'s tour of {t.board}, {len(t)} squares, "
         f"from {t.board.name(t.start)} to {t.board.name(t.end)}{reentrant}"
     )
+
+
+# -- large tours: streamed text and NumPy output ------------------------------------
+
+#: Tours with more squares than this are written in chunks, never as one string.
+STREAM_ABOVE = 1 << 16
+
+
+def _emit_tour(found: Tour, fmt: str, output: Optional[Path]) -> None:
+    """Write a tour in ``fmt``: small ones as one string, large ones streamed chunk by chunk."""
+    if fmt == "npy":
+        if output is None:
+            raise InvalidArgument("--format npy writes a binary file; give it with -o FILE.")
+        open_atomic(output, lambda fh: np.save(fh, found.path))
+        return
+    if len(found) <= STREAM_ABOVE:
+        _emit(render_tour(found, fmt), output)
+        return
+
+    def write(fh) -> None:
+        for part in tour_chunks(found, fmt):
+            fh.write(part)
+        fh.write(b"\n")
+
+    if output is None:
+        write(sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+    else:
+        open_atomic(output, write)
 
 
 # -- entry point -----------------------------------------------------------------
