@@ -9,6 +9,10 @@ left and file letters below, each square holding its move number.
 2 |  3  4  5
 1 |  1  #  2
      a  b  c
+
+A tour of 10^8 squares would need 10^8 Python strings; :func:`tour_chunks`
+renders the same text as :func:`render_tour` as bytes, a chunk of squares at a
+time, with numpy (names are built as byte columns: letters, digits, quotes).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import numpy as np
 
 from ..board import Board, file_name
 
-__all__ = ["number_grid", "grid_lines", "render_tour"]
+__all__ = ["number_grid", "grid_lines", "render_tour", "tour_chunks", "name_chunks", "grid_chunks"]
 
 
 def grid_lines(board: Board, cells: list[list[str]], width: int) -> list[str]:
@@ -158,7 +162,7 @@ def grid_chunks(board: Board, path: np.ndarray, chunk: int = STREAM_CHUNK):
     yield b" " * (label + 2) + cells.tobytes()
 
 
-def tour_chunks(tour, fmt: str):
+def tour_chunks(tour, fmt: str, chunk: int = STREAM_CHUNK):
     """Yield the tour rendered as ``grid``, ``moves`` or ``json`` in bytes, chunk by chunk.
 
     The bytes are those of :func:`render_tour` (encoded as UTF-8), without
@@ -167,9 +171,9 @@ def tour_chunks(tour, fmt: str):
     """
     board, path = tour.board, tour.path
     if fmt == "grid":
-        yield from grid_chunks(board, path)
+        yield from grid_chunks(board, path, chunk)
     elif fmt == "moves":
-        yield from _joined(name_chunks(board, path), 1)
+        yield from _joined(name_chunks(board, path, chunk=chunk), 1)
     elif fmt == "json":
         import json
 
@@ -180,7 +184,7 @@ def tour_chunks(tour, fmt: str):
         text = json.dumps(head)
         cut = text.index('"path": 0') + len('"path": ')
         yield text[:cut].encode() + b"["
-        yield from _joined(name_chunks(board, path, b'"', b'", '), 2)
+        yield from _joined(name_chunks(board, path, b'"', b'", ', chunk), 2)
         yield b"]" + text[cut + 1 :].encode()
     else:
         raise ValueError(f"unknown format {fmt!r}")
