@@ -212,7 +212,7 @@ def find_tour(
         raise InvalidArgument(f"Unknown move order {order!r}; use one of {', '.join(ORDERS)}.")
     _limits(time_limit, node_limit)
     if s is None:
-        s = int(board.free_squares[0])
+        s = int(board.free_squares[0]) if board.holes else 0
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
 
