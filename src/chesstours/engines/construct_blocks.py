@@ -22,8 +22,8 @@ near the corner of its neighbour, a knight's move away:
 
 The tour is kept as a *step field*: ``step[v]`` is the difference between the
 square after ``v`` and ``v`` (0 for the last square of an open tour). Each
-block writes its stored tour's steps, so all blocks of one kind are written at
-once by numpy broadcasting; a swap changes two steps. A tour read one way
+block writes its stored tour's steps: a run of equal blocks is written a band
+at a time by one numpy gather; the swaps, two steps each, all at once. A tour read one way
 round needs the joined moves of its two tours to run in opposite directions,
 so each block's tour is used forwards or backwards as a running product along
 the spanning tree says. Finally a compiled loop follows the steps from the
@@ -177,27 +177,34 @@ class _Tile:
 def block_steps(data: BaseTours, plan: BlockPlan, rows: int, cols: int) -> np.ndarray:
     """The step field (``int32[rows * cols]``) of the joined tour of the plan's blocks."""
     rp, cp = plan.row_parts, plan.col_parts
-    bands, columns = len(rp), len(cp)
     row0 = np.concatenate([[0], np.cumsum(rp)[:-1]]).astype(np.int64)
     col0 = np.concatenate([[0], np.cumsum(cp)[:-1]]).astype(np.int64)
+    tiles, grid = _choose_tiles(data, plan, cols)
+    sign = {e: np.array([t.sign[e] for t in tiles], dtype=np.int8)[grid] for e in "XYFT"}
+    orient = _orientations(sign, plan.path_block)
+    step = np.empty(rows * cols, dtype=np.int32)
+    _write_tiles(step.reshape(rows, cols), tiles, grid, orient, rp, cp, row0, col0)
+    _swap_all(step, cols, sign, orient, rp, cp, row0, col0)
+    return step
 
-    # Choose each block's tile: the first column (above the bottom) needs Y, the others X.
+
+def _choose_tiles(data: BaseTours, plan: BlockPlan, cols: int) -> tuple[list[_Tile], np.ndarray]:
+    """The tiles used, and the tile of each block: the first column needs Y, the others X."""
     tiles: list[_Tile] = []
-    tile_of: dict[tuple[int, int, int], int] = {}
+    tile_of: dict[tuple[int, int, str], int] = {}
 
     def tile_id(h: int, w: int, need: str) -> int:
-        key = (h, w, edge_mask(need))
-        if key not in tile_of:
+        if (h, w, need) not in tile_of:
             record = data.find(Kind.CYCLE, h, w, -1, edge_mask(need))
             if record is None:
                 raise LookupError(f"no stored {h}x{w} block tour with edge {need}")
             tiles.append(_Tile(record, cols, closed=True))
-            tile_of[key] = len(tiles) - 1
-        return tile_of[key]
+            tile_of[h, w, need] = len(tiles) - 1
+        return tile_of[h, w, need]
 
-    grid = np.empty((bands, columns), dtype=np.int32)
-    for i0, i1, h in _runs(rp):
-        for j0, j1, w in _runs(cp):
+    grid = np.empty((len(plan.row_parts), len(plan.col_parts)), dtype=np.int32)
+    for i0, i1, h in _runs(plan.row_parts):
+        for j0, j1, w in _runs(plan.col_parts):
             if h % 2 and w % 2:
                 continue  # the block of the open tour
             grid[i0:i1, j0:j1] = tile_id(h, w, "X")
@@ -206,11 +213,18 @@ def block_steps(data: BaseTours, plan: BlockPlan, rows: int, cols: int) -> np.nd
     if plan.path_block is not None:
         tiles.append(_Tile(plan.path_record, cols, closed=False))
         grid[plan.path_block] = len(tiles) - 1
+    return tiles, grid
 
-    sign = {e: np.array([t.sign[e] for t in tiles], dtype=np.int8)[grid] for e in "XYFT"}
-    # Orientation of each block: a joined move of the left (lower) tour must run the
-    # opposite way to that of the right (upper) one, as the swap below assumes.
-    link = np.ones((bands, columns), dtype=np.int8)
+
+def _orientations(sign: dict[str, np.ndarray], path_block) -> np.ndarray:
+    """+1 where a block's tour runs forwards, -1 backwards.
+
+    A swap needs the two joined moves to run opposite ways (see :func:`_swap_all`):
+    left-right, the left block's F and the right block's X; below-above, the lower
+    block's T and the upper block's Y. Along the spanning tree that is a running
+    product of signs; the open tour, which cannot be reversed, runs forwards.
+    """
+    link = np.ones_like(sign["F"])
     link[:, 1:] = sign["F"][:, :-1] * sign["X"][:, 1:]
     link[1:, 0] = sign["T"][:-1, 0] * sign["Y"][1:, 0]
     if np.any(link == 0):
@@ -218,11 +232,13 @@ def block_steps(data: BaseTours, plan: BlockPlan, rows: int, cols: int) -> np.nd
     orient = np.empty_like(link)
     orient[:, 0] = np.cumprod(link[:, 0], dtype=np.int8)
     orient[:, 1:] = orient[:, :1] * np.cumprod(link[:, 1:], axis=1, dtype=np.int8)
-    if plan.path_block is not None:
-        orient *= orient[plan.path_block]  # the open tour runs forwards from its start
+    if path_block is not None:
+        orient *= orient[path_block]
+    return orient
 
-    step = np.empty(rows * cols, dtype=np.int32)
-    field = step.reshape(rows, cols)
+
+def _write_tiles(field, tiles, grid, orient, rp, cp, row0, col0) -> None:
+    """Write every block's steps: for each run of equal blocks, one numpy gather per band."""
     variant = grid.astype(np.int64) * 2 + (orient < 0)
     for i0, i1, h in _runs(rp):
         for j0, j1, w in _runs(cp):
@@ -231,37 +247,39 @@ def block_steps(data: BaseTours, plan: BlockPlan, rows: int, cols: int) -> np.nd
             lookup = np.zeros(present[-1] + 1, dtype=np.intp)
             lookup[present] = np.arange(present.size)
             which = lookup[codes]
-            # table[r, k * w + c]: square (r, c) of the k-th variant, so that a band of blocks is
-            # one gather of table columns, the same for each of the band's rows.
-            table = np.concatenate([tiles[u // 2].backward if u % 2 else tiles[u // 2].forward for u in present],
-                                   axis=1)
+            # table[r, k * w + c]: square (r, c) of the k-th variant, so that a band of
+            # blocks is one gather of table columns, the same for each row of the band.
+            table = np.concatenate(
+                [tiles[u // 2].backward if u % 2 else tiles[u // 2].forward for u in present], axis=1)
             c0, c1 = col0[j0], col0[j0] + (j1 - j0) * w
             across = np.arange(w)
             for i in range(i0, i1):
                 gather = (which[i - i0][:, None] * w + across).ravel()
                 np.take(table, gather, axis=1, out=field[row0[i] : row0[i] + h, c0:c1], mode="clip")
 
-    # The swaps, all at once: left-right along every band, below-above in the first column.
+
+def _swap_all(step, cols, sign, orient, rp, cp, row0, col0) -> None:
+    """All the swaps at once: left-right along every band, below-above in the first column.
+
+    With ``a1 -> a2`` a move of one tour and ``b2 -> b1`` a move of the other
+    (``+``), the steps become ``a1 -> b1`` and ``b2 -> a2``; the other way round
+    (``-``), ``a2 -> b2`` and ``b1 -> a1``. Either way one tour runs through both
+    blocks, and the open tour keeps its start and its end.
+    """
+
     def swap(a1, a2, b1, b2, plus):
         first = np.where(plus, a1, a2)
         second = np.where(plus, b2, b1)
         step[first] = np.where(plus, b1, b2) - first
         step[second] = np.where(plus, a2, a1) - second
 
+    bands, columns = len(rp), len(cp)
     if columns > 1:
         r = np.repeat(row0, columns - 1)
-        left = np.tile(col0[:-1] + np.array(cp[:-1]), bands)
-        right = np.tile(col0[1:], bands)
+        left = np.tile(col0[1:], bands)  # first column of the right-hand block
         plus = (orient[:, :-1] * sign["F"][:, :-1]).ravel() > 0
-        swap(r * cols + left - 1, (r + 2) * cols + left - 2, (r + 1) * cols + right + 1, (r + 3) * cols + right,
-             plus)
+        swap(r * cols + left - 1, (r + 2) * cols + left - 2, (r + 1) * cols + left + 1, (r + 3) * cols + left, plus)
     if bands > 1:
-        top = row0[:-1] + np.array(rp[:-1]) - 1
-        above = row0[1:]
+        top = row0[1:] - 1  # top row of the lower block
         plus = (orient[:-1, 0] * sign["T"][:-1, 0]) > 0
-        swap(top * cols, (top - 1) * cols + 2, (above + 1) * cols + 1, above * cols + 3, plus)
-    if plan.path_block is not None:
-        i, j = plan.path_block
-        er, ec = divmod(tiles[-1].end, cp[j])
-        step[(row0[i] + er) * cols + col0[j] + ec] = 0
-    return step
+        swap(top * cols, (top - 1) * cols + 2, (top + 2) * cols + 1, (top + 1) * cols + 3, plus)
