@@ -30,7 +30,14 @@ import numpy as np
 
 from chesstours.engines.backtrack import Search
 from chesstours.engines.construct_data import (
-    BLOCK_SIDES, EDGE_NAMES, HOP, STRIP_INTERFACES, STRIP_PAIRING, BaseTours, Kind, block_edges,
+    BLOCK_SIDES,
+    EDGE_NAMES,
+    HOP,
+    STRIP_INTERFACES,
+    STRIP_PAIRING,
+    BaseTours,
+    Kind,
+    block_edges,
 )
 
 KNIGHT_MOVES = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
@@ -41,7 +48,8 @@ def knight_graph(h: int, w: int) -> list[list[int]]:
     adj = []
     for r in range(h):
         for c in range(w):
-            adj.append([(r + dr) * w + c + dc for dr, dc in KNIGHT_MOVES if 0 <= r + dr < h and 0 <= c + dc < w])
+            adj.append([(r + dr) * w + c + dc for dr, dc in KNIGHT_MOVES
+                        if 0 <= r + dr < h and 0 <= c + dc < w])
     return adj
 
 
@@ -258,10 +266,12 @@ def strips(log):
         for variant in (Kind.START_MID, Kind.START_LEFT, Kind.START_RIGHT):
             for q in range(3, 11 if h == 3 else 9):
                 out.extend(strip_starts(h, q, variant))
-            log(f"  {h}-row start pieces, kind {variant}: {sum(1 for r in out if r[0] == variant and r[1] == h)}")
+            found = sum(1 for r in out if r[0] == variant and r[1] == h)
+            log(f"  {h}-row start pieces, kind {variant}: {found}")
         log(f"  {h}-row strips: " + ", ".join(
             f"{name} {sorted({r[2] for r in out if r[0] == k and r[1] == h})}"
-            for name, k in (("lanes", Kind.LANE), ("left caps", Kind.CAP_LEFT), ("right caps", Kind.CAP_RIGHT))))
+            for name, k in (("lanes", Kind.LANE), ("left caps", Kind.CAP_LEFT),
+                            ("right caps", Kind.CAP_RIGHT))))
     return out
 
 

@@ -5,7 +5,15 @@ import pytest
 
 from chesstours.board import Board
 from chesstours.engines.construct_data import (
-    BLOCK_SIDES, EDGE_NAMES, HOP, STRIP_INTERFACES, STRIP_PAIRING, Kind, base_tours, block_edges, edge_mask,
+    BLOCK_SIDES,
+    EDGE_NAMES,
+    HOP,
+    STRIP_INTERFACES,
+    STRIP_PAIRING,
+    Kind,
+    base_tours,
+    block_edges,
+    edge_mask,
 )
 from chesstours.engines.construct_strips import strip_start_reason
 from chesstours.theory import obstruction
@@ -117,9 +125,8 @@ def test_caps_turn_the_lanes_back_in_pairs(record):
 START_KINDS = (Kind.START_MID, Kind.START_LEFT, Kind.START_RIGHT)
 
 
-@pytest.mark.parametrize(
-    "record", [r for k in START_KINDS for r in DATA.records(k)], ids=lambda r: f"{r.kind}-{r.h}x{r.w}-{r.start}"
-)
+@pytest.mark.parametrize("record", [r for k in START_KINDS for r in DATA.records(k)],
+                         ids=lambda r: f"{r.kind}-{r.h}x{r.w}-{r.start}")
 def test_start_pieces_leave_and_come_back_through_paired_ports(record):
     assert_covers(record)
     assert record.squares[0] == record.start

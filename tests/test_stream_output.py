@@ -67,7 +67,8 @@ def test_large_tours_stream_json_moves_and_grid(capsys, tmp_path):
             assert text.split() == expected.names()
         else:
             lines = text.splitlines()
-            assert len(lines) == 4 and lines[0].startswith("3 |") and lines[-1].split()[-1] == file_name(30000)
+            assert len(lines) == 4 and lines[0].startswith("3 |")
+            assert lines[-1].split()[-1] == file_name(30000)
             numbers = np.array([line.split("|")[1].split() for line in lines[:3]], dtype=np.int64)[::-1]
             assert np.array_equal(numbers, expected.numbers())
 

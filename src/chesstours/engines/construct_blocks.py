@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .construct_data import EVEN_SIDES, ODD_SIDES, BaseTours, Kind, Record, block_edges, edge_mask
+from .construct_data import ODD_SIDES, BaseTours, Kind, Record, block_edges, edge_mask
 
 __all__ = ["even_parts", "BlockPlan", "plan_blocks", "block_steps"]
 
@@ -73,7 +73,7 @@ def _odd_splits(length: int, x: int | None):
 
     Yields ``(parts, index of the odd part, offset of the odd part)``.
     """
-    for odd in (7, 5, 9, 11):
+    for odd in sorted(ODD_SIDES, key=lambda side: abs(side - 7)):  # 7 first: most lengths allow it
         for lo in range(0, length - odd + 1, 2):
             if x is not None and not lo <= x < lo + odd:
                 continue
@@ -278,7 +278,8 @@ def _swap_all(step, cols, sign, orient, rp, cp, row0, col0) -> None:
         r = np.repeat(row0, columns - 1)
         left = np.tile(col0[1:], bands)  # first column of the right-hand block
         plus = (orient[:, :-1] * sign["F"][:, :-1]).ravel() > 0
-        swap(r * cols + left - 1, (r + 2) * cols + left - 2, (r + 1) * cols + left + 1, (r + 3) * cols + left, plus)
+        swap(r * cols + left - 1, (r + 2) * cols + left - 2, (r + 1) * cols + left + 1, (r + 3) * cols + left,
+             plus)
     if bands > 1:
         top = row0[1:] - 1  # top row of the lower block
         plus = (orient[:-1, 0] * sign["T"][:-1, 0]) > 0

@@ -161,7 +161,7 @@ class BaseTours:
         return sorted(set(self.index[sel, 2].tolist()))
 
     @classmethod
-    def build(cls, records: list[tuple[int, int, int, int, int, list[int]]]) -> "BaseTours":
+    def build(cls, records: list[tuple[int, int, int, int, int, list[int]]]) -> BaseTours:
         """From ``(kind, h, w, start, edges, squares)`` tuples."""
         index, flat, off = [], [], 0
         for kind, h, w, start, edges, squares in records:

@@ -113,10 +113,8 @@ def name_chunks(board: Board, path: np.ndarray, before: bytes = b"", after: byte
     post = np.frombuffer(after, dtype=np.uint8)
     for lo in range(0, len(path), chunk):
         r, c = np.divmod(path[lo : lo + chunk].astype(np.int64), board.cols)
-        cells = np.concatenate(
-            [np.broadcast_to(pre, (r.size, pre.size)), letters[c], ranks[r], np.broadcast_to(post, (r.size, post.size))],
-            axis=1,
-        )
+        cells = np.concatenate([np.broadcast_to(pre, (r.size, pre.size)), letters[c], ranks[r],
+                                np.broadcast_to(post, (r.size, post.size))], axis=1)
         yield _compact(cells)
 
 
@@ -147,7 +145,8 @@ def grid_chunks(board: Board, path: np.ndarray, chunk: int = STREAM_CHUNK):
             cells[hole[lo:top][::-1]] = np.frombuffer(b" " * (width - 1) + b"#", dtype=np.uint8)
         space = np.full((band.shape[0], board.cols, 1), ord(" "), dtype=np.uint8)
         body = np.concatenate([space, cells], axis=2).reshape(band.shape[0], -1)
-        prefix = np.array([f"{r + 1:>{label}} |".encode() for r in range(top - 1, lo - 1, -1)], dtype=f"S{label + 2}")
+        ranks = range(top - 1, lo - 1, -1)
+        prefix = np.array([f"{r + 1:>{label}} |".encode() for r in ranks], dtype=f"S{label + 2}")
         prefix = prefix.view(np.uint8).reshape(band.shape[0], label + 2)
         newline = np.full((band.shape[0], 1), ord("\n"), dtype=np.uint8)
         yield np.concatenate([prefix, body, newline], axis=1).tobytes()
