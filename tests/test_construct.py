@@ -180,3 +180,24 @@ def test_lengths_are_cut_into_the_stored_sides():
     assert even_parts(2) is None and even_parts(4) is None and even_parts(7) is None
     for length in range(4, 200, 2):
         assert sum(lane_parts(length, [4, 6])) == length
+
+
+def test_every_odd_length_splits_around_every_coordinate():
+    from chesstours.engines.construct_blocks import _odd_splits
+
+    for length in range(5, 302, 2):
+        for x in range(length):
+            parts, i, lo = next(_odd_splits(length, x))
+            assert sum(parts) == length and lo <= x < lo + parts[i] and parts[i] % 2 == 1
+
+
+def test_strip_plans_exist_for_every_allowed_start_on_longer_boards():
+    from chesstours.engines.construct_data import base_tours
+    from chesstours.engines.construct_strips import plan_strip
+
+    for h in (3, 4):
+        for n in list(range(61, 69)) + [1001, 1002]:
+            board = Board(h, n)
+            for closed in (True, False):
+                for s in allowed_starts(board, closed):
+                    assert plan_strip(base_tours(), h, n, s, closed) is not None, (h, n, s, closed)
