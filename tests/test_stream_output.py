@@ -44,6 +44,20 @@ def test_npy_output_round_trips(capsys, tmp_path):
     assert tour.start == tour.board.square("k9")
 
 
+def test_check_reads_npy_tours_with_their_board(capsys, tmp_path):
+    target = tmp_path / "t.npy"
+    assert run(capsys, "tour", "3x400", "--closed", "--format", "npy", "-o", str(target))[0] == 0
+    code, out, _ = run(capsys, "check", str(target), "--board", "3x400", "--closed")
+    assert code == 0 and out.startswith("valid: closed knight's tour of 3x400, 1200 squares, from a1")
+    code, _, err = run(capsys, "check", str(target), "--board", "400x3")
+    assert code == 1 and err.startswith("chesstours: invalid: Step 1")
+    code, _, err = run(capsys, "check", str(target))
+    assert code == 2 and "--board" in err
+    (tmp_path / "bad.npy").write_text("not numpy")
+    code, _, err = run(capsys, "check", str(tmp_path / "bad.npy"), "--board", "3x3")
+    assert code == 2 and err == f"chesstours: {tmp_path / 'bad.npy'} is not a NumPy array file (.npy) of square numbers.\n"
+
+
 def test_npy_needs_a_file(capsys):
     code, out, err = run(capsys, "tour", "8x8", "--format", "npy")
     assert code == 2 and out == "" and "-o" in err and len(err.strip().splitlines()) == 1

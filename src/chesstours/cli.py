@@ -264,21 +264,26 @@ def count(
 
 @app.command()
 def check(
-    file: str = typer.Argument(..., metavar="FILE", help="A tour as moves (a1 c2 ...) or as JSON; - reads stdin."),
+    file: str = typer.Argument(..., metavar="FILE", help="A tour as moves (a1 c2 ...), as JSON, or as .npy (with --board); - reads stdin."),
     board: Optional[str] = typer.Option(None, "--board", "-b", help="Board size for a moves file (default: the smallest board holding every square)."),
     closed: Optional[bool] = typer.Option(None, "--closed/--open", help="Whether the tour must be closed (JSON: its own flag)."),
     piece: Optional[str] = typer.Option(None, "--piece", "-p", metavar="PIECE", help="The leaper (default: knight, or the JSON's piece)."),
     holes: str = HolesOpt,
 ) -> None:
     """Check a tour: exit 0 when valid, 1 naming the first illegal step."""
-    if file == "-":
+    if file.endswith(".npy"):
+        text = None
+    elif file == "-":
         text = sys.stdin.read()
     else:
         try:
             text = Path(file).read_text(encoding="utf-8")
         except OSError as exc:
             raise InvalidArgument(f"Cannot read {file}: {exc.strerror}.") from None
-    t = Tour.parse(text, board=board, holes=holes, piece=piece, closed=closed)
+    if text is None:
+        t = _npy_tour(file, board, holes, piece, closed)
+    else:
+        t = Tour.parse(text, board=board, holes=holes, piece=piece, closed=closed)
     problem = t.problem()
     if problem:
         raise _fail(f"invalid: {problem}", 1)
@@ -317,6 +322,21 @@ def _emit_tour(found: Tour, fmt: str, output: Optional[Path]) -> None:
         sys.stdout.buffer.flush()
     else:
         open_atomic(output, write)
+
+
+def _npy_tour(file: str, board: Optional[str], holes: str, piece: Optional[str], closed: Optional[bool]) -> Tour:
+    """A tour saved with ``--format npy``: the path alone, so the board must be given."""
+    if board is None:
+        raise InvalidArgument(f"{file} holds only the squares of a path; give the board with --board ROWSxCOLS.")
+    try:
+        path = np.load(file, allow_pickle=False)
+    except OSError as exc:
+        raise InvalidArgument(f"Cannot read {file}: {exc.strerror or exc}.") from None
+    except ValueError:
+        raise InvalidArgument(f"{file} is not a NumPy array file (.npy) of square numbers.") from None
+    if path.ndim != 1 or not np.issubdtype(path.dtype, np.integer):
+        raise InvalidArgument(f"{file} is not a path: a one-dimensional array of square numbers.")
+    return Tour(Board.parse(board, holes), parse_piece(piece or "knight"), path, bool(closed))
 
 
 # -- entry point -----------------------------------------------------------------
