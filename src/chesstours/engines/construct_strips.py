@@ -36,7 +36,7 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -110,7 +110,6 @@ class StripPlan:
     start_piece_at: int = 0
     left: Region | None = None
     right: Region | None = None
-    extra: dict = field(default_factory=dict)
 
 
 def _region(data: BaseTours, h: int, width: int, cap_kind: int) -> Region | None:
@@ -134,8 +133,6 @@ def plan_strip(data: BaseTours, h: int, n: int, start: int, closed: bool) -> Str
         record = data.find(Kind.BOARD, h, n, 0, 1)
         if record is not None:
             return StripPlan("board", True, record)
-        if closed:
-            return None
     if closed:
         return None
     r, c = divmod(start, n)
