@@ -38,10 +38,14 @@ from .pieces import KNIGHT, Leaper, move_table, parse_piece
 from .theory import obstruction
 from .tour import Tour
 
-__all__ = ["find_tour", "iter_tours", "count_tours", "TourCount", "METHODS", "MAX_BACKTRACK_COUNT_SQUARES"]
+__all__ = ["find_tour", "iter_tours", "count_tours", "TourCount", "METHODS", "MAX_BACKTRACK_COUNT_SQUARES",
+           "CONSTRUCT_ABOVE"]
 
 #: Methods of :func:`find_tour`.
-METHODS = ("auto", "warnsdorff", "backtrack")
+METHODS = ("auto", "warnsdorff", "backtrack", "construct")
+#: ``auto`` builds knight's tours of whole boards with more squares than this by
+#: construction (:mod:`chesstours.engines.construct`) instead of Warnsdorff's rule.
+CONSTRUCT_ABOVE = 10_000
 #: Exhaustive counts by backtracking are refused outright above this many free squares.
 MAX_BACKTRACK_COUNT_SQUARES = 400
 #: Without a time or node limit, counts estimated to take longer than this are refused.
@@ -163,12 +167,17 @@ def find_tour(
         Ask for a closed tour (the last square leaps back to the first).
     piece : Leaper or str
         The leaper, ``"knight"`` by default.
-    method : {"auto", "warnsdorff", "backtrack"}
+    method : {"auto", "warnsdorff", "backtrack", "construct"}
         ``warnsdorff`` walks Warnsdorff's rule once with ``tiebreak`` and may
-        fail; ``backtrack`` searches exhaustively; ``auto`` is complete: the
-        theory first (instant "no" with a reason), then Warnsdorff's rule with
-        several tie-breaks, then backtracking -- so it returns a tour from every
-        square where one exists and otherwise raises :class:`NoTour`.
+        fail; ``backtrack`` searches exhaustively; ``construct`` builds a
+        knight's tour of a whole board of any size in linear time by divide
+        and conquer (Parberry 1997, Lin & Wei 2005; no holes, no fixed end);
+        ``auto`` is complete: the theory first (instant "no" with a reason);
+        for a knight on a whole board of more than :data:`CONSTRUCT_ABOVE`
+        squares the construction; otherwise Warnsdorff's rule with several
+        tie-breaks, then the construction where it applies, then backtracking
+        -- so it returns a tour from every square where one exists and
+        otherwise raises :class:`NoTour`.
     holes : squares removed from the board.
     tiebreak : {"first", "pohl", "roth", "random"}
         Warnsdorff's tie-break (``auto`` tries several; default ``roth``).
@@ -206,21 +215,42 @@ def find_tour(
         raise InvalidArgument(f"Unknown move order {order!r}; use one of {', '.join(ORDERS)}.")
     _limits(time_limit, node_limit)
     if s is None:
-        s = int(board.free_squares[0])
+        s = int(board.free_squares[0]) if board.holes else 0
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
 
     if method == "warnsdorff":
         return _finish(_warnsdorff_once(board, piece, s, e, closed, tiebreak or "roth", seed, t0))
 
+    if method == "construct":
+        from .engines.construct import construct_tour
+
+        return _finish(construct_tour(board, s, e, closed, piece))
+
     if method == "auto":
         reason = obstruction(board, piece, s, e, closed)
         if reason is not None:
             raise reason
+        constructible = e is None and piece == KNIGHT and not board.holes
+        if constructible and board.free_count > CONSTRUCT_ABOVE:
+            return _finish(_constructed(board, s, closed, piece))
         tour = _warnsdorff_tries(board, piece, s, e, closed, tiebreak, seed, t0)
         if tour is not None:
             return _finish(tour)
+        if constructible:
+            try:
+                return _finish(_constructed(board, s, closed, piece))
+            except InvalidArgument:
+                pass  # no stored piece fits this board: exhaustive search decides
     return _finish(_backtrack(board, piece, s, e, closed, order, deadline, node_limit, t0, method, progress))
+
+
+def _constructed(board, s, closed, piece) -> Tour:
+    from .engines.construct import construct_tour
+
+    tour = construct_tour(board, s, None, closed, piece)
+    tour.method = "auto/construct"
+    return tour
 
 
 def _warnsdorff_once(board, piece, s, e, closed, tiebreak, seed, t0) -> Tour:

@@ -15,6 +15,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Iterator, Optional
 
+import numpy as np
 import typer
 
 from . import api
@@ -22,9 +23,9 @@ from . import bishop_api as api_bishop
 from .bishop import BishopRoute, resolve_end
 from .board import Board
 from .errors import ChessToursError, InvalidArgument, LimitReached, NoTour
-from .output import write_atomic
+from .output import open_atomic, write_atomic
 from .pieces import parse_piece
-from .render.text import render_tour
+from .render.text import render_tour, tour_chunks
 from .tour import Tour
 
 app = typer.Typer(
@@ -44,6 +45,7 @@ class Method(str, Enum):
     auto = "auto"
     warnsdorff = "warnsdorff"
     backtrack = "backtrack"
+    construct = "construct"
 
 
 class Tiebreak(str, Enum):
@@ -62,6 +64,7 @@ class TourFormat(str, Enum):
     grid = "grid"
     moves = "moves"
     json = "json"
+    npy = "npy"
 
 
 class StreamFormat(str, Enum):
@@ -132,11 +135,11 @@ def tour(
     closed: bool = ClosedOpt,
     piece: str = PieceOpt,
     holes: str = HolesOpt,
-    method: Method = typer.Option(Method.auto, "--method", "-m", help="auto tries Warnsdorff's rule, then backtracking; it always finds a tour when one exists."),
+    method: Method = typer.Option(Method.auto, "--method", "-m", help="auto tries Warnsdorff's rule, then backtracking, and builds large boards by construction; it always finds a tour when one exists. construct: divide and conquer, any size, linear time."),
     tiebreak: Optional[Tiebreak] = typer.Option(None, "--tiebreak", help="Warnsdorff tie-break (default: roth; auto tries several)."),
     order: Order = typer.Option(Order.warnsdorff, "--order", help="Backtracking move order."),
     seed: int = typer.Option(0, "--seed", help="Seed for the random tie-break."),
-    fmt: TourFormat = typer.Option(TourFormat.grid, "--format", "-f", help="grid: numbered board; moves: one line; json."),
+    fmt: TourFormat = typer.Option(TourFormat.grid, "--format", "-f", help="grid: numbered board; moves: one line; json; npy: the path as a NumPy int32 array (needs -o)."),
     time_limit: Optional[float] = TimeOpt,
     node_limit: Optional[int] = typer.Option(None, "--node-limit", metavar="N", help="Most positions backtracking may visit."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
@@ -157,7 +160,7 @@ def tour(
             raise _fail(str(exc), EXIT_LIMIT) from None
         except KeyboardInterrupt:
             raise _fail("interrupted before a tour was found.", EXIT_INTERRUPT) from None
-    _emit(render_tour(found, fmt.value), output)
+    _emit_tour(found, fmt.value, output)
 
 
 # -- tours ---------------------------------------------------------------------
@@ -267,7 +270,7 @@ def count(
 
 @app.command()
 def check(
-    file: str = typer.Argument(..., metavar="FILE", help="A tour as moves (a1 c2 ...) or as JSON; - reads stdin."),
+    file: str = typer.Argument(..., metavar="FILE", help="A tour as moves (a1 c2 ...), as JSON, or as .npy (with --board); - reads stdin."),
     board: Optional[str] = typer.Option(None, "--board", "-b", help="Board size for a moves file (default: the smallest board holding every square)."),
     closed: Optional[bool] = typer.Option(None, "--closed/--open", help="Whether the tour must be closed (JSON: its own flag)."),
     piece: Optional[str] = typer.Option(None, "--piece", "-p", metavar="PIECE", help="The leaper (default: knight, or the JSON's piece)."),
@@ -276,7 +279,9 @@ def check(
     end: Optional[str] = typer.Option(None, "--end", metavar="opposite|any|SQ", help="With --bishop: the end rule (default: the JSON's own, else opposite)."),
 ) -> None:
     """Check a tour (or, with --bishop, a bishop route): exit 0 when valid, 1 naming the first illegal step."""
-    if file == "-":
+    if file.endswith(".npy"):
+        text = None
+    elif file == "-":
         text = sys.stdin.read()
     else:
         try:
@@ -286,11 +291,16 @@ def check(
     if bishop:
         if closed is not None or piece is not None:
             raise InvalidArgument("--closed and --piece are for tours; a bishop route has neither.")
+        if text is None:
+            raise InvalidArgument("A bishop route is text (steps, slides or JSON), not a .npy file.")
         _check_bishop(text, board, holes, end)
         return
     if end is not None:
         raise InvalidArgument("--end applies to bishop routes only (with --bishop).")
-    t = Tour.parse(text, board=board, holes=holes, piece=piece, closed=closed)
+    if text is None:
+        t = _npy_tour(file, board, holes, piece, closed)
+    else:
+        t = Tour.parse(text, board=board, holes=holes, piece=piece, closed=closed)
     problem = t.problem()
     if problem:
         raise _fail(f"invalid: {problem}", 1)
@@ -492,6 +502,50 @@ def _check_bishop(text: str, board: Optional[str], holes: str, end: Optional[str
     colour = "dark" if rb.colour(route.start) == 0 else "light"
     typer.echo(f"valid: bishop route of {rb} from {rb.name(route.start)} to {rb.name(route.last)} ({route.end}), "
                f"{route.slide_count} slides, {route.step_count} steps, every {colour} square visited")
+
+
+# -- large tours: streamed text and NumPy output ------------------------------------
+
+#: Tours with more squares than this are written in chunks, never as one string.
+STREAM_ABOVE = 1 << 16
+
+
+def _emit_tour(found: Tour, fmt: str, output: Optional[Path]) -> None:
+    """Write a tour in ``fmt``: small ones as one string, large ones streamed chunk by chunk."""
+    if fmt == "npy":
+        if output is None:
+            raise InvalidArgument("--format npy writes a binary file; give it with -o FILE.")
+        open_atomic(output, lambda fh: np.save(fh, found.path))
+        return
+    if len(found) <= STREAM_ABOVE:
+        _emit(render_tour(found, fmt), output)
+        return
+
+    def write(fh) -> None:
+        for part in tour_chunks(found, fmt):
+            fh.write(part)
+        fh.write(b"\n")
+
+    if output is None:
+        write(sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+    else:
+        open_atomic(output, write)
+
+
+def _npy_tour(file: str, board: Optional[str], holes: str, piece: Optional[str], closed: Optional[bool]) -> Tour:
+    """A tour saved with ``--format npy``: the path alone, so the board must be given."""
+    if board is None:
+        raise InvalidArgument(f"{file} holds only the squares of a path; give the board with --board ROWSxCOLS.")
+    try:
+        path = np.load(file, allow_pickle=False)
+    except OSError as exc:
+        raise InvalidArgument(f"Cannot read {file}: {exc.strerror or exc}.") from None
+    except ValueError:
+        raise InvalidArgument(f"{file} is not a NumPy array file (.npy) of square numbers.") from None
+    if path.ndim != 1 or not np.issubdtype(path.dtype, np.integer):
+        raise InvalidArgument(f"{file} is not a path: a one-dimensional array of square numbers.")
+    return Tour(Board.parse(board, holes), parse_piece(piece or "knight"), path, bool(closed))
 
 
 # -- entry point -----------------------------------------------------------------

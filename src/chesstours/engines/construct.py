@@ -1,0 +1,192 @@
+"""Knight's tours of any size in linear time, by divide and conquer.
+
+Warnsdorff's rule fails more and more often as boards grow, and backtracking
+cannot finish a board of a million squares. The construction of Parberry
+(1997) and Lin & Wei (2005) can: cut the board into small pieces, put a tour
+found once by search (kept as package data) on each piece, and join the
+pieces' tours into one with local changes. Every whole m x n board that has a
+knight's tour gets one, in O(mn) time and memory:
+
+* closed tours wherever Schwenk's theorem allows one; an open tour from any
+  square is then the closed tour started there;
+* open tours on odd x odd boards from any square of the corners' colour (the
+  only squares a tour can start from), and on 3 x n and 4 x n boards from any
+  square a tour can start from.
+
+Boards with both sides at least 5 are cut into blocks
+(:mod:`~chesstours.engines.construct_blocks`); boards 3 or 4 squares wide
+into pieces along their length (:mod:`~chesstours.engines.construct_strips`).
+A board too small to cut is itself a stored tour. Either way the tour is built
+as a *step field* -- for each square, the difference to the next square --
+written by numpy for whole runs of identical pieces at once, and then read off
+from the start square by one compiled loop (:func:`follow_steps`).
+
+The end square cannot be chosen: the tour ends where the construction ends it
+(next to the start, for a closed tour).
+
+References
+----------
+.. [1] I. Parberry, "An efficient algorithm for the Knight's tour problem",
+   Discrete Applied Mathematics 73(3):251-260, 1997.
+.. [2] S.-S. Lin and C.-L. Wei, "Optimal algorithms for constructing knight's
+   tours on arbitrary n x m chessboards", Discrete Applied Mathematics
+   146(3):219-232, 2005.
+.. [3] A. J. Schwenk, "Which rectangular chessboards have a knight's tour?",
+   Mathematics Magazine 64(5):325-332, 1991.
+.. [4] A. Conrad, T. Hindrichs, H. Morsy and I. Wegener, "Solution of the
+   knight's Hamiltonian path problem on chessboards", Discrete Applied
+   Mathematics 50:125-134, 1994.
+
+Examples
+--------
+>>> from chesstours.board import Board
+>>> tour = construct_tour(Board(1000, 1000), start=0, closed=True)
+>>> tour.validate(); len(tour), tour.closed
+(1000000, True)
+>>> construct_tour(Board(3, 11), start=Board(3, 11).square("e3")).board
+Board(3x11)
+>>> try:
+...     construct_tour(Board(3, 11), start=Board(3, 11).square("c2"))
+... except NoTour as exc:
+...     print(exc.proof, "--", exc.reason[-27:])
+colour -- a dark square; c2 is light.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numba
+import numpy as np
+
+from ..board import Board
+from ..errors import ChessToursError, InvalidArgument, NoTour
+from ..pieces import KNIGHT, Leaper
+from ..theory import obstruction
+from ..tour import Tour
+from .construct_blocks import block_steps, plan_blocks
+from .construct_data import base_tours
+from .construct_strips import plan_strip, strip_start_reason, strip_steps
+
+__all__ = ["construct_tour", "construct_path", "follow_steps", "can_construct"]
+
+
+@numba.njit(cache=True, nogil=True)
+def _follow(step, start, path):
+    """Follow ``step`` from ``start`` into ``path``; return (squares written, square after the last).
+
+    Stops at a square whose step is 0 (the end of an open tour) or when the
+    path is full; returns -1 squares if a step leaves the board (a bug).
+    """
+    size = step.size
+    v = start
+    for i in range(path.size):
+        path[i] = v
+        d = step[v]
+        if d == 0:
+            return i + 1, v
+        v += d
+        if v < 0 or v >= size:
+            return -1, v
+    return path.size, v
+
+
+def follow_steps(step: np.ndarray, start: int, closed: bool) -> np.ndarray:
+    """The path (``int32``) that the step field traces from ``start``.
+
+    :raises ChessToursError: if the steps do not trace one tour of every square
+        (an internal error: the construction is checked by the test suite).
+    """
+    path = np.empty(step.size, dtype=np.int32)
+    count, after = _follow(step, int(start), path)
+    if count != step.size or (closed and after != start):
+        raise ChessToursError(
+            f"Internal error: the construction traced {count} of {step.size} squares; please report it."
+        )
+    return path
+
+
+def can_construct(board: Board, piece: Leaper = KNIGHT) -> bool:
+    """True when the construction applies: the knight on a whole board (no holes)."""
+    return piece == KNIGHT and not board.holes
+
+
+def construct_path(rows: int, cols: int, start: int, closed: bool) -> tuple[np.ndarray, bool]:
+    """The squares of a knight's tour of rows x cols from ``start``, and whether it is closed.
+
+    The tour is closed whenever the board has a closed tour (so an open tour
+    asked for on such a board is a closed one cut open). The caller checks
+    first that a tour exists (:func:`chesstours.theory.obstruction`).
+
+    :raises InvalidArgument: if no stored piece fits (a board or start without a tour).
+    """
+    data = base_tours()
+    if rows * cols == 1:
+        return np.zeros(1, dtype=np.int32), False
+    if min(rows, cols) <= 4:
+        if rows > cols:
+            path, is_closed = construct_path(cols, rows, _transpose(np.array([start]), rows, cols)[0], closed)
+            return _transpose(path, cols, rows), is_closed
+        plan = plan_strip(data, rows, cols, start, closed)
+        if plan is None:
+            raise InvalidArgument(f"The construction has no tour of {rows}x{cols} from square {start}.")
+        step = strip_steps(data, plan, rows, cols)
+        return follow_steps(step, start, plan.closed), plan.closed
+    plan = plan_blocks(data, rows, cols, start)
+    if plan is None:
+        raise InvalidArgument(f"The construction has no tour of {rows}x{cols} from square {start}.")
+    step = block_steps(data, plan, rows, cols)
+    is_closed = plan.path_block is None
+    return follow_steps(step, start, is_closed), is_closed
+
+
+def _transpose(path: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Squares of a rows x cols board -> the same squares of its cols x rows transpose."""
+    r, c = np.divmod(path.astype(np.int64), cols)
+    return (c * rows + r).astype(np.int32)
+
+
+def construct_tour(board: Board, start: int | None = None, end: int | None = None, closed: bool = False,
+                   piece: Leaper = KNIGHT) -> Tour:
+    """A knight's tour of a whole board built by divide and conquer (not yet validated).
+
+    Parameters
+    ----------
+    board : Board
+        Any size; no holes.
+    start : int, optional
+        First square (a1 by default).
+    end : int, optional
+        Not supported: the construction decides where the tour ends.
+    closed : bool
+        Ask for a closed tour.
+
+    Raises
+    ------
+    NoTour
+        The theory rules the tour out (with its reason).
+    InvalidArgument
+        Holes, another piece than the knight, or a fixed end square.
+    """
+    if not can_construct(board, piece):
+        raise InvalidArgument("The construction makes knight's tours of whole boards only (no holes).")
+    if end is not None:
+        raise InvalidArgument(
+            "The construction cannot fix the last square; leave the end free, or use another method."
+        )
+    s = 0 if start is None else int(start)
+    reason = obstruction(board, piece, s, None, closed)
+    if reason is not None:
+        raise reason
+    if min(board.rows, board.cols) <= 4 and board.size > 1:
+        narrow = min(board.rows, board.cols)
+        along = s if board.rows <= board.cols else int(_transpose(np.array([s]), board.rows, board.cols)[0])
+        why = strip_start_reason(narrow, board.size // narrow, along)
+        if why is not None:
+            raise NoTour(f"No tour from {board.name(s)} on {board}: {why}.",
+                         "exhaustive" if "search" in why else "theorem")
+    t0 = time.perf_counter()
+    path, _ = construct_path(board.rows, board.cols, s, closed)
+    seconds = time.perf_counter() - t0
+    stats = {"seconds": seconds, "squares_per_second": round(path.size / max(1e-9, seconds))}
+    return Tour(board, piece, path, closed, "construct", stats)
