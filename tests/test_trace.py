@@ -49,7 +49,7 @@ CASES = [
     (Board(3, 4), "a1", None, False, "fixed"),
     (Board(4, 4), "a1", None, False, "fixed"),
     (Board(4, 5), "a1", None, False, "fixed"),
-    (Board(6, 6, holes="c3,d4"), "a1", None, False, "warnsdorff"),
+    (Board(6, 6, holes="c3,d3"), "a1", None, False, "warnsdorff"),
     (Board(8, 8), "a1", None, False, "warnsdorff"),
     (Board(8, 8), "a1", None, False, "fixed"),
 ]

@@ -156,6 +156,7 @@ def tour(
     """Find one tour and print it, or draw it."""
     b = _board(board, holes)
     kind = _tour_format(fmt.value if fmt else None, output, animate)
+    _check_picture(kind, b, size, fps)
     try:
         found = api.find_tour(
             b, start, end, closed, parse_piece(piece), method.value,
@@ -195,6 +196,7 @@ def tours(
     if limit is not None and limit < 1:
         raise InvalidArgument(f"--limit must be at least 1, not {limit}.")
     picture = _stream_picture(fmt.value if fmt else None, output, animate)
+    _check_picture(picture, b, size, fps)
     if picture:
         limit = 1
     elif fmt is None:
@@ -349,6 +351,14 @@ def _stream_picture(fmt: str | None, output: Optional[Path], animate: bool) -> s
     return kind
 
 
+def _check_picture(kind: str | None, board: Board, size: Optional[int], fps: Optional[float]) -> None:
+    """Refuse a picture that cannot be drawn before searching for the tour."""
+    if kind in ("svg", "png", "gif"):
+        from .render.picture import check_request
+
+        check_request(kind, board, size, fps)
+
+
 def _show_tour(found: Tour, kind: str, output: Optional[Path], **picture) -> None:
     """Print or write ``found`` as ``kind``: a text format, or a picture (svg on stdout when no file)."""
     if kind in ("svg", "png", "gif"):
@@ -419,6 +429,7 @@ def trace(
         raise InvalidArgument(f"--steps must be at least 1, not {steps}.")
     if kind != "text" and steps > MAX_TRACE_FRAMES:
         raise InvalidArgument(f"A trace picture has at most {MAX_TRACE_FRAMES} frames; ask for fewer --steps.")
+    _check_picture(kind, b, size, fps)
     events = trace_search(b, start, end, closed, piece, method.value, order=order.value, tiebreak=tiebreak.value,
                           seed=seed)
     shown = islice(events, steps)

@@ -45,13 +45,14 @@ import numpy as np
 from ..board import Board
 from ..errors import InvalidArgument
 from ..pieces import KNIGHT, Leaper, move_table, parse_piece
-from . import backtrack as _bt
 
 __all__ = ["TraceEvent", "trace_search", "trace_backtrack", "trace_warnsdorff", "TRACE_METHODS",
            "START", "MOVE", "SKIP", "BACK", "TOUR", "STUCK", "DONE"]
 
 #: Methods that can be traced.
 TRACE_METHODS = ("backtrack", "warnsdorff")
+#: Backtracking move orders (as :data:`chesstours.engines.backtrack.ORDERS`, without importing the kernel).
+_ORDERS = ("fixed", "warnsdorff")
 
 START, MOVE, SKIP, BACK, TOUR, STUCK, DONE = "start", "move", "skip", "back", "tour", "stuck", "done"
 
@@ -188,6 +189,8 @@ def trace_backtrack(board: Board, start: int, end: int | None = None, closed: bo
 
     After a tour the search goes on, as when listing every tour, until nothing is left.
     """
+    from . import backtrack as _bt  # compiled: imported when a search runs
+
     if order not in _bt.ORDERS:
         raise InvalidArgument(f"Unknown move order {order!r}; use one of {', '.join(_bt.ORDERS)}.")
     table = move_table(board, piece)
@@ -335,6 +338,6 @@ def trace_search(board: Board | str, start: int | str, end: int | str | None = N
         if tiebreak not in TIEBREAKS:
             raise InvalidArgument(f"Unknown tie-break {tiebreak!r}; use one of {', '.join(TIEBREAKS)}.")
         return trace_warnsdorff(board, s, e, closed, parse_piece(piece), tiebreak, seed)
-    if order not in _bt.ORDERS:
-        raise InvalidArgument(f"Unknown move order {order!r}; use one of {', '.join(_bt.ORDERS)}.")
+    if order not in _ORDERS:
+        raise InvalidArgument(f"Unknown move order {order!r}; use one of {', '.join(_ORDERS)}.")
     return trace_backtrack(board, s, e, closed, parse_piece(piece), order)

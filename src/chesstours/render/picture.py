@@ -32,7 +32,7 @@ from ..board import Board
 from ..errors import InvalidArgument
 from .style import Scene, check_fps, checked_path, check_size
 
-__all__ = ["draw_tour", "draw_trace", "save_tour", "trace_scenes", "format_for", "route_of", "PICTURE_FORMATS",
+__all__ = ["draw_tour", "draw_trace", "save_tour", "check_request", "trace_scenes", "format_for", "route_of", "PICTURE_FORMATS",
            "MAX_PICTURE_SQUARES"]
 
 #: Picture formats; png and gif are binary.
@@ -76,6 +76,16 @@ def _check(fmt: str, board: Board, squares: int) -> None:
             f"A {fmt.upper()} picture of {board} is too large to be useful; pictures are drawn up to "
             f"{limit:,} squares in that format (PNG: {MAX_PICTURE_SQUARES['png']:,})."
         )
+
+
+def check_request(fmt: str, board: Board, size: int | None = None, fps: float | None = None) -> None:
+    """Refuse, before any search, a picture that cannot be drawn: format, board size, ``size``, ``fps``.
+
+    :raises InvalidArgument: saying what is wrong.
+    """
+    _check(fmt, board, board.free_count)
+    check_size(size, board)
+    check_fps(fps)
 
 
 def _title(board: Board, squares: np.ndarray, closed: bool, piece) -> str:

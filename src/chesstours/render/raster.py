@@ -216,6 +216,22 @@ def _palette(frames: list[Image.Image]) -> Image.Image:
     return palette
 
 
+def _packed(frame: Image.Image) -> np.ndarray:
+    pixels = np.asarray(frame, dtype=np.int32)
+    return (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
+
+
+def _nearest(packed: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Each packed RGB value's nearest colour in ``table`` (exact: Pillow's own mapping rounds colours)."""
+    unique, inverse = np.unique(packed, return_inverse=True)
+    rgb = np.column_stack(((unique >> 16) & 255, (unique >> 8) & 255, unique & 255))
+    best = np.empty(len(unique), dtype=np.uint8)
+    for lo in range(0, len(unique), 4096):
+        d = ((rgb[lo : lo + 4096, None, :] - table[None, :, :]) ** 2).sum(axis=2)
+        best[lo : lo + 4096] = d.argmin(axis=1)
+    return best[inverse].reshape(packed.shape)
+
+
 #: Palette index of a pixel that is the same as in the frame before (transparent).
 _UNCHANGED = 255
 
@@ -229,11 +245,21 @@ def _gif(frames: list[Image.Image], durations: list[int]) -> bytes:
     """
     palette = _palette(frames)
     colours = palette.getpalette()
-    indexed = [np.asarray(f.quantize(palette=palette, dither=Image.Dither.NONE)) for f in frames]
-    images = [Image.fromarray(indexed[0], "P")]
-    for before, now in zip(indexed, indexed[1:]):
-        delta = now.copy()
-        delta[now == before] = _UNCHANGED
+    table = np.array(colours[: 3 * _UNCHANGED], dtype=np.int32).reshape(-1, 3)
+    packed = _packed(frames[0])
+    index = _nearest(packed, table)
+    images = [Image.fromarray(index.copy(), "P")]
+    for frame in frames[1:]:
+        now = _packed(frame)
+        changed = now != packed
+        delta = np.full(index.shape, _UNCHANGED, dtype=np.uint8)
+        if changed.any():
+            fresh = _nearest(now[changed], table)
+            moved = fresh != index[changed]
+            index[changed] = fresh
+            where = np.flatnonzero(changed.reshape(-1))[moved]
+            delta.reshape(-1)[where] = fresh[moved]
+        packed = now
         images.append(Image.fromarray(delta, "P"))
     for im in images:
         im.putpalette(colours)

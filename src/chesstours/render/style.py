@@ -18,7 +18,7 @@ Examples
 >>> g.cell, g.width, g.height
 (46.0, 400, 400)
 >>> g.centre(0)  # a1: the bottom-left square
-(47.0, 351.0)
+(48.0, 352.0)
 >>> geometry(Board(100, 100)).show_markers, geometry(Board(100, 100)).show_labels
 (True, False)
 >>> geometry(Board(1000, 1000)).show_markers

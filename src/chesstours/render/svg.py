@@ -22,7 +22,7 @@ Examples
 ('200', '200')
 >>> line = root.find(".//{http://www.w3.org/2000/svg}path[@class='route']")
 >>> line.get("d")
-'M26,174 L60,140 L94,106'
+'M38.5,161.5 L108.5,126.5 L178.5,91.5'
 """
 
 from __future__ import annotations
