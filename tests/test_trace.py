@@ -7,6 +7,7 @@ from itertools import islice
 import numpy as np
 import pytest
 
+from chesstours import iter_tours
 from chesstours.board import Board
 from chesstours.engines.backtrack import Search
 from chesstours.engines.trace import BACK, DONE, MOVE, SKIP, START, STUCK, TOUR, trace_search
@@ -67,6 +68,14 @@ def test_first_tour_and_node_count_equal_the_kernels(board, start, end, closed, 
     else:
         assert event.kind == TOUR and list(event.path) == expected
         Tour(board, KNIGHT, np.array(event.path), closed).validate()
+
+
+@pytest.mark.parametrize("spec, start, order", [("5x5", "c3", "fixed"), ("6x6", "b1", "warnsdorff"), ("3x4", "a1", "fixed")])
+def test_trace_finds_the_tours_that_tours_lists_in_the_same_order(spec, start, order):
+    events = trace_search(spec, start, order=order)
+    traced = [e.path for e in islice((e for e in events if e.kind == TOUR), 3)]
+    listed = [tuple(t.path.tolist()) for t in islice(iter_tours(spec, start, order=order), 3)]
+    assert traced == listed and len(listed) >= 2  # 3x4 has two tours from a1
 
 
 def test_whole_5x5_trace_counts_the_304_tours_from_a_corner():

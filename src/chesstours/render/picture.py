@@ -169,8 +169,9 @@ def trace_scenes(events: Iterable, board: Board) -> list[Scene]:
                 marks[e.culprit] = "culprit"
         elif e.kind == BACK:
             marks[e.square] = "left"
-        knight = int(path[-1]) if len(path) else None
-        scenes.append(Scene(board, path, closed=e.kind == TOUR and e.closed, numbers=True, ends=False,
+        done = e.kind == TOUR  # a whole tour is shown as a still picture: ends marked, no knight
+        knight = int(path[-1]) if len(path) and not done else None
+        scenes.append(Scene(board, path, closed=done and e.closed, numbers=True, ends=done,
                             knight=knight, labels=labels, marks=marks, caption=e.describe(board)))
     return scenes
 
