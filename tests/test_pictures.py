@@ -149,9 +149,19 @@ def test_numbers_and_markers_fade_out_on_large_boards_but_the_line_stays():
     assert not [g for g in root.iter(f"{SVG}g") if (g.get("class") or "").startswith("number")]
     assert route(root).get("marker-mid")  # too small for numbers, still dots
     assert len(route_points(route(root))[0]) == 10_000
+    # Squares of 4 pixels: no dots; the line is coloured from the first square to the last,
+    # in runs that join end to end.
     huge = ct.find_tour("300x300", start="a1", method="warnsdorff")
     root = svg_root(draw_tour(huge, "svg"))
-    assert route(root).get("marker-mid") is None and len(route_points(route(root))[0]) == 90_000
+    assert route(root) is None and not root.findall(f".//{SVG}marker")
+    bands = [route_points(p)[0] for p in root.iter(f"{SVG}path") if p.get("class") == "route-band"]
+    assert len(bands) > 10 and len({p.get("stroke") for p in root.iter(f"{SVG}path") if p.get("class") == "route-band"}) > 10
+    for a, b in zip(bands, bands[1:]):
+        assert tuple(a[-1]) == tuple(b[0])
+    joined = np.vstack([bands[0]] + [b[1:] for b in bands[1:]])
+    assert len(joined) == 90_000
+    assert tuple(joined[0]) == pytest.approx(expected_centre(root, huge.board, huge.start), abs=0.01)
+    assert tuple(joined[-1]) == pytest.approx(expected_centre(root, huge.board, huge.end), abs=0.01)
 
 
 def test_animated_svg_moves_the_knight_along_the_tour_and_back_to_its_start(closed6):

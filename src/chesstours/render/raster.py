@@ -32,8 +32,8 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from ..board import Board
-from .style import (CAPTION_LINES, COLOURS, KNIGHT_EYE, KNIGHT_OUTLINE, Geometry, Scene, geometry, square_colours,
-                    step_labels)
+from .style import (CAPTION_LINES, COLOURS, KNIGHT_EYE, KNIGHT_OUTLINE, Geometry, Scene, geometry, gradient_bands,
+                    gradient_colour, square_colours, step_labels)
 
 __all__ = ["scene_image", "scene_png", "animation_gif", "frames_gif", "MAX_FRAMES"]
 
@@ -134,7 +134,11 @@ def _draw_path(draw: ImageDraw.ImageDraw, g: Geometry, scene: Scene) -> None:
     if len(path) > 1:
         if scene.closed:
             points = np.vstack((points, points[:1]))
-        _polyline(draw, points, g.line_width, COLOURS["line"])
+        if g.gradient:
+            for a, b, colour in gradient_bands(len(points)):
+                _polyline(draw, points[a : b + 1], g.line_width, colour)
+        else:
+            _polyline(draw, points, g.line_width, COLOURS["line"])
     first, last = int(path[0]), int(path[-1])
     if numbers:
         for v, text in step_labels(path).items():
@@ -353,7 +357,8 @@ def animation_gif(board: Board, path: np.ndarray, closed: bool = False, size: in
     for stop in stops:
         if stop > done:
             part = centres[done : stop + 1]
-            _polyline(draw, part, g.line_width, COLOURS["line"])
+            colour = gradient_colour((done + stop) / 2 / max(1, moves)) if g.gradient else COLOURS["line"]
+            _polyline(draw, part, g.line_width, colour)
             if g.show_markers:
                 for x, y in centres[max(done, 1) : stop + 1].tolist():
                     _circle(draw, x, y, g.dot_radius, COLOURS["marker"], COLOURS["line"], max(1.0, g.dot_radius * 0.45))

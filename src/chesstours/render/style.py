@@ -37,7 +37,7 @@ from ..board import Board, file_name
 from ..errors import InvalidArgument
 
 __all__ = [
-    "Scene", "Geometry", "geometry", "CAPTION_LINES", "square_colours", "step_labels", "COLOURS", "KNIGHT_OUTLINE", "MAX_SIZE", "MIN_SIZE",
+    "Scene", "Geometry", "geometry", "CAPTION_LINES", "square_colours", "gradient_bands", "gradient_colour", "GRADIENT", "step_labels", "COLOURS", "KNIGHT_OUTLINE", "MAX_SIZE", "MIN_SIZE",
     "DEFAULT_FPS", "MAX_FPS", "check_fps",
 ]
 
@@ -179,8 +179,15 @@ class Geometry:
 
     @property
     def end_radius(self) -> float:
-        """Radius of the start disc and half-side of the end square (never under 3 pixels)."""
-        return max(3.0 * self.scale, self.cell * 0.26)
+        """Radius of the start disc and half-side of the end square: a quarter square, but
+        never too small to see on a large board."""
+        return max(3.0 * self.scale, self.cell * 0.26, min(self.width, self.height) / 150)
+
+    @property
+    def gradient(self) -> bool:
+        """Whether the line is coloured along the tour: once squares are too small for
+        dots, one colour would fill the board, while a gradient shows where the tour went when."""
+        return not self.show_markers
 
     @property
     def badge_radius(self) -> float:
@@ -216,6 +223,27 @@ class Geometry:
         lines = textwrap.wrap(text, chars) or [""]
         y0 = self.height - self.caption + 0.35 * font + 0.65 * font
         return [(line, self.left, y0 + i * 1.3 * font) for i, line in enumerate(lines)]
+
+
+#: Colours along the tour on large boards, from the first square to the last.
+GRADIENT = ("#1b3a6b", "#2a9d8f", "#e9c46a", "#e76f51")
+
+
+def gradient_colour(t: float) -> str:
+    """The colour a fraction ``t`` (0 to 1) of the way along the tour."""
+    stops = [[int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in GRADIENT]
+    x = min(1.0, max(0.0, t)) * (len(stops) - 1)
+    i = min(int(x), len(stops) - 2)
+    rgb = [a + (b - a) * (x - i) for a, b in zip(stops[i], stops[i + 1])]
+    return "#" + "".join(f"{int(round(v)):02x}" for v in rgb)
+
+
+def gradient_bands(points: int, bands: int = 96) -> list[tuple[int, int, str]]:
+    """``(first, last, colour)``: runs of a path of ``points`` squares (consecutive runs
+    share their end point) and the colour of each, from :data:`GRADIENT`."""
+    edges = np.unique(np.linspace(0, points - 1, min(bands, max(1, points - 1)) + 1).round().astype(int))
+    span = max(1, points - 1)
+    return [(int(a), int(b), gradient_colour((a + b) / 2 / span)) for a, b in zip(edges[:-1], edges[1:])]
 
 
 def square_colours(cell: float) -> tuple[str, str]:
@@ -259,9 +287,9 @@ def geometry(board: Board, size: int | None = None, caption: int = 0) -> Geometr
 
     ``caption`` is the number of lines of text under the board.
 
-    Squares are a whole number of pixels when they are at least 2 pixels, so
-    every square is drawn the same; the pixels left over widen the margins
-    evenly.
+    Squares are a whole number of pixels when that costs at most 5 % of their
+    size, so every square is drawn the same; the pixels left over widen the
+    margins evenly.
     """
     side = check_size(size, board)
     longest = max(board.rows, board.cols)
@@ -275,7 +303,7 @@ def geometry(board: Board, size: int | None = None, caption: int = 0) -> Geometr
         margin = pad
     room = side - margin - pad
     cell = room / longest
-    if cell >= 2:
+    if cell >= 2 and math.floor(cell) >= 0.95 * cell:
         cell = float(math.floor(cell))
     spare = room - longest * cell  # centre the board in the pixels left over
     margin += math.floor(spare / 2)

@@ -31,8 +31,8 @@ import drawsvg as dw
 import numpy as np
 
 from ..board import Board
-from .style import (CAPTION_LINES, COLOURS, KNIGHT_EYE, KNIGHT_OUTLINE, Geometry, Scene, geometry, square_colours,
-                    step_labels)
+from .style import (CAPTION_LINES, COLOURS, KNIGHT_EYE, KNIGHT_OUTLINE, Geometry, Scene, geometry, gradient_bands,
+                    square_colours, step_labels)
 
 __all__ = ["scene_svg", "animation_svg", "frames_svg", "path_data"]
 
@@ -114,6 +114,16 @@ def _line(geom: Geometry, path: np.ndarray, closed: bool, dots: bool, **extra) -
     return line
 
 
+def _gradient_line(geom: Geometry, path: np.ndarray, closed: bool) -> dw.Group:
+    """The line in runs coloured from the first square to the last (large boards)."""
+    points = geom.centres(np.append(path, path[0]) if closed else path)
+    group = dw.Group(class_="route-gradient", fill="none", stroke_width=_num(geom.line_width),
+                     stroke_linejoin="round", stroke_linecap="round")
+    for a, b, colour in gradient_bands(len(points)):
+        group.append(dw.Path(d=path_data(points[a : b + 1]), stroke=colour, class_="route-band"))
+    return group
+
+
 def _start(geom: Geometry, v: int, **extra) -> dw.Circle:
     x, y = geom.centre(v)
     return dw.Circle(_num(x), _num(y), _num(geom.end_radius), fill=COLOURS["start"], stroke=COLOURS["paper"],
@@ -157,7 +167,9 @@ def _path_layers(geom: Geometry, scene: Scene) -> list:
     if len(path) == 0:
         return out
     numbers = scene.numbers and geom.fits(str(len(path)))
-    if len(path) > 1:
+    if len(path) > 1 and geom.gradient:
+        out.append(_gradient_line(geom, path, scene.closed))
+    elif len(path) > 1:
         out.append(_line(geom, path, scene.closed, dots=geom.show_markers and not numbers))
     first, last = int(path[0]), int(path[-1])
     if numbers:
@@ -231,7 +243,21 @@ def animation_svg(board: Board, path: np.ndarray, closed: bool = False, size: in
     total = run + hold
     key = f"0;{_num(run / total)};1"
     d.append(_line(geom, path, closed, dots=False, stroke_opacity="0.18", class_="route-shadow"))
-    if len(path) > 1:
+    if len(path) > 1 and geom.gradient:
+        # Each run of the coloured line is drawn in its own stretch of time.
+        points = geom.centres(np.append(path, path[0]) if closed else path)
+        group = dw.Group(class_="route-gradient", fill="none", stroke_width=_num(geom.line_width),
+                         stroke_linejoin="round", stroke_linecap="round")
+        for a, b, colour in gradient_bands(len(points)):
+            n = b - a
+            band = dw.Path(d=path_data(points[a : b + 1]), stroke=colour, class_="route-band", pathLength=n,
+                           stroke_dasharray=f"{n} {n}", stroke_dashoffset=n)
+            ta, tb = a / fps / total, b / fps / total
+            band.append_anim(dw.Animate("stroke-dashoffset", f"{_num(total)}s", f"{n};{n};0;0",
+                                        keyTimes=f"0;{ta:.5f};{tb:.5f};1", repeatCount="indefinite", calcMode="linear"))
+            group.append(band)
+        d.append(group)
+    elif len(path) > 1:
         length = max(moves, 1)
         line = _line(geom, path, closed, dots=geom.show_markers, pathLength=length,
                      stroke_dasharray=f"{length} {length}", stroke_dashoffset=length)
