@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import re
 import xml.etree.ElementTree as ET
 
@@ -46,8 +45,20 @@ def test_svg_goes_to_stdout_and_closed_tours_are_drawn_closed(capsys):
 
 
 def test_gif_options_set_frames_size_and_speed(capsys, tmp_path):
-    code, _, _ = run(capsys, "tour", "6x6", "--closed", "--format", "gif", "--fps", 4, "--size", 200, "-o",
-                     tmp_path / "a.gif")
+    code, _, _ = run(
+        capsys,
+        "tour",
+        "6x6",
+        "--closed",
+        "--format",
+        "gif",
+        "--fps",
+        4,
+        "--size",
+        200,
+        "-o",
+        tmp_path / "a.gif",
+    )
     img = Image.open(tmp_path / "a.gif")
     assert code == 0 and img.size == (200, 200) and img.n_frames == 37 and img.info["duration"] == 250
     code, out, _ = run(capsys, "tour", "5x5", "--start", "a1", "--format", "svg", "--animate", "--fps", 5)
@@ -100,13 +111,25 @@ def test_trace_text_tells_the_search_in_seed_004_words(capsys):
     assert "1 |  K  .  .  .\n     a  b  c  d\n" in out
     assert re.search(r"No move left from \w+: back to move \d+ on \w+\.", out)
     assert re.search(r"Move (\d+): new move \1 from \w+ to \w+\.", out)
-    sentences = [line for line in out.splitlines() if line.startswith(("Move", "No move", "Back", "A ", "Search"))]
+    sentences = [
+        line for line in out.splitlines() if line.startswith(("Move", "No move", "Back", "A ", "Search"))
+    ]
     assert len(sentences) == 30
 
 
 def test_trace_of_warnsdorff_lists_onward_moves(capsys):
-    code, out, _ = run(capsys, "trace", "8x8", "--start", "a1", "--method", "warnsdorff", "--no-boards",
-                       "--tiebreak", "first")
+    code, out, _ = run(
+        capsys,
+        "trace",
+        "8x8",
+        "--start",
+        "a1",
+        "--method",
+        "warnsdorff",
+        "--no-boards",
+        "--tiebreak",
+        "first",
+    )
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "Move 1: start on a1."
@@ -116,7 +139,9 @@ def test_trace_of_warnsdorff_lists_onward_moves(capsys):
 
 
 def test_trace_pictures(capsys, tmp_path):
-    code, _, _ = run(capsys, "trace", "5x5", "--start", "a1", "--steps", 12, "-o", tmp_path / "s.gif", "--size", 240)
+    code, _, _ = run(
+        capsys, "trace", "5x5", "--start", "a1", "--steps", 12, "-o", tmp_path / "s.gif", "--size", 240
+    )
     img = Image.open(tmp_path / "s.gif")
     assert code == 0 and img.n_frames == 12 and img.info["duration"] == 500
     code, _, _ = run(capsys, "trace", "5x5", "--start", "a1", "--steps", 12, "-o", tmp_path / "s.svg")

@@ -17,7 +17,7 @@ from chesstours.board import Board
 from chesstours.engines.trace import trace_search
 from chesstours.errors import InvalidArgument
 from chesstours.render import raster
-from chesstours.render.picture import draw_trace, draw_tour, route_of
+from chesstours.render.picture import draw_tour, draw_trace, route_of
 from chesstours.render.style import COLOURS, geometry
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -90,7 +90,9 @@ def test_svg_line_passes_through_every_square_centre_from_first_to_last(tour8):
     assert not closed and len(pts) == 64
     want = np.array([expected_centre(root, tour8.board, v) for v in tour8.path])
     assert np.abs(pts - want).max() < 0.01
-    assert tuple(pts[0]) == pytest.approx(expected_centre(root, tour8.board, tour8.board.square("a1")), abs=0.01)
+    assert tuple(pts[0]) == pytest.approx(
+        expected_centre(root, tour8.board, tour8.board.square("a1")), abs=0.01
+    )
     # A dot at every move: the line's marker-mid is a circle.
     marker_id = re.fullmatch(r"url\(#(.+)\)", route(root).get("marker-mid")).group(1)
     assert root.find(f".//{SVG}marker[@id='{marker_id}']/{SVG}circle") is not None
@@ -133,12 +135,16 @@ def test_svg_numbers_every_step_and_shows_both_visits_of_a_revisited_square():
     for g in badges:
         c = g.find(f"{SVG}circle")
         v = int(t.path[int(g.find(f"{SVG}text").text) - 1])
-        assert (float(c.get("cx")), float(c.get("cy"))) == pytest.approx(expected_centre(root, t.board, v), abs=0.01)
+        assert (float(c.get("cx")), float(c.get("cy"))) == pytest.approx(
+            expected_centre(root, t.board, v), abs=0.01
+        )
     # A bishop route passes some squares twice: their badge carries both step numbers.
     board = Board(8, 8)
     route_obj = SimpleNamespace(board=board, steps="a1 b2 c3 b4 a3 b2 c1".split())
     root = svg_root(draw_tour(route_obj, "svg", numbers=True))
-    badge_texts = [g.find(f"{SVG}text").text for g in root.iter(f"{SVG}g") if (g.get("class") or "").startswith("number")]
+    badge_texts = [
+        g.find(f"{SVG}text").text for g in root.iter(f"{SVG}g") if (g.get("class") or "").startswith("number")
+    ]
     assert sorted(badge_texts) == sorted(["1", "2,6", "3", "4", "5", "7"])
 
 
@@ -155,7 +161,10 @@ def test_numbers_and_markers_fade_out_on_large_boards_but_the_line_stays():
     root = svg_root(draw_tour(huge, "svg"))
     assert route(root) is None and not root.findall(f".//{SVG}marker")
     bands = [route_points(p)[0] for p in root.iter(f"{SVG}path") if p.get("class") == "route-band"]
-    assert len(bands) > 10 and len({p.get("stroke") for p in root.iter(f"{SVG}path") if p.get("class") == "route-band"}) > 10
+    assert (
+        len(bands) > 10
+        and len({p.get("stroke") for p in root.iter(f"{SVG}path") if p.get("class") == "route-band"}) > 10
+    )
     for a, b in zip(bands, bands[1:]):
         assert tuple(a[-1]) == tuple(b[0])
     joined = np.vstack([bands[0]] + [b[1:] for b in bands[1:]])
@@ -167,10 +176,16 @@ def test_numbers_and_markers_fade_out_on_large_boards_but_the_line_stays():
 def test_animated_svg_moves_the_knight_along_the_tour_and_back_to_its_start(closed6):
     root = svg_root(draw_tour(closed6, "svg", animate=True, fps=4))
     motion = root.find(f".//{SVG}g[@class='knight']/{SVG}animateMotion")
-    pts = np.array([[float(a), float(b)] for a, b in re.findall(r"(-?[\d.]+),(-?[\d.]+)", motion.get("path"))])
+    pts = np.array(
+        [[float(a), float(b)] for a, b in re.findall(r"(-?[\d.]+),(-?[\d.]+)", motion.get("path"))]
+    )
     assert len(pts) == 37 and tuple(pts[-1]) == pytest.approx(pts[0])
     assert float(motion.get("dur").rstrip("s")) == pytest.approx(36 / 4 + 2)
-    drawn = [p for p in root.iter(f"{SVG}path") if p.get("class") == "route" and p.find(f"{SVG}animate") is not None]
+    drawn = [
+        p
+        for p in root.iter(f"{SVG}path")
+        if p.get("class") == "route" and p.find(f"{SVG}animate") is not None
+    ]
     assert drawn and drawn[0].find(f"{SVG}animate").get("attributeName") == "stroke-dashoffset"
 
 
@@ -306,7 +321,11 @@ def test_warnsdorff_trace_shows_onward_moves_on_the_candidate_squares():
         for badge in el.findall(f"{SVG}g[@class='candidate']"):
             c = badge.find(f"{SVG}circle")
             x, y = float(c.get("cx")), float(c.get("cy"))
-            v = next(u for u, _ in e.candidates if np.hypot(*np.subtract(expected_centre(root, board, u), (x, y))) < 0.1)
+            v = next(
+                u
+                for u, _ in e.candidates
+                if np.hypot(*np.subtract(expected_centre(root, board, u), (x, y))) < 0.1
+            )
             shown[v] = int(badge.find(f"{SVG}text").text)
         assert shown == dict(e.candidates)
     img = png(draw_trace(events, board, "png"))

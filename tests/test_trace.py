@@ -6,6 +6,7 @@ from itertools import islice
 
 import numpy as np
 import pytest
+from conftest import neighbours
 
 from chesstours import iter_tours
 from chesstours.board import Board
@@ -17,14 +18,18 @@ from chesstours.pieces import KNIGHT, ZEBRA, move_table
 from chesstours.render.trace_text import trace_lines
 from chesstours.tour import Tour
 
-from conftest import neighbours
-
 
 def kernel_first_tour(board, start, order, end=None, closed=False, piece=KNIGHT):
     table = move_table(board, piece)
     end_squares = [int(u) for u in table[start] if u >= 0] if closed and end is None else None
-    search = Search(table, [start], end=end, end_squares=end_squares, order=order,
-                    holes=board.hole_mask if board.holes else None)
+    search = Search(
+        table,
+        [start],
+        end=end,
+        end_squares=end_squares,
+        order=order,
+        holes=board.hole_mask if board.holes else None,
+    )
     status = search.run(stop_at_tour=True)
     return (search.path().tolist(), search.nodes) if status == "found" else (None, search.nodes)
 
@@ -70,7 +75,9 @@ def test_first_tour_and_node_count_equal_the_kernels(board, start, end, closed, 
         Tour(board, KNIGHT, np.array(event.path), closed).validate()
 
 
-@pytest.mark.parametrize("spec, start, order", [("5x5", "c3", "fixed"), ("6x6", "b1", "warnsdorff"), ("3x4", "a1", "fixed")])
+@pytest.mark.parametrize(
+    "spec, start, order", [("5x5", "c3", "fixed"), ("6x6", "b1", "warnsdorff"), ("3x4", "a1", "fixed")]
+)
 def test_trace_finds_the_tours_that_tours_lists_in_the_same_order(spec, start, order):
     events = trace_search(spec, start, order=order)
     traced = [e.path for e in islice((e for e in events if e.kind == TOUR), 3)]

@@ -121,7 +121,8 @@ class TraceEvent:
             return f"Move {self.step}: {here} to {name(self.square)} is skipped: {self.reason}."
         if self.kind == BACK:
             if self.reason and self.path:
-                return f"Back from {name(self.square)} to move {self.step - 1} on {here}, to look for another tour."
+                return (f"Back from {name(self.square)} to move {self.step - 1} on {here}, "
+                        "to look for another tour.")
             if not self.path:
                 return f"No move left from {name(self.square)}, the start: the search is over."
             return f"No move left from {name(self.square)}: back to move {self.step - 1} on {here}."
@@ -175,10 +176,12 @@ def _why_skipped(board: Board, table, visited, degree, end_ok, forced: int, c: i
             return u, f"it would cut {name(u)} off: every square next to it would be taken"
         if d == 1 and u != forced:
             if forced >= 0:
-                return u, f"{name(u)} and {name(forced)} would both have only one way in, and only one can be last"
+                return u, (f"{name(u)} and {name(forced)} would both have only one way in, "
+                           "and only one can be last")
             if not end_ok[u]:
                 why = "not a move from the start" if closed else "not the chosen last square"
-                return u, f"{name(u)} would have only one way in, so it would have to be last, and it is {why}"
+                return u, (f"{name(u)} would have only one way in, so it would have to be last, "
+                           f"and it is {why}")
             forced = u
     return -1, "the kernel found it hopeless"
 
@@ -211,7 +214,8 @@ def trace_backtrack(board: Board, start: int, end: int | None = None, closed: bo
     def backs(top: int, bottom: int, after_tour: bool = False):
         # The kernel stepped back from depths top, top-1, ..., bottom+1.
         for d in range(top, bottom, -1):
-            yield event(BACK, d + 1, int(stack[d]), d - 1, reason="after a tour" if after_tour and d == top else "")
+            yield event(BACK, d + 1, int(stack[d]), d - 1,
+                        reason="after a tour" if after_tour and d == top else "")
 
     yield event(START, 1, start, 0)
     if search.done:
@@ -254,7 +258,8 @@ def trace_backtrack(board: Board, start: int, end: int | None = None, closed: bo
                 reached = max(reached, slot + 1)
                 yield from backs(slot, low)
             else:
-                culprit, reason = _why_skipped(board, table, visited, degree, search.end_ok, forced, c, x, remaining,
+                culprit, reason = _why_skipped(board, table, visited, degree, search.end_ok, forced, c, x,
+                                               remaining,
                                                closed and end is None)
                 yield event(SKIP, slot + 1, x, depth, culprit=culprit, reason=reason)
                 yield from backs(depth, low)
@@ -293,7 +298,8 @@ def trace_warnsdorff(board: Board, start: int, end: int | None = None, closed: b
         yield TraceEvent(kind, i + 1, v, tuple(path), candidates(), weights=True, closed=closed, nodes=i + 1,
                          weight=chosen)
     if result.complete:
-        yield TraceEvent(TOUR, len(path), path[-1], tuple(path), weights=True, closed=closed and result.closed,
+        yield TraceEvent(TOUR, len(path), path[-1], tuple(path), weights=True,
+                         closed=closed and result.closed,
                          nodes=len(path))
     else:
         yield TraceEvent(STUCK, len(path), path[-1], tuple(path), weights=True, nodes=len(path))
@@ -331,7 +337,8 @@ def trace_search(board: Board | str, start: int | str, end: int | str | None = N
     if s is None:
         raise InvalidArgument("A trace needs a start square (--start).")
     if method not in TRACE_METHODS:
-        raise InvalidArgument(f"Unknown method {method!r} for a trace; use one of {', '.join(TRACE_METHODS)}.")
+        raise InvalidArgument(
+            f"Unknown method {method!r} for a trace; use one of {', '.join(TRACE_METHODS)}.")
     if method == "warnsdorff":
         from .warnsdorff import TIEBREAKS
 

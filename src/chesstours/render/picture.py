@@ -30,9 +30,10 @@ import numpy as np
 
 from ..board import Board
 from ..errors import InvalidArgument
-from .style import Scene, check_fps, checked_path, check_size
+from .style import Scene, check_fps, check_size, checked_path
 
-__all__ = ["draw_tour", "draw_trace", "save_tour", "check_request", "trace_scenes", "format_for", "route_of", "PICTURE_FORMATS",
+__all__ = ["draw_tour", "draw_trace", "save_tour", "check_request", "trace_scenes", "format_for", "route_of",
+           "PICTURE_FORMATS",
            "MAX_PICTURE_SQUARES"]
 
 #: Picture formats; png and gif are binary.
@@ -95,7 +96,8 @@ def _title(board: Board, squares: np.ndarray, closed: bool, piece) -> str:
     return f"{kind}{who} on {board}, from {board.name(int(squares[0]))} to {board.name(int(squares[-1]))}"
 
 
-def draw_tour(obj, fmt: str = "svg", *, numbers: bool = False, size: int | None = None, fps: float | None = None,
+def draw_tour(obj, fmt: str = "svg", *, numbers: bool = False, size: int | None = None,
+              fps: float | None = None,
               animate: bool = False) -> bytes:
     """Draw a tour (or a route) as ``svg``, ``png`` or ``gif``; return the file's bytes.
 

@@ -32,8 +32,19 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from ..board import Board
-from .style import (CAPTION_LINES, COLOURS, KNIGHT_EYE, KNIGHT_OUTLINE, Geometry, Scene, geometry, gradient_bands,
-                    gradient_colour, square_colours, step_labels)
+from .style import (
+    CAPTION_LINES,
+    COLOURS,
+    KNIGHT_EYE,
+    KNIGHT_OUTLINE,
+    Geometry,
+    Scene,
+    geometry,
+    gradient_bands,
+    gradient_colour,
+    square_colours,
+    step_labels,
+)
 
 __all__ = ["scene_image", "scene_png", "animation_gif", "frames_gif", "MAX_FRAMES"]
 
@@ -64,7 +75,8 @@ def _board_image(geom: Geometry, board: Board, k: int) -> Image.Image:
     c = np.arange(board.cols)[None, :]
     dark = (r + c) % 2 == 0
     light_colour, dark_colour = square_colours(geom.cell)
-    colours = np.where(dark[..., None], np.array(_rgb(dark_colour), np.uint8), np.array(_rgb(light_colour), np.uint8))
+    colours = np.where(dark[..., None], np.array(_rgb(dark_colour), np.uint8), np.array(_rgb(light_colour),
+                                                                                        np.uint8))
     if board.holes:
         hole = board.hole_mask.reshape(board.rows, board.cols)[::-1]
         colours[hole] = _rgb(COLOURS["hole"])
@@ -83,7 +95,8 @@ def _board_image(geom: Geometry, board: Board, k: int) -> Image.Image:
     return img
 
 
-def _circle(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, fill, outline=None, width: float = 0) -> None:
+def _circle(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, fill, outline=None,
+            width: float = 0) -> None:
     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline, width=max(0, int(round(width))))
 
 
@@ -151,7 +164,8 @@ def _draw_path(draw: ImageDraw.ImageDraw, g: Geometry, scene: Scene) -> None:
         return
     if g.show_markers and len(path) > 2:
         for x, y in g.centres(path[1:-1]).tolist():
-            _circle(draw, x, y, g.dot_radius, COLOURS["marker"], COLOURS["line"], max(1.0, g.dot_radius * 0.45))
+            _circle(draw, x, y, g.dot_radius, COLOURS["marker"], COLOURS["line"], max(1.0,
+                                                                                      g.dot_radius * 0.45))
     if scene.ends:
         _start(draw, g, first)
         if len(path) > 1 and last != first:
@@ -301,12 +315,14 @@ class _Canvas:
     def _patch(self, box, draw_on=None):
         k = self.k
         inner = _aligned(box, k, self.big.size)
-        outer = _aligned((inner[0] - 8 * k, inner[1] - 8 * k, inner[2] + 8 * k, inner[3] + 8 * k), k, self.big.size)
+        outer = _aligned((inner[0] - 8 * k, inner[1] - 8 * k, inner[2] + 8 * k, inner[3] + 8 * k), k,
+                         self.big.size)
         patch = self.big.crop(outer)
         if draw_on is not None:
             draw_on(patch, outer)
         if k > 1:
-            patch = patch.resize(((outer[2] - outer[0]) // k, (outer[3] - outer[1]) // k), Image.Resampling.LANCZOS)
+            patch = patch.resize(((outer[2] - outer[0]) // k, (outer[3] - outer[1]) // k),
+                                 Image.Resampling.LANCZOS)
         cut = ((inner[0] - outer[0]) // k, (inner[1] - outer[1]) // k,
                (inner[2] - outer[0]) // k, (inner[3] - outer[1]) // k)
         return patch.crop(cut), (inner[0] // k, inner[1] // k)
@@ -333,7 +349,8 @@ class _Canvas:
         return out
 
 
-def animation_gif(board: Board, path: np.ndarray, closed: bool = False, size: int | None = None, fps: float = 8.0,
+def animation_gif(board: Board, path: np.ndarray, closed: bool = False, size: int | None = None,
+                  fps: float = 8.0,
                   hold: float = 2.0, max_frames: int = MAX_FRAMES) -> bytes:
     """A GIF of a knight leaping along ``path``, drawing its line, ``fps`` frames a second.
 
@@ -361,7 +378,8 @@ def animation_gif(board: Board, path: np.ndarray, closed: bool = False, size: in
             _polyline(draw, part, g.line_width, colour)
             if g.show_markers:
                 for x, y in centres[max(done, 1) : stop + 1].tolist():
-                    _circle(draw, x, y, g.dot_radius, COLOURS["marker"], COLOURS["line"], max(1.0, g.dot_radius * 0.45))
+                    _circle(draw, x, y, g.dot_radius, COLOURS["marker"], COLOURS["line"],
+                            max(1.0, g.dot_radius * 0.45))
             lo, hi = part.min(axis=0), part.max(axis=0)
             canvas.refresh((lo[0] - reach, lo[1] - reach, hi[0] + reach, hi[1] + reach))
             done = stop

@@ -37,7 +37,8 @@ from ..board import Board, file_name
 from ..errors import InvalidArgument
 
 __all__ = [
-    "Scene", "Geometry", "geometry", "CAPTION_LINES", "square_colours", "gradient_bands", "gradient_colour", "GRADIENT", "step_labels", "COLOURS", "KNIGHT_OUTLINE", "MAX_SIZE", "MIN_SIZE",
+    "Scene", "Geometry", "geometry", "CAPTION_LINES", "square_colours", "gradient_bands", "gradient_colour",
+    "GRADIENT", "step_labels", "COLOURS", "KNIGHT_OUTLINE", "MAX_SIZE", "MIN_SIZE",
     "DEFAULT_FPS", "MAX_FPS", "check_fps",
 ]
 
@@ -147,7 +148,8 @@ class Geometry:
         if k == 1:
             return self
         return Geometry(self.rows, self.cols, self.cell * k, self.left * k, self.top * k, self.width * k,
-                        self.height * k, self.caption * k, self.show_labels, self.show_markers, self.scale * k)
+                        self.height * k, self.caption * k, self.show_labels, self.show_markers,
+                        self.scale * k)
 
     @property
     def board_bottom(self) -> float:
@@ -162,7 +164,8 @@ class Geometry:
         """``float64[k, 2]``: the centres of the squares of ``path``."""
         path = np.asarray(path, dtype=np.int64)
         r, c = np.divmod(path, self.cols)
-        return np.column_stack((self.left + (c + 0.5) * self.cell, self.top + (self.rows - 1 - r + 0.5) * self.cell))
+        return np.column_stack((self.left + (c + 0.5) * self.cell,
+                                self.top + (self.rows - 1 - r + 0.5) * self.cell))
 
     def corner(self, v: int) -> tuple[float, float]:
         """Pixel position of the top left corner of square ``v``."""
@@ -206,7 +209,8 @@ class Geometry:
 
     def rank_labels(self):
         """``(text, x, y)`` for each rank number, right-aligned at x."""
-        return [(str(r + 1), self.left - 4 * self.scale, self.top + (self.rows - 1 - r + 0.5) * self.cell) for r in range(self.rows)]
+        return [(str(r + 1), self.left - 4 * self.scale,
+                 self.top + (self.rows - 1 - r + 0.5) * self.cell) for r in range(self.rows)]
 
     def file_labels(self):
         """``(text, x, y)`` for each file letter, centred at x."""
@@ -269,7 +273,8 @@ def check_size(size: int | None, board: Board) -> int:
     if size is None:
         return default_size(board)
     if not MIN_SIZE <= size <= MAX_SIZE:
-        raise InvalidArgument(f"The picture size must be between {MIN_SIZE} and {MAX_SIZE} pixels, not {size}.")
+        raise InvalidArgument(
+            f"The picture size must be between {MIN_SIZE} and {MAX_SIZE} pixels, not {size}.")
     return int(size)
 
 
@@ -278,7 +283,8 @@ def check_fps(fps: float | None) -> float:
     if fps is None:
         return DEFAULT_FPS
     if not (0 < fps <= MAX_FPS) or math.isnan(fps):
-        raise InvalidArgument(f"--fps must be more than 0 and at most {MAX_FPS:g} frames a second, not {fps:g}.")
+        raise InvalidArgument(
+            f"--fps must be more than 0 and at most {MAX_FPS:g} frames a second, not {fps:g}.")
     return float(fps)
 
 
@@ -337,5 +343,6 @@ def checked_path(board: Board, path) -> np.ndarray:
     if board.holes:
         on_hole = np.flatnonzero(board.hole_mask[squares])
         if on_hole.size:
-            raise InvalidArgument(f"Square {int(on_hole[0]) + 1} of the path, {board.name(int(squares[on_hole[0]]))}, is a hole.")
+            v = int(squares[on_hole[0]])
+            raise InvalidArgument(f"Square {int(on_hole[0]) + 1} of the path, {board.name(v)}, is a hole.")
     return squares

@@ -31,8 +31,18 @@ import drawsvg as dw
 import numpy as np
 
 from ..board import Board
-from .style import (CAPTION_LINES, COLOURS, KNIGHT_EYE, KNIGHT_OUTLINE, Geometry, Scene, geometry, gradient_bands,
-                    square_colours, step_labels)
+from .style import (
+    CAPTION_LINES,
+    COLOURS,
+    KNIGHT_EYE,
+    KNIGHT_OUTLINE,
+    Geometry,
+    Scene,
+    geometry,
+    gradient_bands,
+    square_colours,
+    step_labels,
+)
 
 __all__ = ["scene_svg", "animation_svg", "frames_svg", "path_data"]
 
@@ -74,8 +84,10 @@ def _board(d: dw.Drawing, geom: Geometry, board: Board) -> None:
             for j in range(2):
                 # Pattern cell (i, j) is file i, rank rows - 1 - j (mod 2); a1 is dark.
                 if (board.rows - 1 - j + i) % 2 == 0:
-                    pattern.append(dw.Rectangle(_num(i * cell), _num(j * cell), _num(cell), _num(cell), fill=dark))
-        d.append(dw.Rectangle(_num(geom.left), _num(geom.top), _num(w), _num(h), fill=pattern, class_="board"))
+                    pattern.append(dw.Rectangle(_num(i * cell), _num(j * cell), _num(cell), _num(cell),
+                                                fill=dark))
+        d.append(dw.Rectangle(_num(geom.left), _num(geom.top), _num(w), _num(h), fill=pattern,
+                              class_="board"))
     else:
         # Squares under two pixels would only shimmer: one even tone instead.
         d.append(dw.Rectangle(_num(geom.left), _num(geom.top), _num(w), _num(h), fill=dark, class_="board"))
@@ -134,7 +146,8 @@ def _end(geom: Geometry, v: int, **extra) -> dw.Rectangle:
     x, y = geom.centre(v)
     r = geom.end_radius * 0.9
     return dw.Rectangle(_num(x - r), _num(y - r), _num(2 * r), _num(2 * r), fill=COLOURS["end"],
-                        stroke=COLOURS["paper"], stroke_width=_num(max(0.5, geom.cell * 0.03)), class_="end", **extra)
+                        stroke=COLOURS["paper"], stroke_width=_num(max(0.5, geom.cell * 0.03)), class_="end",
+                        **extra)
 
 
 def _badge(geom: Geometry, v: int, text: str, fill: str, ink: str, role: str) -> dw.Group:
@@ -191,12 +204,14 @@ def _path_layers(geom: Geometry, scene: Scene) -> list:
 def _trace_layers(geom: Geometry, scene: Scene) -> list:
     out: list = []
     for v, text in scene.labels.items():
-        out.append(_badge(geom, v, text if geom.fits(text) else "", COLOURS["candidate"], COLOURS["text"], "candidate"))
+        out.append(_badge(geom, v, text if geom.fits(text) else "", COLOURS["candidate"], COLOURS["text"],
+                          "candidate"))
     for v, how in scene.marks.items():
         x, y = geom.centre(v)
         r = geom.cell * 0.36
         if how == "skipped":
-            g = dw.Group(class_="skipped", stroke=COLOURS["skipped"], stroke_width=_num(max(1.0, geom.cell * 0.08)),
+            g = dw.Group(class_="skipped", stroke=COLOURS["skipped"],
+                         stroke_width=_num(max(1.0, geom.cell * 0.08)),
                          stroke_linecap="round")
             g.append(dw.Line(_num(x - r), _num(y - r), _num(x + r), _num(y + r)))
             g.append(dw.Line(_num(x - r), _num(y + r), _num(x + r), _num(y - r)))
@@ -226,7 +241,8 @@ def scene_svg(scene: Scene, size: int | None = None, title: str | None = None) -
     return d.as_svg()
 
 
-def animation_svg(board: Board, path: np.ndarray, closed: bool = False, size: int | None = None, fps: float = 8.0,
+def animation_svg(board: Board, path: np.ndarray, closed: bool = False, size: int | None = None,
+                  fps: float = 8.0,
                   title: str | None = None, hold: float = 2.0) -> str:
     """An animated SVG: a knight leaps along ``path`` at ``fps`` moves a second, drawing its line.
 
@@ -254,7 +270,8 @@ def animation_svg(board: Board, path: np.ndarray, closed: bool = False, size: in
                            stroke_dasharray=f"{n} {n}", stroke_dashoffset=n)
             ta, tb = a / fps / total, b / fps / total
             band.append_anim(dw.Animate("stroke-dashoffset", f"{_num(total)}s", f"{n};{n};0;0",
-                                        keyTimes=f"0;{ta:.5f};{tb:.5f};1", repeatCount="indefinite", calcMode="linear"))
+                                        keyTimes=f"0;{ta:.5f};{tb:.5f};1", repeatCount="indefinite",
+                                        calcMode="linear"))
             group.append(band)
         d.append(group)
     elif len(path) > 1:
@@ -272,7 +289,8 @@ def animation_svg(board: Board, path: np.ndarray, closed: bool = False, size: in
         d.append(end)
     knight = _knight_shape(geom)
     points = geom.centres(np.append(path, path[0]) if closed and len(path) > 1 else path)
-    motion = dw.AnimateMotion(path_data(points), f"{_num(total)}s", repeatCount="indefinite", calcMode="linear",
+    motion = dw.AnimateMotion(path_data(points), f"{_num(total)}s", repeatCount="indefinite",
+                              calcMode="linear",
                               keyPoints="0;1;1", keyTimes=key)
     knight.append_anim(motion)
     d.append(knight)
@@ -296,7 +314,8 @@ def frames_svg(scenes: list[Scene], size: int | None = None, fps: float = 2.0, t
     total = n / fps + hold
     starts = [i / fps / total for i in range(n)] + [1.0]
     for i, scene in enumerate(scenes):
-        frame = dw.Group(class_="frame", visibility="visible" if i == n - 1 else "hidden", **{"data-frame": str(i)})
+        frame = dw.Group(class_="frame", visibility="visible" if i == n - 1 else "hidden",
+                         **{"data-frame": str(i)})
         for element in _path_layers(geom, scene) + _trace_layers(geom, scene):
             frame.append(element)
         a, b = _num(starts[i]), _num(starts[i + 1])
@@ -307,7 +326,8 @@ def frames_svg(scenes: list[Scene], size: int | None = None, fps: float = 2.0, t
                 values, times = "hidden;visible", f"0;{a}"
             else:
                 values, times = "hidden;visible;hidden", f"0;{a};{b}"
-            frame.append_anim(dw.Animate("visibility", f"{_num(total)}s", values, keyTimes=times, calcMode="discrete",
+            frame.append_anim(dw.Animate("visibility", f"{_num(total)}s", values, keyTimes=times,
+                                         calcMode="discrete",
                                          repeatCount="indefinite"))
         d.append(frame)
     return d.as_svg()
