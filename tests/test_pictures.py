@@ -227,8 +227,8 @@ def test_png_of_a_closed_tour_adds_exactly_the_closing_leap(closed6):
     (x0, y0), (x1, y1) = g.centre(closed6.end), g.centre(closed6.start)
     ys, xs = np.nonzero(np.abs(a - b).max(axis=2) > 24)
     assert len(xs) > 0
-    # Every changed pixel lies on the closing leap (within the line's width), or is the
-    # end square's mark, which a closed tour does not need.
+    # Every changed pixel lies along the closing leap: on the line, or at its joints with the
+    # marks of the two end squares.
     seg = np.array([x1 - x0, y1 - y0])
     t = np.clip(((xs - x0) * seg[0] + (ys - y0) * seg[1]) / seg.dot(seg), 0, 1)
     dist = np.hypot(xs - (x0 + t * seg[0]), ys - (y0 + t * seg[1]))
@@ -289,6 +289,8 @@ def test_closed_gif_ends_back_on_the_start_and_long_tours_are_capped(closed6):
     capped = gif_frames(raster.animation_gif(closed6.board, closed6.path, True, 240, 8.0, max_frames=10))
     assert 2 <= len(capped) <= 10
     assert np.abs(np.asarray(capped[-1][0], dtype=int) - np.asarray(frames[-1][0], dtype=int)).mean() < 1
+    still = np.asarray(png(draw_tour(closed6, "png", size=240)), dtype=int)
+    assert np.abs(still - np.asarray(frames[-1][0], dtype=int)).mean() < 1.5
 
 
 # -- traces --------------------------------------------------------------------

@@ -192,3 +192,5 @@ def test_bad_trace_arguments_are_refused():
         trace_search("5x5", "a1", order="random")
     with pytest.raises(InvalidArgument):
         trace_search("5x5", "a1", method="warnsdorff", tiebreak="coin")
+    with pytest.raises(InvalidArgument):  # f6 is not a knight's move from a1: no closed tour ends there
+        trace_search("6x6", "a1", "f6", closed=True)

@@ -83,7 +83,7 @@ PieceOpt = typer.Option("knight", "--piece", "-p", metavar="PIECE", help="knight
 HolesOpt = typer.Option("", "--holes", metavar="SQ,SQ...", help="Squares removed from the board.")
 TimeOpt = typer.Option(None, "--time-limit", "-t", metavar="SECONDS", help="Stop after this many seconds.")
 NumbersOpt = typer.Option(False, "--numbers", help="Pictures: step numbers on the squares (while they fit).")
-SizeOpt = typer.Option(None, "--size", metavar="PIXELS", help="Pictures: the longer side in pixels (64-4096; default 64 a square, 320-1200).")
+SizeOpt = typer.Option(None, "--size", metavar="PIXELS", help="Pictures: the longer side in pixels (64-4096; default 64 a square, 320-1200; animations at most 640).")
 FpsOpt = typer.Option(None, "--fps", metavar="N", help="Animations: moves a second (default 8; trace: events a second, default 2).")
 AnimateOpt = typer.Option(False, "--animate", help="svg: an animated picture where the knight moves along its tour (gif always is).")
 

@@ -336,6 +336,9 @@ def trace_search(board: Board | str, start: int | str, end: int | str | None = N
     board, piece, s, e = _prepare(board, start, end, piece, holes)
     if s is None:
         raise InvalidArgument("A trace needs a start square (--start).")
+    if closed and e is not None and e not in move_table(board, parse_piece(piece))[s]:
+        raise InvalidArgument(f"A closed tour ends a move away from its start; {board.name(e)} is not a move "
+                              f"from {board.name(s)}.")
     if method not in TRACE_METHODS:
         raise InvalidArgument(
             f"Unknown method {method!r} for a trace; use one of {', '.join(TRACE_METHODS)}.")

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..board import Board
 from ..errors import InvalidArgument
-from .style import Scene, check_fps, check_size, checked_path
+from .style import Scene, check_fps, check_size, checked_path, default_size
 
 __all__ = ["draw_tour", "draw_trace", "save_tour", "check_request", "trace_scenes", "format_for", "route_of",
            "PICTURE_FORMATS",
@@ -40,6 +40,8 @@ __all__ = ["draw_tour", "draw_trace", "save_tour", "check_request", "trace_scene
 PICTURE_FORMATS = ("svg", "png", "gif")
 #: Largest path drawn, by format: an SVG or GIF of more squares would be too large to use.
 MAX_PICTURE_SQUARES = {"svg": 1_000_000, "png": 16_000_000, "gif": 1_000_000}
+#: Default longest side of animations and trace frames (stills: up to 1200 pixels).
+ANIMATION_SIZE = 640
 _EXTENSIONS = {".svg": "svg", ".png": "png", ".gif": "gif", ".json": "json", ".txt": None}
 
 
@@ -125,6 +127,8 @@ def draw_tour(obj, fmt: str = "svg", *, numbers: bool = False, size: int | None 
     check_size(size, board)
     rate = check_fps(fps)
     title = _title(board, squares, closed, getattr(obj, "piece", None))
+    if size is None and (fmt == "gif" or animate):
+        size = min(default_size(board), ANIMATION_SIZE)
     if fmt == "svg":
         from . import svg
 
@@ -189,6 +193,7 @@ def draw_trace(events: Iterable, board: Board, fmt: str = "gif", *, size: int | 
     _check(fmt, board, board.free_count)
     check_size(size, board)
     rate = check_fps(fps if fps is not None else 2.0)
+    size = size if size is not None else min(default_size(board), ANIMATION_SIZE)
     scenes = trace_scenes(events, board)
     if not scenes:
         raise InvalidArgument("The trace is empty: there is nothing to draw.")

@@ -389,7 +389,7 @@ def animation_gif(board: Board, path: np.ndarray, closed: bool = False, size: in
         def overlay(d, shifted, at=at, finished=finished):
             # The last frame, held, is the still picture: start and end marked, no knight.
             _start(d, shifted, first)
-            if finished and not closed:
+            if finished:
                 _end(d, shifted, last)
             if not finished:
                 _knight(d, shifted, at)

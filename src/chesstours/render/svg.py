@@ -282,7 +282,7 @@ def animation_svg(board: Board, path: np.ndarray, closed: bool = False, size: in
                                     repeatCount="indefinite", calcMode="linear"))
         d.append(line)
     d.append(_start(geom, int(path[0])))
-    if len(path) > 1 and not closed:
+    if len(path) > 1:
         end = _end(geom, int(path[-1]), opacity="0")
         end.append_anim(dw.Animate("opacity", f"{_num(total)}s", "0;1", keyTimes=f"0;{_num(run / total)}",
                                    calcMode="discrete", repeatCount="indefinite"))
