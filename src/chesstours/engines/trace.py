@@ -43,7 +43,7 @@ from typing import Iterator
 import numpy as np
 
 from ..board import Board
-from ..errors import InvalidArgument
+from ..errors import InvalidArgument, InvalidSquare
 from ..pieces import KNIGHT, Leaper, move_table, parse_piece
 
 __all__ = ["TraceEvent", "trace_search", "trace_backtrack", "trace_warnsdorff", "TRACE_METHODS",
@@ -305,6 +305,25 @@ def trace_warnsdorff(board: Board, start: int, end: int | None = None, closed: b
         yield TraceEvent(STUCK, len(path), path[-1], tuple(path), weights=True, nodes=len(path))
 
 
+def _arguments(board, start, end, piece, holes):
+    """The board, piece and squares of a trace, checked (as the api checks them)."""
+    if not isinstance(board, Board):
+        board = Board.parse(board, holes)
+    elif holes:
+        board = Board(board.rows, board.cols, set(board.holes) | {board._square_of(h) for h in holes})
+    piece = parse_piece(piece)
+    squares = []
+    for square, role in ((start, "start"), (end, "end")):
+        try:
+            squares.append(None if square is None else board.square(square))
+        except InvalidSquare as exc:
+            raise InvalidSquare(f"The {role} square: {exc}") from None
+    s, e = squares
+    if s is not None and s == e and board.free_count > 1:
+        raise InvalidArgument(f"The start and end squares are both {board.name(s)}; a tour ends elsewhere.")
+    return board, piece, s, e
+
+
 def trace_search(board: Board | str, start: int | str, end: int | str | None = None, closed: bool = False,
                  piece: Leaper | str = KNIGHT, method: str = "backtrack", *, holes=(), order: str = "fixed",
                  tiebreak: str = "roth", seed: int = 0) -> Iterator[TraceEvent]:
@@ -331,9 +350,7 @@ def trace_search(board: Board | str, start: int | str, end: int | str | None = N
     InvalidArgument, InvalidSquare, InvalidBoard
         Bad input (raised at once, before any event).
     """
-    from ..api import _prepare
-
-    board, piece, s, e = _prepare(board, start, end, piece, holes)
+    board, piece, s, e = _arguments(board, start, end, piece, holes)
     if s is None:
         raise InvalidArgument("A trace needs a start square (--start).")
     if closed and e is not None and e not in move_table(board, parse_piece(piece))[s]:

@@ -162,8 +162,7 @@ def trace_scenes(events: Iterable, board: Board) -> list[Scene]:
     """One scene per event of a trace: the path so far with its numbers, the knight,
     the moves still open (with their onward moves under Warnsdorff's rule), and
     the event in words."""
-    from ..engines.trace import BACK, SKIP, TOUR
-
+    BACK, SKIP, TOUR = "back", "skip", "tour"  # the kinds of TraceEvent
     scenes = []
     for e in events:
         path = np.array(e.path, dtype=np.int64)

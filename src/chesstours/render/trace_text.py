@@ -27,11 +27,16 @@ Move 2: a1 to b3.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from ..board import Board, file_name
-from ..engines.trace import BACK, MOVE, START, TOUR, TraceEvent
 from .text import grid_lines
+
+if TYPE_CHECKING:
+    from ..engines.trace import TraceEvent
+
+# The kinds of TraceEvent drawn with a board.
+START, MOVE, BACK, TOUR = "start", "move", "back", "tour"
 
 __all__ = ["trace_lines", "trace_grid"]
 
