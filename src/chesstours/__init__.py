@@ -16,6 +16,8 @@ from .errors import (
 )
 from .pieces import CAMEL, GIRAFFE, KNIGHT, ZEBRA, Leaper, move_table, parse_piece
 from .tour import InvalidTour, Tour
+from .engines.trace import TraceEvent, trace_search
+from .render.picture import draw_trace, draw_tour, save_tour
 
 __version__ = "0.1.0"
 
@@ -48,4 +50,9 @@ __all__ = [
     "count_bishop_routes",
     "BishopRoute",
     "BishopCount",
+    "trace_search",
+    "TraceEvent",
+    "draw_tour",
+    "save_tour",
+    "draw_trace",
 ]

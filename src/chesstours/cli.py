@@ -65,11 +65,17 @@ class TourFormat(str, Enum):
     moves = "moves"
     json = "json"
     npy = "npy"
+    svg = "svg"
+    png = "png"
+    gif = "gif"
 
 
 class StreamFormat(str, Enum):
     moves = "moves"
     json = "json"
+    svg = "svg"
+    png = "png"
+    gif = "gif"
 
 
 # -- shared options ------------------------------------------------------------
@@ -81,6 +87,10 @@ ClosedOpt = typer.Option(False, "--closed", "-c", help="Closed tours: the last s
 PieceOpt = typer.Option("knight", "--piece", "-p", metavar="PIECE", help="knight, camel, zebra, giraffe, or a leap A,B such as 2,3.")
 HolesOpt = typer.Option("", "--holes", metavar="SQ,SQ...", help="Squares removed from the board.")
 TimeOpt = typer.Option(None, "--time-limit", "-t", metavar="SECONDS", help="Stop after this many seconds.")
+NumbersOpt = typer.Option(False, "--numbers", help="Pictures: step numbers on the squares (while they fit).")
+SizeOpt = typer.Option(None, "--size", metavar="PIXELS", help="Pictures: the longer side in pixels (64-4096; default 64 a square, 320-1200; animations at most 640).")
+FpsOpt = typer.Option(None, "--fps", metavar="N", help="Animations: moves a second (default 8; trace: events a second, default 2).")
+AnimateOpt = typer.Option(False, "--animate", help="svg: an animated picture where the knight moves along its tour (gif always is).")
 
 
 def _board(text: str, holes: str) -> Board:
@@ -139,13 +149,19 @@ def tour(
     tiebreak: Optional[Tiebreak] = typer.Option(None, "--tiebreak", help="Warnsdorff tie-break (default: roth; auto tries several)."),
     order: Order = typer.Option(Order.warnsdorff, "--order", help="Backtracking move order."),
     seed: int = typer.Option(0, "--seed", help="Seed for the random tie-break."),
-    fmt: TourFormat = typer.Option(TourFormat.grid, "--format", "-f", help="grid: numbered board; moves: one line; json; npy: the path as a NumPy int32 array (needs -o)."),
+    fmt: Optional[TourFormat] = typer.Option(None, "--format", "-f", help="grid (default): numbered board; moves: one line; json; npy: the path as a NumPy int32 array (needs -o); pictures: svg, png, gif (an animation). Without it, -o FILE's extension decides."),
     time_limit: Optional[float] = TimeOpt,
     node_limit: Optional[int] = typer.Option(None, "--node-limit", metavar="N", help="Most positions backtracking may visit."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
+    numbers: bool = NumbersOpt,
+    size: Optional[int] = SizeOpt,
+    fps: Optional[float] = FpsOpt,
+    animate: bool = AnimateOpt,
 ) -> None:
-    """Find one tour and print it."""
+    """Find one tour and print it, or draw it."""
     b = _board(board, holes)
+    kind = _tour_format(fmt.value if fmt else None, output, animate)
+    _check_picture(kind, b, size, fps)
     with _progress("searching") as update:
         try:
             found = api.find_tour(
@@ -160,7 +176,7 @@ def tour(
             raise _fail(str(exc), EXIT_LIMIT) from None
         except KeyboardInterrupt:
             raise _fail("interrupted before a tour was found.", EXIT_INTERRUPT) from None
-    _emit_tour(found, fmt.value, output)
+    _show_tour(found, kind, output, numbers=numbers, size=size, fps=fps, animate=animate)
 
 
 # -- tours ---------------------------------------------------------------------
@@ -176,16 +192,31 @@ def tours(
     holes: str = HolesOpt,
     limit: Optional[int] = typer.Option(None, "--limit", "-n", metavar="K", help="Stop after K tours."),
     order: Order = typer.Option(Order.fixed, "--order", help="Move order of the search."),
-    fmt: StreamFormat = typer.Option(StreamFormat.moves, "--format", "-f", help="moves: one tour per line; json: JSON lines."),
+    fmt: Optional[StreamFormat] = typer.Option(None, "--format", "-f", help="moves (default): one tour per line; json: JSON lines; svg, png, gif: a picture of the first tour (-o FILE)."),
     time_limit: Optional[float] = TimeOpt,
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="The picture file (svg, png, gif: the first tour)."),
+    numbers: bool = NumbersOpt,
+    size: Optional[int] = SizeOpt,
+    fps: Optional[float] = FpsOpt,
+    animate: bool = AnimateOpt,
 ) -> None:
     """List tours one per line, as they are found (open: every start unless --start; closed: each cycle once)."""
     b = _board(board, holes)
     if limit is not None and limit < 1:
         raise InvalidArgument(f"--limit must be at least 1, not {limit}.")
+    picture = _stream_picture(fmt.value if fmt else None, output, animate)
+    _check_picture(picture, b, size, fps)
+    if picture:
+        limit = 1
+    elif fmt is None:
+        fmt = StreamFormat.moves
     found = 0
     try:
         for t in api.iter_tours(b, start, end, closed, parse_piece(piece), order=order.value, time_limit=time_limit):
+            if picture:
+                _show_tour(t, picture, output, numbers=numbers, size=size, fps=fps, animate=animate)
+                found += 1
+                break
             sys.stdout.write((t.moves() if fmt is StreamFormat.moves else t.to_json()) + "\n")
             sys.stdout.flush()
             found += 1
@@ -546,6 +577,142 @@ def _npy_tour(file: str, board: Optional[str], holes: str, piece: Optional[str],
     if path.ndim != 1 or not np.issubdtype(path.dtype, np.integer):
         raise InvalidArgument(f"{file} is not a path: a one-dimensional array of square numbers.")
     return Tour(Board.parse(board, holes), parse_piece(piece or "knight"), path, bool(closed))
+
+
+# -- pictures and traces ---------------------------------------------------------
+
+_BINARY = ("png", "gif")
+
+
+def _picture_format(fmt: str | None, output: Optional[Path], animate: bool, default: str) -> str:
+    """The format to write: ``fmt``, else the extension of ``output``, else ``default``; checked against -o."""
+    from .render.picture import format_for
+
+    kind = fmt or (format_for(output) if output is not None else None) or default
+    if kind in _BINARY and output is None:
+        raise InvalidArgument(f"{kind.upper()} is a binary format: give a file to write with -o FILE.")
+    if animate and kind not in ("svg", "gif"):
+        raise InvalidArgument("--animate goes with --format svg (a gif is always animated).")
+    return kind
+
+
+def _tour_format(fmt: str | None, output: Optional[Path], animate: bool) -> str:
+    return _picture_format(fmt, output, animate, "grid")
+
+
+def _stream_picture(fmt: str | None, output: Optional[Path], animate: bool) -> str | None:
+    """The picture format ``tours`` should draw its first tour in, or None to list tours."""
+    if output is None and fmt not in ("svg", "png", "gif"):
+        if animate:
+            raise InvalidArgument("--animate goes with --format svg or gif.")
+        return None
+    kind = _picture_format(fmt, output, animate, "moves")
+    if kind not in ("svg", "png", "gif"):
+        raise InvalidArgument("tours writes to a file only pictures of its first tour: use --format svg, png or gif.")
+    return kind
+
+
+def _check_picture(kind: str | None, board: Board, size: Optional[int], fps: Optional[float]) -> None:
+    """Refuse a picture that cannot be drawn before searching for the tour."""
+    if kind in ("svg", "png", "gif"):
+        from .render.picture import check_request
+
+        check_request(kind, board, size, fps)
+
+
+def _show_tour(found: Tour, kind: str, output: Optional[Path], **picture) -> None:
+    """Print or write ``found`` as ``kind``: a text format, or a picture (svg on stdout when no file)."""
+    if kind in ("svg", "png", "gif"):
+        from .render.picture import draw_tour
+
+        data = draw_tour(found, kind, **picture)
+        if output is None:
+            sys.stdout.write(data.decode())
+            sys.stdout.flush()
+        else:
+            write_atomic(output, data)
+        return
+    if kind == "grid" and output is None and len(found) <= 4096 and sys.stdout.isatty():
+        from rich.console import Console
+
+        from .render.terminal import colour_grid
+
+        Console(highlight=False).print(colour_grid(found), no_wrap=True, overflow="ignore", crop=False)
+        return
+    _emit_tour(found, kind, output)
+
+
+class TraceMethod(str, Enum):
+    backtrack = "backtrack"
+    warnsdorff = "warnsdorff"
+
+
+class TraceFormat(str, Enum):
+    text = "text"
+    svg = "svg"
+    png = "png"
+    gif = "gif"
+
+
+#: Most frames a trace picture may have.
+MAX_TRACE_FRAMES = 2000
+
+
+@app.command()
+def trace(
+    board: str = BoardArg,
+    start: str = typer.Option(..., "--start", "-s", metavar="SQ", help="First square, such as a1."),
+    end: Optional[str] = EndOpt,
+    closed: bool = ClosedOpt,
+    piece: str = PieceOpt,
+    holes: str = HolesOpt,
+    method: TraceMethod = typer.Option(TraceMethod.backtrack, "--method", "-m", help="backtrack: the exhaustive search, step by step; warnsdorff: Warnsdorff's rule, with each open square's onward moves."),
+    order: Order = typer.Option(Order.fixed, "--order", help="Backtracking move order (fixed, as in the seeds, or warnsdorff)."),
+    tiebreak: Tiebreak = typer.Option(Tiebreak.roth, "--tiebreak", help="Warnsdorff tie-break."),
+    seed: int = typer.Option(0, "--seed", help="Seed for the random tie-break."),
+    steps: int = typer.Option(200, "--steps", "-n", metavar="N", help="Show the first N events (moves, skipped moves, steps back)."),
+    fmt: Optional[TraceFormat] = typer.Option(None, "--format", "-f", help="text (default): each event and the board after it; gif or svg: one frame an event; png: the last frame. Without it, -o FILE's extension decides."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
+    boards: bool = typer.Option(True, "--boards/--no-boards", help="text: print the board after each move and step back."),
+    size: Optional[int] = SizeOpt,
+    fps: Optional[float] = FpsOpt,
+) -> None:
+    """Show a search move by move: each move, each move given up, each step back (seed 004)."""
+    from itertools import islice
+
+    from .engines.trace import trace_search
+
+    b = _board(board, holes)
+    kind = _picture_format(fmt.value if fmt else None, output, False, "text")
+    if kind not in ("text", "svg", "png", "gif"):
+        raise InvalidArgument(f"A trace is text or a picture (svg, png, gif), not {kind}.")
+    if steps < 1:
+        raise InvalidArgument(f"--steps must be at least 1, not {steps}.")
+    if kind != "text" and steps > MAX_TRACE_FRAMES:
+        raise InvalidArgument(f"A trace picture has at most {MAX_TRACE_FRAMES} frames; ask for fewer --steps.")
+    _check_picture(kind, b, size, fps)
+    events = trace_search(b, start, end, closed, piece, method.value, order=order.value, tiebreak=tiebreak.value,
+                          seed=seed)
+    shown = islice(events, steps)
+    if kind == "text":
+        from .render.trace_text import trace_lines
+
+        lines = trace_lines(shown, b, boards)
+        if output is None:
+            for line in lines:
+                sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+        else:
+            write_atomic(output, "".join(line + "\n" for line in lines))
+        return
+    from .render.picture import draw_trace
+
+    data = draw_trace(list(shown), b, kind, size=size, fps=fps)
+    if output is None:
+        sys.stdout.write(data.decode())
+        sys.stdout.flush()
+    else:
+        write_atomic(output, data)
 
 
 # -- entry point -----------------------------------------------------------------

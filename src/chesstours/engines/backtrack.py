@@ -464,6 +464,18 @@ class Search:
         """The path on the stack (after ``run`` returned ``"found"``, a whole tour)."""
         return self.stack_square[: int(self.regs[_DEPTH]) + 1].copy()
 
+    def untried(self, depth: int) -> list[int]:
+        """The moves still to try at ``depth`` of the stack, in search order, as
+        column indices into the move table's row of the square there."""
+        c = int(self.stack_square[depth])
+        nxt = int(self.stack_next[depth])
+        if self.order != 0:
+            return [int(j) for j in self.stack_cand[depth, nxt:self.stack_count[depth]]]
+        last = int(self.regs[_FREE]) - depth - 2 == 0
+        row = self.table[c]
+        return [j for j in range(nxt, row.size)
+                if row[j] >= 0 and not self.visited[row[j]] and (last or row[j] != self.fixed_end)]
+
     def run(self, budget: int = 1 << 62, stop_at_tour: bool = False) -> str:
         """Search on for at most ``budget`` nodes.
 

@@ -1,0 +1,207 @@
+"""Pictures of tours, routes and searches: one entry point for every format.
+
+:func:`draw_tour` turns a :class:`~chesstours.tour.Tour` -- or anything with a
+``board`` and a ``path`` (or ``steps``: a bishop route, whose squares may
+repeat) -- into an SVG, a PNG or an animated GIF (or an animated SVG).
+:func:`draw_trace` turns the events of
+:func:`chesstours.engines.trace.trace_search` into frames. The format can
+come from a file name (:func:`format_for`).
+
+drawsvg and Pillow are imported only when a picture is drawn, so importing
+chesstours stays quick.
+
+Examples
+--------
+>>> import chesstours as ct
+>>> svg = draw_tour(ct.find_tour("5x5", start="a1"), "svg", numbers=True)
+>>> svg[:5], svg.count(b'class="number')
+(b'<?xml', 25)
+>>> format_for("tour.PNG"), format_for("tour.txt")
+('png', None)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+
+from ..board import Board
+from ..errors import InvalidArgument
+from .style import Scene, check_fps, check_size, checked_path, default_size
+
+__all__ = ["draw_tour", "draw_trace", "save_tour", "check_request", "trace_scenes", "format_for", "route_of",
+           "PICTURE_FORMATS",
+           "MAX_PICTURE_SQUARES"]
+
+#: Picture formats; png and gif are binary.
+PICTURE_FORMATS = ("svg", "png", "gif")
+#: Largest path drawn, by format: an SVG or GIF of more squares would be too large to use.
+MAX_PICTURE_SQUARES = {"svg": 1_000_000, "png": 16_000_000, "gif": 1_000_000}
+#: Default longest side of animations and trace frames (stills: up to 1200 pixels).
+ANIMATION_SIZE = 640
+_EXTENSIONS = {".svg": "svg", ".png": "png", ".gif": "gif", ".json": "json", ".npy": "npy", ".txt": None}
+
+
+def format_for(path: str | os.PathLike) -> str | None:
+    """The output format a file name asks for (``.svg``, ``.png``, ``.gif``, ``.json``, ``.npy``), or None."""
+    return _EXTENSIONS.get(Path(path).suffix.lower())
+
+
+def route_of(obj) -> tuple[Board, np.ndarray, bool]:
+    """``(board, squares, closed)`` of a tour or route.
+
+    ``obj`` has a ``board`` and a ``path`` (a :class:`Tour`) or ``steps`` (a
+    bishop route), as square indices or names; ``closed`` is read if present.
+    """
+    board = getattr(obj, "board", None)
+    if not isinstance(board, Board):
+        raise InvalidArgument("Only a tour or a route with a board can be drawn.")
+    squares = getattr(obj, "path", None)
+    if squares is None:
+        squares = getattr(obj, "steps", None)
+    if squares is None:
+        raise InvalidArgument("Only a tour (path) or a route (steps) can be drawn.")
+    squares = list(squares) if not isinstance(squares, np.ndarray) else squares
+    if len(squares) and isinstance(squares[0], str):
+        squares = [board.square(s) for s in squares]
+    return board, checked_path(board, squares), bool(getattr(obj, "closed", False))
+
+
+def _check(fmt: str, board: Board, squares: int) -> None:
+    if fmt not in PICTURE_FORMATS:
+        raise InvalidArgument(f"Unknown picture format {fmt!r}; use one of {', '.join(PICTURE_FORMATS)}.")
+    limit = MAX_PICTURE_SQUARES[fmt]
+    if max(squares, board.free_count) > limit:
+        raise InvalidArgument(
+            f"A {fmt.upper()} picture of {board} is too large to be useful; pictures are drawn up to "
+            f"{limit:,} squares in that format (PNG: {MAX_PICTURE_SQUARES['png']:,})."
+        )
+
+
+def check_request(fmt: str, board: Board, size: int | None = None, fps: float | None = None) -> None:
+    """Refuse, before any search, a picture that cannot be drawn: format, board size, ``size``, ``fps``.
+
+    :raises InvalidArgument: saying what is wrong.
+    """
+    _check(fmt, board, board.free_count)
+    check_size(size, board)
+    check_fps(fps)
+
+
+def _title(board: Board, squares: np.ndarray, closed: bool, piece) -> str:
+    kind = "Closed tour" if closed else "Tour"
+    who = getattr(piece, "name", None)
+    who = f" of a {who}" if who else ""
+    return f"{kind}{who} on {board}, from {board.name(int(squares[0]))} to {board.name(int(squares[-1]))}"
+
+
+def draw_tour(obj, fmt: str = "svg", *, numbers: bool = False, size: int | None = None,
+              fps: float | None = None,
+              animate: bool = False) -> bytes:
+    """Draw a tour (or a route) as ``svg``, ``png`` or ``gif``; return the file's bytes.
+
+    Parameters
+    ----------
+    obj : Tour or route
+        Anything :func:`route_of` accepts.
+    fmt : {"svg", "png", "gif"}
+        ``gif`` is always an animation; ``svg`` is one when ``animate``.
+    numbers : bool
+        Step numbers in each square (while squares are large enough to read them).
+    size : int, optional
+        The picture's longer side in pixels (64 to 4096; default: 64 a square,
+        320 to 1200).
+    fps : float, optional
+        Moves a second of an animation (default 8).
+
+    Raises
+    ------
+    InvalidArgument
+        Unknown format, bad size or frame rate, or a board too large for the format.
+    """
+    board, squares, closed = route_of(obj)
+    _check(fmt, board, len(squares))
+    check_size(size, board)
+    rate = check_fps(fps)
+    title = _title(board, squares, closed, getattr(obj, "piece", None))
+    if size is None and (fmt == "gif" or animate):
+        size = min(default_size(board), ANIMATION_SIZE)
+    if fmt == "svg":
+        from . import svg
+
+        if animate:
+            return svg.animation_svg(board, squares, closed, size, rate, title).encode()
+        return svg.scene_svg(Scene(board, squares, closed, numbers), size, title).encode()
+    from . import raster
+
+    if fmt == "png":
+        if animate:
+            raise InvalidArgument("A PNG cannot move: use --format gif (or svg) for an animation.")
+        return raster.scene_png(Scene(board, squares, closed, numbers), size)
+    return raster.animation_gif(board, squares, closed, size, rate)
+
+
+def save_tour(obj, path: str | os.PathLike, fmt: str | None = None, **options) -> str:
+    """Draw ``obj`` into the file ``path`` (atomically); return the format used.
+
+    The format is ``fmt``, or else the file's extension.
+    """
+    from ..output import write_atomic
+
+    fmt = fmt or format_for(path)
+    if fmt not in PICTURE_FORMATS:
+        raise InvalidArgument(f"Cannot tell the picture format of {path}; name it .svg, .png or .gif.")
+    write_atomic(path, draw_tour(obj, fmt, **options))
+    return fmt
+
+
+def trace_scenes(events: Iterable, board: Board) -> list[Scene]:
+    """One scene per event of a trace: the path so far with its numbers, the knight,
+    the moves still open (with their onward moves under Warnsdorff's rule), and
+    the event in words."""
+    BACK, SKIP, TOUR = "back", "skip", "tour"  # the kinds of TraceEvent
+    scenes = []
+    for e in events:
+        path = np.array(e.path, dtype=np.int64)
+        labels = {u: (str(w) if e.weights else "") for u, w in e.candidates}
+        marks: dict[int, str] = {}
+        if e.kind == SKIP:
+            marks[e.square] = "skipped"
+            if e.culprit >= 0 and e.culprit != e.square:
+                marks[e.culprit] = "culprit"
+        elif e.kind == BACK:
+            marks[e.square] = "left"
+        done = e.kind == TOUR  # a whole tour is shown as a still picture: ends marked, no knight
+        knight = int(path[-1]) if len(path) and not done else None
+        scenes.append(Scene(board, path, closed=done and e.closed, numbers=True, ends=done,
+                            knight=knight, labels=labels, marks=marks, caption=e.describe(board)))
+    return scenes
+
+
+def draw_trace(events: Iterable, board: Board, fmt: str = "gif", *, size: int | None = None,
+               fps: float | None = None) -> bytes:
+    """Frames of a search, one per event: an animated ``gif`` or ``svg``, or a ``png`` of the last.
+
+    ``fps`` is events a second (default 2: time to read each caption).
+    """
+    if fmt not in PICTURE_FORMATS:
+        raise InvalidArgument(f"Unknown picture format {fmt!r}; use one of {', '.join(PICTURE_FORMATS)}.")
+    _check(fmt, board, board.free_count)
+    check_size(size, board)
+    rate = check_fps(fps if fps is not None else 2.0)
+    size = size if size is not None else min(default_size(board), ANIMATION_SIZE)
+    scenes = trace_scenes(events, board)
+    if not scenes:
+        raise InvalidArgument("The trace is empty: there is nothing to draw.")
+    if fmt == "svg":
+        from . import svg
+
+        return svg.frames_svg(scenes, size, rate, title=f"A search on {board}").encode()
+    from . import raster
+
+    if fmt == "png":
+        return raster.scene_png(scenes[-1], size)
+    return raster.frames_gif(scenes, size, rate)
