@@ -2,6 +2,7 @@
 
 from .api import TourCount, count_tours, find_tour, iter_tours
 from .board import Board
+from .complete import complete_tour
 from .errors import (
     ChessToursError,
     InvalidArgument,
@@ -20,6 +21,7 @@ __all__ = [
     "find_tour",
     "iter_tours",
     "count_tours",
+    "complete_tour",
     "TourCount",
     "Board",
     "Leaper",
