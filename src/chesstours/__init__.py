@@ -1,6 +1,6 @@
 """chesstours: knight's tours and other leaper tours -- find, count, explain and draw them."""
 
-from .api import TourCount, count_tours, find_tour, iter_tours
+from .api import TourCount, count_tours, estimate_count, find_tour, iter_tours
 from .board import Board
 from .complete import complete_tour
 from .errors import (
@@ -22,6 +22,7 @@ __all__ = [
     "iter_tours",
     "count_tours",
     "complete_tour",
+    "estimate_count",
     "TourCount",
     "Board",
     "Leaper",

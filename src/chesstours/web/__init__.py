@@ -1,0 +1,18 @@
+"""chesstours on the web: a JSON api and a page, served by ``chesstours serve``.
+
+The api (:mod:`.routes`) answers the command line's questions with the
+command line's JSON; the page (``static/``) draws and animates tours, counts
+them, explains why none exists, and lets a visitor play. Nothing here
+searches: every answer comes from the library (:mod:`.service`), under the
+limits of :mod:`.limits`.
+
+>>> from fastapi.testclient import TestClient
+>>> client = TestClient(create_app(warm_up=False))
+>>> client.get("/api/tour", params={"board": "5x5", "start": "a1"}).json()["path"][:3]
+['a1', 'b3', 'a5']
+"""
+
+from .app import create_app, serve
+from .limits import Limits
+
+__all__ = ["create_app", "serve", "Limits"]
