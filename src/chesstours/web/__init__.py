@@ -12,7 +12,8 @@ limits of :mod:`.limits`.
 ['a1', 'b3', 'a5']
 """
 
-from .app import create_app, serve
+from .app import create_app
+from .server import running_server, serve
 from .limits import Limits
 
-__all__ = ["create_app", "serve", "Limits"]
+__all__ = ["create_app", "serve", "running_server", "Limits"]

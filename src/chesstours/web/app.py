@@ -1,7 +1,6 @@
 """The FastAPI application: the JSON api, its errors and limits, and the page.
 
-``create_app()`` builds the app; ``serve()`` runs it with uvicorn (what
-``chesstours serve`` does). The api answers as the command line does:
+``create_app()`` builds the app (:mod:`.server` runs it). The api answers as the command line does:
 
 =====  ==========================================================  =================
 HTTP   when                                                        CLI exit status
@@ -38,7 +37,7 @@ from ..errors import ChessToursError, LimitReached, NoTour
 from .limits import Busy, Lanes, Limits
 from .routes import ROUTERS
 
-__all__ = ["create_app", "serve", "STATIC"]
+__all__ = ["create_app", "STATIC"]
 
 #: The page's files, shipped in the package.
 STATIC = Path(__file__).parent / "static"
@@ -169,20 +168,3 @@ def _warm_up() -> None:
         count_tours("5x5", start="a1", workers=1)
     except ChessToursError:  # pragma: no cover - a warm-up never fails a server
         pass
-
-
-def serve(host: str = "127.0.0.1", port: int = 8000, limits: Limits | None = None) -> None:
-    """Run the app with uvicorn until Ctrl-C."""
-    import uvicorn
-
-    limits = limits or Limits()
-    uvicorn.run(
-        create_app(limits),
-        host=host,
-        port=port,
-        # Connections beyond this are answered 503 by uvicorn itself, before any work.
-        limit_concurrency=limits.quick_queue + limits.slow_queue + 256,
-        timeout_keep_alive=5,
-        server_header=False,
-        log_level="info",
-    )
