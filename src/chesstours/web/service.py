@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from ..api import count_tours, estimate_count, find_tour
+from ..api import _limits, _prepare, count_tours, estimate_count, find_tour
 from ..board import Board
 from ..complete import complete_tour, parse_path
 from ..errors import InvalidArgument, LimitReached, NoTour
@@ -70,6 +70,7 @@ def count(
     A count whose estimated search would outlast ``time_limit`` is refused
     before it starts (:class:`OverLimit`).
     """
+    _limits(time_limit, None)
     _, seconds = estimate_count(board, start, end, closed, piece, workers=workers)
     if seconds > time_limit:
         raise OverLimit(
@@ -115,8 +116,8 @@ def existence(
 
     :raises LimitReached: when ``time_limit`` runs out before an answer.
     """
-    s = None if start is None else board.square(start)
-    e = None if end is None else board.square(end)
+    board, piece, s, e = _prepare(board, start, end, piece)
+    _limits(time_limit, None)
     reason = obstruction(board, piece, s, e, closed)
     if reason is not None:
         return {"exists": False, "proof": reason.proof, "reason": reason.reason, "tour": None}

@@ -1,0 +1,105 @@
+"""Admission lanes: a full lane refuses at once; the quick lane hands long searches to the slow one."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+import chesstours as ct
+from chesstours.web import Limits, running_server
+from chesstours.web.limits import Busy, Lane, Lanes
+
+
+def test_a_full_lane_refuses_at_once_and_a_waiting_request_gets_its_turn():
+    async def scenario():
+        lane = Lane("long", threads=1, queue=1, wait=5.0, retry_after=3)
+        first = asyncio.create_task(lane.run(time.sleep, 0.3))
+        await asyncio.sleep(0.05)
+        second = asyncio.create_task(lane.run(lambda: "second"))
+        await asyncio.sleep(0.05)
+        t0 = time.perf_counter()
+        with pytest.raises(Busy) as info:
+            await lane.run(lambda: "third")
+        refused_in = time.perf_counter() - t0
+        assert await second == "second"
+        await first
+        return info.value, refused_in, lane
+
+    busy, refused_in, lane = asyncio.run(scenario())
+    assert str(busy) == "The server is busy with other long searches; try again in a moment."
+    assert busy.retry_after == 3 and refused_in < 0.05
+    assert (lane.running, lane.waiting, lane.refused) == (0, 0, 1)
+
+
+def test_a_wait_that_runs_out_is_refused():
+    async def scenario():
+        lane = Lane("quick", threads=1, queue=10, wait=0.1, retry_after=1)
+        first = asyncio.create_task(lane.run(time.sleep, 0.5))
+        await asyncio.sleep(0.05)
+        t0 = time.perf_counter()
+        with pytest.raises(Busy):
+            await lane.run(lambda: None)
+        waited = time.perf_counter() - t0
+        await first
+        return waited
+
+    assert 0.08 < asyncio.run(scenario()) < 0.4
+
+
+def test_a_search_moves_to_the_slow_lane_only_when_its_quick_budget_runs_out():
+    lanes = Lanes(Limits(quick_seconds=0.5))
+    calls = []
+
+    def search(seconds):
+        calls.append((threading.current_thread().name, seconds))
+        if seconds < 1:
+            raise ct.LimitReached("out of time")
+        return "found"
+
+    assert asyncio.run(lanes.search(search, 4.0)) == "found"
+    assert [s for _, s in calls] == [0.5, 3.5]
+    calls.clear()
+    with pytest.raises(ct.LimitReached):
+        asyncio.run(lanes.search(search, 0.2))  # the whole limit fits in the quick lane: no second try
+    assert [s for _, s in calls] == [0.2]
+
+
+def _get(url: str) -> tuple[int, dict, dict]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, json.loads(response.read()), {k.lower(): v for k, v in response.headers.items()}
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read()), {k.lower(): v for k, v in error.headers.items()}
+
+
+def test_over_http_a_flood_of_counts_is_refused_with_503_while_tours_still_come():
+    limits = Limits(slow_threads=1, slow_queue=0, slow_wait=0.1)
+    with running_server(limits) as url:
+        results = []
+
+        def count():
+            results.append(_get(f"{url}/api/count?board=6x6&start=a1&time_limit=1"))
+
+        threads = [threading.Thread(target=count) for _ in range(6)]
+        for t in threads:
+            t.start()
+        time.sleep(0.2)
+        t0 = time.perf_counter()
+        status, tour, _ = _get(f"{url}/api/tour?board=8x8&start=a1")
+        tour_seconds = time.perf_counter() - t0
+        for t in threads:
+            t.join()
+    assert status == 200 and len(tour["path"]) == 64
+    assert tour_seconds < 1.0
+    refused = [r for r in results if r[0] == 503]
+    assert refused, [r[0] for r in results]
+    code, body, headers = refused[0]
+    assert body == {"detail": "The server is busy with other long searches; try again in a moment."}
+    assert headers["retry-after"] == "5"
+    assert all(r[0] in (200, 504, 503) for r in results)
