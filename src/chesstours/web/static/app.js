@@ -453,6 +453,9 @@ function boardKeys(event) {
     case "ArrowLeft": c = Math.max(0, c - 1); break;
     case "ArrowRight": c = Math.min(cols - 1, c + 1); break;
     case "Enter": case " ": event.preventDefault(); pick(state.cursor); return;
+    case "Backspace":
+      if (state.mode === "play") { event.preventDefault(); undo(); }
+      return;
     default: return;
   }
   event.preventDefault();
