@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import statistics
 import threading
 import time
 import urllib.error
@@ -103,3 +104,59 @@ def test_over_http_a_flood_of_counts_is_refused_with_503_while_tours_still_come(
     assert body == {"detail": "The server is busy with other long searches; try again in a moment."}
     assert headers["retry-after"] == "5"
     assert all(r[0] in (200, 504, 503) for r in results)
+
+
+def test_200_concurrent_tour_requests_all_succeed_with_valid_tours():
+    httpx = pytest.importorskip("httpx")
+
+    async def burst(url):
+        limits = httpx.Limits(max_connections=200, max_keepalive_connections=0)
+        async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
+            names = ct.Board(8, 8).names(range(64))
+            return await asyncio.gather(*(client.get("/api/tour", params={"board": "8x8", "start": names[i % 64]})
+                                          for i in range(200)))
+
+    with running_server() as url:
+        t0 = time.perf_counter()
+        responses = asyncio.run(burst(url))
+        wall = time.perf_counter() - t0
+    assert [r.status_code for r in responses] == [200] * 200
+    for r in responses:
+        ct.Tour.from_dict(r.json()).validate()
+    assert wall < 30
+
+
+def test_a_flood_of_huge_counts_is_refused_while_cheap_requests_keep_coming():
+    httpx = pytest.importorskip("httpx")
+    huge = [{"board": "8x8"}, {"board": "7x7"}, {"board": "6x8"}, {"board": "6x6"}]
+
+    async def flood(url):
+        limits = httpx.Limits(max_connections=120, max_keepalive_connections=4)
+        async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
+            cheap = []
+            done = asyncio.Event()
+
+            async def cheap_loop():
+                while not done.is_set() and len(cheap) < 200:
+                    t0 = time.perf_counter()
+                    r = await client.get("/api/tour", params={"board": "8x8", "start": "b1"})
+                    cheap.append((r.status_code, time.perf_counter() - t0))
+
+            task = asyncio.create_task(cheap_loop())
+            await asyncio.sleep(0.05)
+            t0 = time.perf_counter()
+            answers = await asyncio.gather(*(client.get("/api/count", params=huge[i % 4]) for i in range(100)))
+            refused_by = time.perf_counter() - t0
+            done.set()
+            await task
+            return answers, refused_by, cheap
+
+    with running_server(Limits(count_seconds=2.0)) as url:
+        answers, wall, cheap = asyncio.run(flood(url))
+    statuses = [r.status_code for r in answers]
+    assert set(statuses) <= {400, 503, 200, 504}
+    assert statuses.count(400) >= 50  # 8x8 and 7x7 are over the size limit
+    assert statuses.count(400) + statuses.count(503) >= 98  # one 6x6 count may run, or one 6x8 estimate
+    assert wall < 15  # at most one count runs (2 s), everything else is refused
+    assert cheap and all(status == 200 for status, _ in cheap)
+    assert statistics.median(seconds for _, seconds in cheap) < 0.5

@@ -89,7 +89,7 @@ class Limits:
     quick_wait: float = 20.0
     slow_threads: int = 1
     slow_queue: int = 4
-    slow_wait: float = 2.0
+    slow_wait: float = 1.0
     count_workers: int = 1
     query_chars: int = 4096
     body_bytes: int = 1024
