@@ -409,3 +409,50 @@ def test_long_queries_and_request_bodies_are_refused(client):
     assert response.status_code == 413
     assert response.json() == {"detail": "The api reads no request body; send the parameters in the query."}
     assert client.post("/api/tour?board=8x8").status_code == 405
+
+
+# -- chesstours serve ------------------------------------------------------------------------------
+
+
+def test_serve_on_a_port_in_use_is_one_sentence_and_status_2(capsys):
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        port = sock.getsockname()[1]
+        code, out, err = cli(capsys, "serve", "--port", str(port))
+    assert code == 2 and out == ""
+    assert err == f"chesstours: Cannot listen on 127.0.0.1:{port}: Address already in use.\n"
+    code, _, err = cli(capsys, "serve", "--port", "70000")
+    assert code == 2 and err.startswith("chesstours: ") and err.count("\n") == 1
+
+
+def test_chesstours_serve_serves_the_page_and_the_api():
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from chesstours.web.server import free_port
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "chesstours", "serve", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tour?board=6x6&start=a1", timeout=5) as r:
+                    data = json.loads(r.read())
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        Tour.from_dict(data).validate()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+            assert b"chesstours" in r.read()
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    assert f"serving on http://127.0.0.1:{port}/" in err
