@@ -24,11 +24,12 @@ import statistics
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
 from collections import Counter
+from contextlib import contextmanager
 
 import httpx
 
+import chesstours as ct
 from chesstours.board import Board
 from chesstours.tour import Tour
 from chesstours.web import Limits
@@ -68,7 +69,7 @@ def server_process():
 
 def percentile(values: list[float], q: float) -> float:
     values = sorted(values)
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
 async def timed_get(client: httpx.AsyncClient, path: str, params: dict) -> tuple[int, float, dict]:
@@ -94,7 +95,7 @@ async def burst(url: str, n: int, seed: int = 1) -> dict:
         if status == 200:
             try:
                 Tour.from_dict(body).validate()
-            except Exception:
+            except (ct.ChessToursError, KeyError, TypeError, ValueError):
                 invalid += 1
     latencies = [ms for _, ms, _ in results]
     return {"statuses": statuses, "invalid": invalid, "wall_s": wall, "latencies": latencies}

@@ -4,14 +4,13 @@ import functools
 import random
 
 import pytest
+from conftest import neighbours
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chesstours as ct
 from chesstours.board import Board
 from chesstours.pieces import KNIGHT
-
-from conftest import neighbours
 
 
 def all_tours_by_brute_force(board: Board) -> list[tuple[int, ...]]:
@@ -35,7 +34,7 @@ def all_tours_by_brute_force(board: Board) -> list[tuple[int, ...]]:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def every_tour(size: str, closed: bool = False) -> frozenset[tuple[int, ...]]:
     """All directed tours: by brute force on 4x5; on 5x5 and 5x6 (too slow for brute force in a
     test) listed by ``iter_tours`` and checked against the known counts (1,728 open; 8 cycles)."""

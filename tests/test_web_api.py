@@ -12,8 +12,7 @@ import chesstours as ct
 from chesstours.cli import main
 from chesstours.pieces import move_table
 from chesstours.tour import Tour
-from chesstours.web import Limits, create_app
-from chesstours.web import service
+from chesstours.web import Limits, create_app, service
 from chesstours.web.app import STATIC
 
 
@@ -166,7 +165,7 @@ def test_bad_input_is_400_with_the_command_lines_sentence(client, capsys, endpoi
     elif endpoint == "/api/count":
         args = ["count"] + args[1:]
     response = client.get(endpoint, params=params)
-    code, out, err = cli(capsys, *args)
+    code, _, err = cli(capsys, *args)
     assert (response.status_code, code) == (400, 2), (endpoint, params, response.text, err)
     assert response.json() == {"detail": err.removeprefix("chesstours: ").rstrip("\n")}
 
@@ -174,14 +173,14 @@ def test_bad_input_is_400_with_the_command_lines_sentence(client, capsys, endpoi
 @pytest.mark.parametrize(
     "params, message",
     [
-        ({"board": "8", "method": "fast"}, "Invalid value 'fast' for method: input should be 'auto', 'warnsdorff' or "
-                                           "'backtrack'."),
-        ({"board": "8", "tiebreak": "coin"}, "Invalid value 'coin' for tiebreak: input should be 'first', 'pohl', "
-                                             "'roth' or 'random'."),
-        ({"board": "8", "closed": "maybe"}, "Invalid value 'maybe' for closed: input should be a valid boolean, "
-                                            "unable to interpret input."),
-        ({"board": "8", "seed": "x"}, "Invalid value 'x' for seed: input should be a valid integer, unable to parse "
-                                      "string as an integer."),
+        ({"board": "8", "method": "fast"}, ("Invalid value 'fast' for method: input should be 'auto', 'warnsdorff' "
+                                            "or 'backtrack'.")),
+        ({"board": "8", "tiebreak": "coin"}, ("Invalid value 'coin' for tiebreak: input should be 'first', 'pohl', "
+                                              "'roth' or 'random'.")),
+        ({"board": "8", "closed": "maybe"}, ("Invalid value 'maybe' for closed: input should be a valid boolean, "
+                                             "unable to interpret input.")),
+        ({"board": "8", "seed": "x"}, ("Invalid value 'x' for seed: input should be a valid integer, unable to "
+                                       "parse string as an integer.")),
         ({}, "The parameter board is required."),
         ({"board": "8" * 40}, f"Invalid value '{'8' * 40}' for board: string should have at most 32 characters."),
     ],
@@ -292,7 +291,7 @@ def test_exists_is_null_when_the_time_runs_out(client, monkeypatch):
 
     def slow(*args, time_limit=None, **kwargs):
         seen.append(time_limit)
-        raise ct.LimitReached(f"Stopped at the time limit after 1,000 positions without finding a tour.")
+        raise ct.LimitReached("Stopped at the time limit after 1,000 positions without finding a tour.")
 
     monkeypatch.setattr(service, "find_tour", slow)
     data = client.get("/api/exists", params={"board": "8x8", "time_limit": 3}).json()

@@ -33,7 +33,7 @@ def browser():
     with sync_api.sync_playwright() as pw:
         try:
             b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        except Exception as exc:  # a broken browser install is a reason to skip, not a failure of the page
+        except Exception as exc:  # noqa: BLE001 -- a broken browser install is a reason to skip, not a failure of the page
             pytest.skip(f"chromium does not start: {str(exc).splitlines()[0]}")
         yield b
         b.close()

@@ -100,7 +100,7 @@ def test_over_http_a_flood_of_counts_is_refused_with_503_while_tours_still_come(
     assert tour_seconds < 1.0
     refused = [r for r in results if r[0] == 503]
     assert refused, [r[0] for r in results]
-    code, body, headers = refused[0]
+    _, body, headers = refused[0]
     assert body == {"detail": "The server is busy with other long searches; try again in a moment."}
     assert headers["retry-after"] == "5"
     assert all(r[0] in (200, 504, 503) for r in results)

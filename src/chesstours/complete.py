@@ -28,7 +28,7 @@ chesstours.errors.InvalidArgument: Move 2 of the played path, from b3 to b4, is 
 from __future__ import annotations
 
 import time
-from typing import Iterable
+from collections.abc import Iterable
 
 from .api import _finish, _limits, _prepare
 from .board import Board

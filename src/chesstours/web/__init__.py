@@ -13,7 +13,7 @@ limits of :mod:`.limits`.
 """
 
 from .app import create_app
-from .server import running_server, serve
 from .limits import Limits
+from .server import running_server, serve
 
-__all__ = ["create_app", "serve", "running_server", "Limits"]
+__all__ = ["Limits", "create_app", "running_server", "serve"]

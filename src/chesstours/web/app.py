@@ -37,7 +37,7 @@ from ..errors import ChessToursError, LimitReached, NoTour
 from .limits import Busy, Lanes, Limits
 from .routes import ROUTERS
 
-__all__ = ["create_app", "STATIC"]
+__all__ = ["STATIC", "create_app"]
 
 #: The page's files, shipped in the package.
 STATIC = Path(__file__).parent / "static"

@@ -24,8 +24,9 @@ slow down the Python work of the quick lane.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 import anyio
 import anyio.to_thread
@@ -33,7 +34,7 @@ import anyio.to_thread
 from ..board import Board
 from ..errors import ChessToursError, InvalidArgument, LimitReached
 
-__all__ = ["Limits", "Lane", "Lanes", "Busy", "OverLimit"]
+__all__ = ["Busy", "Lane", "Lanes", "Limits", "OverLimit"]
 
 T = TypeVar("T")
 
@@ -167,7 +168,7 @@ class Lane:
             self.waiting += 1
             try:
                 await asyncio.wait_for(self._slots.acquire(), self.wait)
-            except (asyncio.TimeoutError, TimeoutError):
+            except TimeoutError:
                 raise self._busy() from None
             finally:
                 self.waiting -= 1

@@ -5,15 +5,15 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 import uvicorn
 
 from .app import create_app
 from .limits import Limits
 
-__all__ = ["serve", "running_server", "free_port"]
+__all__ = ["free_port", "running_server", "serve"]
 
 
 def _config(host: str, port: int, limits: Limits, log_level: str) -> uvicorn.Config:

@@ -21,7 +21,7 @@ from ..pieces import Leaper, move_table
 from ..theory import obstruction
 from .limits import OverLimit
 
-__all__ = ["tour", "count", "existence", "board_moves"]
+__all__ = ["board_moves", "count", "existence", "tour"]
 
 
 def tour(

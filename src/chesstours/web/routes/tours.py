@@ -8,7 +8,7 @@ returns what ``chesstours tour 8x8 --start a1 --closed --format json`` prints, a
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Optional
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 
@@ -28,12 +28,12 @@ Order = Enum("Order", {o: o for o in api.ORDERS}, type=str)
 
 BoardQ = Annotated[str, Query(description="Board size: ROWSxCOLS such as 8x8 or 5x6, or one number (8 means 8x8).",
                               examples=["8x8"], max_length=32)]
-StartQ = Annotated[Optional[str], Query(description="First square, such as a1.", max_length=16)]
-EndQ = Annotated[Optional[str], Query(description="Last square.", max_length=16)]
+StartQ = Annotated[str | None, Query(description="First square, such as a1.", max_length=16)]
+EndQ = Annotated[str | None, Query(description="Last square.", max_length=16)]
 ClosedQ = Annotated[bool, Query(description="Closed tours: the last square leaps back to the first.")]
 PieceQ = Annotated[str, Query(description="knight, camel, zebra, giraffe, or a leap A,B such as 2,3.", max_length=32)]
 HolesQ = Annotated[str, Query(description="Squares removed from the board, comma-separated: d4,e5.")]
-TimeQ = Annotated[Optional[float], Query(description="Stop after this many seconds (at most the server's limit).")]
+TimeQ = Annotated[float | None, Query(description="Stop after this many seconds (at most the server's limit).")]
 
 
 def _limits(request: Request) -> Limits:
@@ -51,7 +51,7 @@ def _board(request: Request, board: str, holes: str, interactive: bool = True) -
     return b
 
 
-def _end(start: Optional[str], end: Optional[str]) -> tuple[Optional[str], Optional[str]]:
+def _end(start: str | None, end: str | None) -> tuple[str | None, str | None]:
     """Empty strings (an unset field of a form) mean "not given"."""
     return (start or None), (end or None)
 
@@ -67,11 +67,11 @@ async def get_tour(
     holes: HolesQ = "",
     method: Annotated[Method, Query(description="auto tries the theory, Warnsdorff's rule, then backtracking: "
                                                 "it finds a tour whenever one exists.")] = Method.auto,
-    tiebreak: Annotated[Optional[Tiebreak], Query(description="Warnsdorff tie-break (default: roth; auto tries "
+    tiebreak: Annotated[Tiebreak | None, Query(description="Warnsdorff tie-break (default: roth; auto tries "
                                                               "several).")] = None,
     seed: Annotated[int, Query(description="Seed of the random tie-break.")] = 0,
     order: Annotated[Order, Query(description="Backtracking move order.")] = Order.warnsdorff,
-    prefix: Annotated[Optional[str], Query(description="Moves already played, comma-separated (a1,b3,c5): the tour "
+    prefix: Annotated[str | None, Query(description="Moves already played, comma-separated (a1,b3,c5): the tour "
                                                        "must begin with them (solve from here).")] = None,
     time_limit: TimeQ = None,
 ) -> dict:
