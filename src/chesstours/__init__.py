@@ -1,9 +1,10 @@
 """chesstours: knight's tours and other leaper tours -- find, count, explain and draw them."""
 
-from .api import TourCount, count_tours, find_tour, iter_tours
+from .api import TourCount, count_tours, estimate_count, find_tour, iter_tours
 from .bishop import BishopRoute
 from .bishop_api import BishopCount, count_bishop_routes, iter_bishop_routes, solve_bishop
 from .board import Board
+from .complete import complete_tour
 from .existence import Existence, tour_exists
 from .errors import (
     ChessToursError,
@@ -25,6 +26,8 @@ __all__ = [
     "find_tour",
     "iter_tours",
     "count_tours",
+    "complete_tour",
+    "estimate_count",
     "TourCount",
     "tour_exists",
     "Existence",

@@ -38,7 +38,7 @@ from .pieces import KNIGHT, Leaper, move_table, parse_piece
 from .theory import obstruction
 from .tour import Tour
 
-__all__ = ["find_tour", "iter_tours", "count_tours", "TourCount", "METHODS", "MAX_BACKTRACK_COUNT_SQUARES",
+__all__ = ["find_tour", "iter_tours", "count_tours", "estimate_count", "TourCount", "METHODS", "MAX_BACKTRACK_COUNT_SQUARES",
            "CONSTRUCT_ABOVE"]
 
 #: Methods of :func:`find_tour`.
@@ -513,3 +513,42 @@ def _tour_count(board, piece, closed, s, e, result, seconds: float) -> TourCount
     return TourCount(board, piece, closed, s, e, directed, undirected, result.nodes, seconds, "backtrack",
                      result.complete, {"tasks": result.tasks_total})
 
+
+
+# -- estimate ----------------------------------------------------------------
+
+
+def estimate_count(
+    board: Board | str,
+    start: int | str | None = None,
+    end: int | str | None = None,
+    closed: bool = False,
+    piece: Leaper | str = KNIGHT,
+    *,
+    holes=(),
+    workers: int | None = None,
+) -> tuple[float, float]:
+    """Estimate what :func:`count_tours` would cost: ``(positions, seconds)``.
+
+    Knuth's random probes of the search tree (see
+    :meth:`chesstours.engines.backtrack.Search.estimate`): good to an order of
+    magnitude, and quick -- a few hundredths of a second. Boards where the theory
+    rules out every tour cost nothing. ``workers`` threads are assumed (default:
+    all cores).
+
+    >>> positions, seconds = estimate_count("5x5", start="a1")
+    >>> 1e3 < positions < 1e6 and seconds < 1
+    True
+    """
+    from .engines.parallel import NODES_PER_SECOND, closed_tasks, estimate_nodes, open_tasks, split_tasks
+
+    board, piece, s, e = _prepare(board, start, end, piece, holes)
+    if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
+        return float("inf"), float("inf")
+    if obstruction(board, piece, s, e, closed) is not None:
+        return 0.0, 0.0
+    tasks = closed_tasks(board, piece, s, e) if closed else open_tasks(board, piece, s, e)
+    tasks = split_tasks(board, piece, tasks)
+    nodes = estimate_nodes(board, piece, tasks)
+    cores = workers or os.cpu_count() or 1
+    return nodes, nodes / (NODES_PER_SECOND * min(cores, len(tasks)))

@@ -715,6 +715,29 @@ def trace(
         write_atomic(output, data)
 
 
+# -- serve ---------------------------------------------------------------------
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port to listen on."),
+) -> None:
+    """Serve the web page and its JSON api (http://HOST:PORT/, schema at /docs) until Ctrl-C."""
+    import socket
+
+    from .web import serve as run_server
+
+    try:  # a clear sentence, before uvicorn starts, when the address cannot be used
+        with socket.create_server((host, port)):
+            pass
+    except OSError as exc:
+        why = (exc.strerror or str(exc)).split(" (while")[0]
+        raise InvalidArgument(f"Cannot listen on {host}:{port}: {why}.") from None
+    typer.echo(f"chesstours: serving on http://{host}:{port}/ (api schema at /docs); Ctrl-C stops.", err=True)
+    run_server(host, port)
+
+
 # -- entry point -----------------------------------------------------------------
 
 

@@ -1,0 +1,212 @@
+"""Load on the web api, over loopback only: many tours at once, and a flood of huge counts.
+
+Starts ``chesstours serve`` in its own process on a free port of 127.0.0.1 and
+measures, with an asyncio HTTP client (one connection per request in flight):
+
+1. ``burst``: N requests for 8x8 tours (random start squares) sent at once;
+   every answer must be 200 and a valid tour.
+2. ``baseline``: cheap requests (8x8 tours) one after another, nothing else running.
+3. ``flood``: M expensive requests at once (counts of 8x8, 7x7, 6x8 and 6x6:
+   refused by the size limit, by the estimate, or by a full lane, or run
+   under the time limit), while the cheap requests go on; the latency of
+   the cheap ones is measured during the flood.
+
+Every loop is bounded in count and time. Run: ``python benchmarks/bench_web_load.py
+[--burst 200] [--flood 200]``. Prints a table: medians and 95th percentiles in ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from contextlib import contextmanager
+from urllib.parse import urlencode
+
+import httpx
+
+import chesstours as ct
+from chesstours.board import Board
+from chesstours.tour import Tour
+from chesstours.web import Limits
+from chesstours.web.server import free_port
+
+HUGE_COUNTS = [
+    {"board": "8x8"},                       # over the size limit: refused at once
+    {"board": "7x7", "start": "a1"},        # over the size limit
+    {"board": "6x8"},                       # estimated far beyond the time limit
+    {"board": "6x6"},                       # runs up to the time limit, holding the one slow thread
+    {"board": "6x6", "start": "a1"},
+]
+
+
+@contextmanager
+def server_process():
+    """``chesstours serve`` in its own process (the client here must not share its GIL), on loopback."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "chesstours", "serve", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(f"{url}/api/info", timeout=1)
+                break
+            except httpx.TransportError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the server did not start") from None
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
+
+
+async def timed_get(client: RawClient, path: str, params: dict) -> tuple[int, float, dict]:
+    t0 = time.perf_counter()
+    status, body = await client.get(path, params)
+    return status, (time.perf_counter() - t0) * 1000, body
+
+
+class RawClient:
+    """A minimal HTTP/1.1 client over asyncio streams, one connection per request.
+
+    A full-featured client costs more CPU per request than the server does; on a
+    two-core machine it would measure itself. This one writes the request line and
+    reads the answer, nothing more.
+    """
+
+    def __init__(self, url: str):
+        host, port = url.removeprefix("http://").split(":")
+        self.host, self.port = host, int(port)
+
+    async def get(self, path: str, params: dict) -> tuple[int, dict]:
+        reader, writer = await asyncio.open_connection(self.host, self.port)
+        try:
+            query = urlencode(params)
+            writer.write(f"GET {path}?{query} HTTP/1.1\r\nHost: {self.host}\r\nConnection: close\r\n\r\n".encode())
+            await writer.drain()
+            raw = await reader.read()
+        finally:
+            writer.close()
+        head, _, body = raw.partition(b"\r\n\r\n")
+        status = int(head.split(b" ", 2)[1])
+        if b"transfer-encoding: chunked" in head.lower():
+            body = _unchunk(body)
+        return status, json.loads(body)
+
+
+def _unchunk(data: bytes) -> bytes:
+    out = bytearray()
+    while data:
+        size_line, _, data = data.partition(b"\r\n")
+        size = int(size_line, 16)
+        if size == 0:
+            break
+        out += data[:size]
+        data = data[size + 2:]
+    return bytes(out)
+
+
+def tour_params(rng: random.Random) -> dict:
+    return {"board": "8x8", "start": Board(8, 8).name(rng.randrange(64))}
+
+
+async def burst(url: str, n: int, seed: int = 1) -> dict:
+    rng = random.Random(seed)
+    client = RawClient(url)
+    t0 = time.perf_counter()
+    results = await asyncio.gather(*(timed_get(client, "/api/tour", tour_params(rng)) for _ in range(n)))
+    wall = time.perf_counter() - t0
+    statuses = Counter(status for status, _, _ in results)
+    invalid = 0
+    for status, _, body in results:
+        if status == 200:
+            try:
+                Tour.from_dict(body).validate()
+            except (ct.ChessToursError, KeyError, TypeError, ValueError):
+                invalid += 1
+    latencies = [ms for _, ms, _ in results]
+    return {"statuses": statuses, "invalid": invalid, "wall_s": wall, "latencies": latencies}
+
+
+async def cheap_loop(client: RawClient, stop: asyncio.Event, out: list, rng: random.Random,
+                     max_requests: int) -> None:
+    while not stop.is_set() and len(out) < max_requests:
+        out.append(await timed_get(client, "/api/tour", tour_params(rng)))
+
+
+async def flood(url: str, m: int, cheap_max: int = 400, seed: int = 2) -> dict:
+    rng = random.Random(seed)
+    client = RawClient(url)
+    if True:
+        # Baseline: the cheap requests alone.
+        baseline: list = []
+        never = asyncio.Event()
+        await cheap_loop(client, never, baseline, rng, 50)
+        # The flood, with the cheap requests going on beside it.
+        stop = asyncio.Event()
+        cheap: list = []
+        cheap_task = asyncio.create_task(cheap_loop(client, stop, cheap, rng, cheap_max))
+        await asyncio.sleep(0.05)
+        t0 = time.perf_counter()
+        floods = await asyncio.gather(*(timed_get(client, "/api/count", HUGE_COUNTS[i % len(HUGE_COUNTS)])
+                                        for i in range(m)))
+        flood_wall = time.perf_counter() - t0
+        stop.set()
+        await cheap_task
+    return {"baseline": baseline, "cheap": cheap, "flood": floods, "flood_wall_s": flood_wall}
+
+
+def row(name: str, latencies: list[float], extra: str = "") -> str:
+    if not latencies:
+        return f"| {name:<34} | {0:>5} | {'-':>9} | {'-':>9} | {'-':>9} | {extra}"
+    return (f"| {name:<34} | {len(latencies):>5} | {statistics.median(latencies):>9.1f} | "
+            f"{percentile(latencies, 0.95):>9.1f} | {max(latencies):>9.1f} | {extra}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--burst", type=int, default=200, help="tours sent at once (default 200)")
+    parser.add_argument("--flood", type=int, default=200, help="huge counts sent at once (default 200)")
+    args = parser.parse_args()
+    with server_process() as url:
+        # Load the kernels first, as a server that has been up a while has.
+        httpx.get(f"{url}/api/tour", params={"board": "8x8", "start": "a1", "closed": True}, timeout=60)
+        httpx.get(f"{url}/api/count", params={"board": "5x5"}, timeout=60)
+        b = asyncio.run(burst(url, args.burst))
+        f = asyncio.run(flood(url, args.flood))
+    print(f"server: 127.0.0.1, default limits {Limits()}")
+    print()
+    print("| requests                           |     n |  median ms |    p95 ms |    max ms | answers")
+    print("|------------------------------------|------:|----------:|----------:|----------:|--------")
+    print(row(f"burst: {args.burst} x 8x8 tour at once", b["latencies"],
+              f"{dict(b['statuses'])}, invalid tours {b['invalid']}, wall {b['wall_s']:.2f} s"))
+    print(row("cheap 8x8 tours, alone", [ms for _, ms, _ in f["baseline"]],
+              str(dict(Counter(s for s, _, _ in f["baseline"])))))
+    print(row("cheap 8x8 tours, during the flood", [ms for _, ms, _ in f["cheap"]],
+              str(dict(Counter(s for s, _, _ in f["cheap"])))))
+    refused = [ms for s, ms, _ in f["flood"] if s in (400, 503)]
+    print(row(f"flood: {args.flood} huge counts, refused", refused,
+              str(dict(Counter(s for s, _, _ in f["flood"]))) + f", wall {f['flood_wall_s']:.2f} s"))
+    print(row("flood: counts that ran", [ms for s, ms, _ in f["flood"] if s not in (400, 503)]))
+    baseline_median = statistics.median(ms for _, ms, _ in f["baseline"])
+    during_median = statistics.median(ms for _, ms, _ in f["cheap"]) if f["cheap"] else float("nan")
+    print()
+    print(f"cheap-request median during the flood / alone: {during_median / baseline_median:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

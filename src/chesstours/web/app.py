@@ -1,0 +1,170 @@
+"""The FastAPI application: the JSON api, its errors and limits, and the page.
+
+``create_app()`` builds the app (:mod:`.server` runs it). The api answers as the command line does:
+
+=====  ==========================================================  =================
+HTTP   when                                                        CLI exit status
+=====  ==========================================================  =================
+200    the answer                                                  0
+400    bad input, or a request larger than this server accepts     2
+404    no tour exists (``detail`` is the reason, ``proof`` how)     1
+422    a parameter of the wrong type or an unknown choice          2
+503    the server is busy (``Retry-After`` says when to retry)     --
+504    the time limit ran out (``partial`` holds a partial count)  3
+=====  ==========================================================  =================
+
+Every error body is ``{"detail": "<one sentence>"}``, the sentence the command
+line prints. The requests never name a file: the page is served from the
+package's ``static`` folder and nothing else on disk is reachable.
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
+
+from .. import __version__
+from ..api import TourCount
+from ..errors import ChessToursError, LimitReached, NoTour
+from .limits import Busy, Lanes, Limits
+from .routes import ROUTERS
+
+__all__ = ["STATIC", "create_app"]
+
+#: The page's files, shipped in the package.
+STATIC = Path(__file__).parent / "static"
+
+#: The page loads nothing from elsewhere: scripts, styles and data come from this server only.
+_PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+
+
+def create_app(limits: Limits | None = None, warm_up: bool = True) -> FastAPI:
+    """Build the app: the api under ``/api``, its schema at ``/docs``, the page at ``/``.
+
+    ``warm_up`` loads the compiled kernels in a background thread at start-up,
+    so that the first visitor does not wait for them.
+    """
+    limits = limits or Limits()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        if warm_up:
+            threading.Thread(target=_warm_up, name="chesstours-warm-up", daemon=True).start()
+        yield
+
+    app = FastAPIOffline(
+        title="chesstours",
+        version=__version__,
+        description="Knight's tours and other leaper tours: find, count and explain them. The JSON is the "
+                    "command line's (`chesstours tour ... --format json`, `chesstours count ... --json`).",
+        lifespan=lifespan,
+        redoc_url=None,
+        favicon_url="/static/favicon.svg",
+    )
+    app.state.limits = limits
+    app.state.lanes = Lanes(limits)
+    app.state.features = {name: bool(router.routes) for name, router in ROUTERS}
+    for _, router in ROUTERS:
+        app.include_router(router)
+    _errors(app)
+    app.add_middleware(_Guard, limits=limits)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    return app
+
+
+def _errors(app: FastAPI) -> None:
+    @app.exception_handler(ChessToursError)
+    async def library_error(request: Request, exc: ChessToursError) -> JSONResponse:
+        if isinstance(exc, NoTour):
+            return JSONResponse({"detail": exc.reason, "proof": exc.proof, "nodes": exc.nodes}, status_code=404)
+        if isinstance(exc, LimitReached):
+            body = {"detail": str(exc)}
+            if isinstance(exc.partial, TourCount):
+                body["partial"] = exc.partial.to_dict()
+            return JSONResponse(body, status_code=504)
+        if isinstance(exc, Busy):
+            return JSONResponse({"detail": str(exc)}, status_code=503,
+                                headers={"Retry-After": str(exc.retry_after)})
+        return JSONResponse({"detail": str(exc)}, status_code=400)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_parameter(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        return JSONResponse({"detail": _sentence(errors[0]) if errors else "The request is not valid.",
+                             "errors": jsonable_encoder(errors)}, status_code=422)
+
+
+def _sentence(error: dict) -> str:
+    """One pydantic error as the command line would say it."""
+    name = str(error.get("loc", ("", "parameter"))[-1])
+    if error.get("type") == "missing":
+        return f"The parameter {name} is required."
+    message = str(error.get("msg", "is not valid")).rstrip(".")
+    message = message[0].lower() + message[1:]
+    return f"Invalid value {error.get('input')!r} for {name}: {message}."
+
+
+class _Guard:
+    """ASGI middleware: refuse long queries (414) and bodies (413); set the page's security headers."""
+
+    def __init__(self, app, limits: Limits):
+        self.app = app
+        self.limits = limits
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        query = scope.get("query_string", b"")
+        if len(query) > self.limits.query_chars:
+            return await _refuse(send, 414, f"The query is {len(query):,} characters long; this server accepts "
+                                            f"at most {self.limits.query_chars:,}.")
+        for key, value in scope.get("headers", ()):
+            if key == b"content-length" and (not value.isdigit() or int(value) > self.limits.body_bytes):
+                return await _refuse(send, 413, "The api reads no request body; send the parameters in the query.")
+            if key == b"transfer-encoding":
+                return await _refuse(send, 413, "The api reads no request body; send the parameters in the query.")
+        page = not scope["path"].startswith(("/docs", "/openapi", "/static-offline-docs"))
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers.append((b"x-content-type-options", b"nosniff"))
+                if page:
+                    headers.append((b"content-security-policy", _PAGE_POLICY.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        return await self.app(scope, receive, send_with_headers)
+
+
+async def _refuse(send, status: int, sentence: str) -> None:
+    response = JSONResponse({"detail": sentence}, status_code=status)
+    await send({"type": "http.response.start", "status": status, "headers": response.raw_headers})
+    await send({"type": "http.response.body", "body": response.body})
+
+
+def _warm_up() -> None:
+    """Load the compiled kernels (from numba's cache, or compile them) before the first visitor needs them."""
+    from ..api import count_tours, estimate_count, find_tour
+
+    try:
+        find_tour("6x6", closed=True, method="backtrack", time_limit=60)
+        find_tour("5x5", method="warnsdorff")
+        estimate_count("5x5")
+        count_tours("5x5", start="a1", workers=1)
+    except ChessToursError:  # pragma: no cover - a warm-up never fails a server
+        pass

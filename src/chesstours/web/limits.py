@@ -1,0 +1,217 @@
+"""What protects the server: size limits, time limits and admission lanes.
+
+A public page invites a flood of requests, some of them enormous (count every
+tour of 8x8). Every request that searches goes through these checks:
+
+* **size**: boards larger than :attr:`Limits.tour_squares` are refused for
+  tours and existence questions, and larger than :attr:`Limits.count_squares`
+  for exhaustive counts; a count whose estimated search (Knuth's random
+  probes) does not fit in the time limit is refused before it starts;
+* **time**: every search runs with a time limit, whatever the request asks;
+* **admission**: searches run in worker threads behind two *lanes*. The
+  ``quick`` lane runs every tour search first, with a short time budget, on a
+  few threads with a long queue; only a search that needs more time moves on
+  to the ``slow`` lane, which has one thread and a queue of a few places.
+  Counts go to the ``slow`` lane directly. A lane whose queue is full, or whose
+  wait runs out, refuses the request at once with :class:`Busy` (HTTP 503),
+  so a flood of expensive requests is turned away in microseconds and never
+  holds a thread that a cheap request needs.
+
+The kernels release the GIL, so a count on the slow lane's thread does not
+slow down the Python work of the quick lane.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+import anyio
+import anyio.to_thread
+
+from ..board import Board
+from ..errors import ChessToursError, InvalidArgument, LimitReached
+
+__all__ = ["Busy", "Lane", "Lanes", "Limits", "OverLimit"]
+
+T = TypeVar("T")
+
+
+class OverLimit(InvalidArgument):
+    """A request larger than this server accepts (HTTP 400)."""
+
+
+class Busy(ChessToursError):
+    """Every place in a lane is taken: try again later (HTTP 503)."""
+
+    def __init__(self, message: str, retry_after: int = 1):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's limits; every field can be changed for a private server.
+
+    Attributes
+    ----------
+    tour_squares : int
+        Largest board (squares, holes included) for tours, existence and the move table.
+    count_squares : int
+        Largest board for exhaustive counts.
+    search_seconds : float
+        Time limit of every tour or existence search (a request may ask for less).
+    count_seconds : float
+        Time limit of every count.
+    quick_seconds : float
+        Time budget of a search in the quick lane before it moves to the slow lane.
+    quick_threads, quick_queue, quick_wait : int, int, float
+        Searches running at once in the quick lane, requests allowed to wait
+        for a place, and the longest wait in seconds.
+    slow_threads, slow_queue, slow_wait : int, int, float
+        The same for the slow lane.
+    count_workers : int
+        Threads of one count.
+    query_chars : int
+        Longest query string accepted (HTTP 414 beyond).
+    body_bytes : int
+        Largest request body accepted (HTTP 413 beyond); the api reads none.
+    """
+
+    tour_squares: int = 2500
+    count_squares: int = 48
+    search_seconds: float = 10.0
+    count_seconds: float = 10.0
+    quick_seconds: float = 0.5
+    quick_threads: int = 4
+    quick_queue: int = 512
+    quick_wait: float = 20.0
+    slow_threads: int = 1
+    slow_queue: int = 4
+    slow_wait: float = 1.0
+    count_workers: int = 1
+    query_chars: int = 4096
+    body_bytes: int = 1024
+
+    def check_tour_board(self, board: Board) -> None:
+        """:raises OverLimit: when ``board`` is too large for an interactive tour."""
+        if board.size > self.tour_squares:
+            raise OverLimit(
+                f"This server works on boards of at most {self.tour_squares:,} squares and {board.rows}x{board.cols} "
+                f"has {board.size:,}; the command line has no such limit (chesstours tour {board.rows}x{board.cols})."
+            )
+
+    def check_count_board(self, board: Board) -> None:
+        """:raises OverLimit: when ``board`` is too large for an exhaustive count here."""
+        if board.free_count > self.count_squares:
+            raise OverLimit(
+                f"This server counts tours on boards of at most {self.count_squares} squares and {board} has "
+                f"{board.free_count:,}: the number of paths grows exponentially with the board "
+                f"(chesstours count {board.rows}x{board.cols} --time-limit SECONDS counts as far as it gets)."
+            )
+
+    def time_limit(self, asked: float | None, cap: float) -> float:
+        """The time limit of a search: what the request asked for, at most ``cap``.
+
+        A bad value (negative, zero, NaN) is passed on for the api to refuse with its own sentence.
+        """
+        if asked is None:
+            return cap
+        return asked if not asked > 0 else min(asked, cap)
+
+
+class Lane:
+    """Run blocking functions in worker threads, at most ``threads`` at once.
+
+    Up to ``queue`` requests wait for a thread, each at most ``wait`` seconds;
+    past either, :class:`Busy` is raised at once.
+    """
+
+    def __init__(self, name: str, threads: int, queue: int, wait: float, retry_after: int):
+        self.name = name
+        self.threads = threads
+        self.queue = queue
+        self.wait = wait
+        self.retry_after = retry_after
+        self.running = 0
+        self.waiting = 0
+        self.refused = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._slots: asyncio.Semaphore | None = None
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    def _bind(self) -> None:
+        # asyncio primitives belong to one event loop: make them in the loop that serves.
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._loop = loop
+            self._slots = asyncio.Semaphore(self.threads)
+            self._limiter = anyio.CapacityLimiter(self.threads)
+            self.running = self.waiting = 0
+
+    def _busy(self) -> Busy:
+        self.refused += 1
+        return Busy(
+            f"The server is busy with other {self.name} searches; try again in a moment.",
+            retry_after=self.retry_after,
+        )
+
+    async def run(self, fn: Callable[..., T], *args) -> T:
+        """Run ``fn(*args)`` in a thread of this lane; :raises Busy: when there is no room."""
+        self._bind()
+        assert self._slots is not None
+        if self._slots.locked():
+            if self.waiting >= self.queue:
+                raise self._busy()
+            self.waiting += 1
+            try:
+                await asyncio.wait_for(self._slots.acquire(), self.wait)
+            except TimeoutError:
+                raise self._busy() from None
+            finally:
+                self.waiting -= 1
+        else:
+            await self._slots.acquire()
+        self.running += 1
+        try:
+            return await anyio.to_thread.run_sync(fn, *args, limiter=self._limiter)
+        finally:
+            self.running -= 1
+            self._slots.release()
+
+
+class Lanes:
+    """The quick and slow lanes of one server (see the module docstring)."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.quick = Lane("quick", limits.quick_threads, limits.quick_queue, limits.quick_wait, retry_after=1)
+        self.slow = Lane("long", limits.slow_threads, limits.slow_queue, limits.slow_wait, retry_after=5)
+
+    async def search(self, fn: Callable[[float], T], time_limit: float) -> T:
+        """Run ``fn(seconds)``: first in the quick lane with a short budget, then, if that
+        budget ran out, in the slow lane with what is left of ``time_limit``.
+
+        :raises LimitReached: when ``time_limit`` runs out; :raises Busy: when a lane is full.
+        """
+        quick = time_limit if not time_limit > 0 else min(self.limits.quick_seconds, time_limit)
+        try:
+            return await self.quick.run(fn, quick)
+        except LimitReached:
+            if quick >= time_limit:
+                raise
+        return await self.slow.run(fn, time_limit - quick)
+
+    async def count(self, fn: Callable[[], T]) -> T:
+        """Run a count in the slow lane."""
+        return await self.slow.run(fn)
+
+    def state(self) -> dict:
+        """Running, waiting and refused requests per lane (for ``/api/info``)."""
+        return {
+            lane.name: {"threads": lane.threads, "running": lane.running, "waiting": lane.waiting,
+                        "refused": lane.refused}
+            for lane in (self.quick, self.slow)
+        }

@@ -1,0 +1,183 @@
+"""Endpoints for tours: ``/api/tour``, ``/api/count``, ``/api/exists``, ``/api/board``, ``/api/info``.
+
+Parameters and JSON are those of the command line: ``/api/tour?board=8x8&start=a1&closed=true``
+returns what ``chesstours tour 8x8 --start a1 --closed --format json`` prints, and
+``/api/count`` what ``chesstours count ... --json`` prints.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+
+from ... import __version__, api
+from ...board import Board
+from ...engines.warnsdorff import TIEBREAKS
+from ...errors import LimitReached
+from ...pieces import NAMED_PIECES, parse_piece
+from .. import service
+from ..limits import Lanes, Limits
+
+router = APIRouter(prefix="/api", tags=["tours"])
+
+Method = Enum("Method", {m: m for m in api.METHODS}, type=str)
+Tiebreak = Enum("Tiebreak", {t: t for t in TIEBREAKS}, type=str)
+Order = Enum("Order", {o: o for o in api.ORDERS}, type=str)
+
+BoardQ = Annotated[str, Query(description="Board size: ROWSxCOLS such as 8x8 or 5x6, or one number (8 means 8x8).",
+                              examples=["8x8"], max_length=32)]
+StartQ = Annotated[str | None, Query(description="First square, such as a1.", max_length=16)]
+EndQ = Annotated[str | None, Query(description="Last square.", max_length=16)]
+ClosedQ = Annotated[bool, Query(description="Closed tours: the last square leaps back to the first.")]
+PieceQ = Annotated[str, Query(description="knight, camel, zebra, giraffe, or a leap A,B such as 2,3.", max_length=32)]
+HolesQ = Annotated[str, Query(description="Squares removed from the board, comma-separated: d4,e5.")]
+TimeQ = Annotated[float | None, Query(description="Stop after this many seconds (at most the server's limit).")]
+
+
+def _limits(request: Request) -> Limits:
+    return request.app.state.limits
+
+
+def _lanes(request: Request) -> Lanes:
+    return request.app.state.lanes
+
+
+def _board(request: Request, board: str, holes: str, interactive: bool = True) -> Board:
+    b = Board.parse(board.strip(), holes)
+    if interactive:
+        _limits(request).check_tour_board(b)
+    return b
+
+
+def _end(start: str | None, end: str | None) -> tuple[str | None, str | None]:
+    """Empty strings (an unset field of a form) mean "not given"."""
+    return (start or None), (end or None)
+
+
+@router.get("/tour", summary="Find one tour")
+async def get_tour(
+    request: Request,
+    board: BoardQ,
+    start: StartQ = None,
+    end: EndQ = None,
+    closed: ClosedQ = False,
+    piece: PieceQ = "knight",
+    holes: HolesQ = "",
+    method: Annotated[Method, Query(description="auto tries the theory, Warnsdorff's rule, then backtracking: "
+                                                "it finds a tour whenever one exists.")] = Method.auto,
+    tiebreak: Annotated[Tiebreak | None, Query(description="Warnsdorff tie-break (default: roth; auto tries "
+                                                              "several).")] = None,
+    seed: Annotated[int, Query(description="Seed of the random tie-break.")] = 0,
+    order: Annotated[Order, Query(description="Backtracking move order.")] = Order.warnsdorff,
+    prefix: Annotated[str | None, Query(description="Moves already played, comma-separated (a1,b3,c5): the tour "
+                                                       "must begin with them (solve from here).")] = None,
+    time_limit: TimeQ = None,
+) -> dict:
+    """One tour, validated, as ``chesstours tour BOARD ... --format json`` prints it.
+
+    **404** when no tour exists (or the chosen heuristic failed): ``detail`` is the
+    reason, ``proof`` how it is known. **504** when the time limit ran out.
+    """
+    b = _board(request, board, holes)
+    p = parse_piece(piece)
+    start, end = _end(start, end)
+    limit = _limits(request).time_limit(time_limit, _limits(request).search_seconds)
+
+    def search(seconds: float) -> dict:
+        return service.tour(b, p, start, end, closed, method.value, tiebreak.value if tiebreak else None, seed,
+                            order.value, prefix or None, seconds)
+
+    return await _lanes(request).search(search, limit)
+
+
+@router.get("/count", summary="Count tours exactly")
+async def get_count(
+    request: Request,
+    board: BoardQ,
+    start: StartQ = None,
+    end: EndQ = None,
+    closed: ClosedQ = False,
+    piece: PieceQ = "knight",
+    holes: HolesQ = "",
+    time_limit: TimeQ = None,
+) -> dict:
+    """Exact counts, as ``chesstours count BOARD ... --json`` prints them.
+
+    Counts are exhaustive searches: boards above the server's size limit, and
+    counts whose estimated search outlasts the time limit, are refused at once
+    (**400**); a count that still runs out of time answers **504** with what was
+    counted so far in ``partial``. **503** when the server is busy with other counts.
+    """
+    limits = _limits(request)
+    b = _board(request, board, holes, interactive=False)
+    limits.check_count_board(b)
+    p = parse_piece(piece)
+    start, end = _end(start, end)
+    limit = limits.time_limit(time_limit, limits.count_seconds)
+    return await _lanes(request).count(
+        lambda: service.count(b, p, start, end, closed, limit, limits.count_workers)
+    )
+
+
+@router.get("/exists", summary="Does a tour exist?")
+async def get_exists(
+    request: Request,
+    board: BoardQ,
+    start: StartQ = None,
+    end: EndQ = None,
+    closed: ClosedQ = False,
+    piece: PieceQ = "knight",
+    holes: HolesQ = "",
+    time_limit: TimeQ = None,
+) -> dict:
+    """``{"exists": true | false | null, "proof", "reason", "tour"}``.
+
+    ``proof`` says how the answer is known: ``tour`` (``tour`` lists one),
+    ``colour``, ``connectivity``, ``theorem`` or ``exhaustive``; ``exists`` is
+    null when the time limit ran out first.
+    """
+    b = _board(request, board, holes)
+    p = parse_piece(piece)
+    start, end = _end(start, end)
+    limit = _limits(request).time_limit(time_limit, _limits(request).search_seconds)
+    try:
+        return await _lanes(request).search(
+            lambda seconds: service.existence(b, p, start, end, closed, seconds), limit
+        )
+    except LimitReached as exc:
+        return service.unknown(exc)
+
+
+@router.get("/board", summary="A board and its move table")
+async def get_board(request: Request, board: BoardQ, piece: PieceQ = "knight", holes: HolesQ = "") -> dict:
+    """The squares' names and, for each square, the squares one leap away (holes excluded).
+
+    Square ``v`` is ``row * cols + col``, row 0 being rank 1: the page uses this to
+    let a player move.
+    """
+    return service.board_moves(_board(request, board, holes), parse_piece(piece))
+
+
+@router.get("/info", summary="Version, choices and limits of this server")
+async def get_info(request: Request) -> dict:
+    """What the page needs to build its form: pieces, methods, limits, and which parts are available."""
+    limits = _limits(request)
+    return {
+        "version": __version__,
+        "pieces": {name: list(leaper.leap) for name, leaper in NAMED_PIECES.items()
+                   if name in ("knight", "camel", "zebra", "giraffe")},
+        "methods": list(api.METHODS),
+        "tiebreaks": list(TIEBREAKS),
+        "orders": list(api.ORDERS),
+        "limits": {
+            "tour_squares": limits.tour_squares,
+            "count_squares": limits.count_squares,
+            "search_seconds": limits.search_seconds,
+            "count_seconds": limits.count_seconds,
+            "query_chars": limits.query_chars,
+        },
+        "features": request.app.state.features,
+        "lanes": _lanes(request).state(),
+    }

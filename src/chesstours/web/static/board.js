@@ -1,0 +1,146 @@
+// Drawing a board, a path and hints in the page's SVG. Square v = row * cols + col,
+// row 0 being rank 1 (drawn at the bottom); each square is one unit of the viewBox.
+
+const SVG = "http://www.w3.org/2000/svg";
+const MARGIN = 0.5; // room for the rank numbers (left) and file letters (below)
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+export class BoardView {
+  constructor(svg) {
+    this.svg = svg;
+    this.rows = 0;
+    this.cols = 0;
+  }
+
+  // The centre of square v in viewBox units.
+  centre(v) {
+    const r = Math.floor(v / this.cols), c = v % this.cols;
+    return [c + 0.5, this.rows - 1 - r + 0.5];
+  }
+
+  // Draw an empty board: squares, holes and coordinates.
+  reset(spec) {
+    const { rows, cols, names, holes, pieceName } = spec;
+    this.rows = rows;
+    this.cols = cols;
+    this.names = names;
+    this.pieceName = pieceName;
+    const svg = this.svg;
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", `${-MARGIN} -0.05 ${cols + MARGIN + 0.05} ${rows + MARGIN + 0.05}`);
+    this.cells = new Array(rows * cols);
+    const squares = el("g", {}, svg);
+    for (let r = rows - 1; r >= 0; r--) {
+      const row = el("g", { role: "row" }, squares);
+      for (let c = 0; c < cols; c++) {
+        const v = r * cols + c;
+        const hole = holes.has(v);
+        const colour = (r + c) % 2 === 0 ? "dark" : "light";
+        const rect = el("rect", {
+          x: c, y: rows - 1 - r, width: 1, height: 1,
+          class: `square ${hole ? "hole" : colour}`,
+          id: `sq-${v}`, role: "gridcell", "data-square": names[v],
+          "aria-label": hole ? `${names[v]}, a hole` : names[v],
+        }, row);
+        this.cells[v] = rect;
+      }
+    }
+    const coords = el("g", { "aria-hidden": "true" }, svg);
+    const every = Math.max(1, Math.ceil(Math.max(rows, cols) / 16));
+    for (let c = 0; c < cols; c += every) {
+      el("text", { x: c + 0.5, y: rows + 0.25, class: "coord" }, coords).textContent = names[c].replace(/\d+$/, "");
+    }
+    for (let r = 0; r < rows; r += every) {
+      el("text", { x: -0.25, y: rows - 1 - r + 0.5, class: "coord" }, coords).textContent = String(r + 1);
+    }
+    this.marks = el("g", { "aria-hidden": "true" }, svg);
+    this.pathLayer = el("g", { "aria-hidden": "true" }, svg);
+    this.numLayer = el("g", { "aria-hidden": "true" }, svg);
+    this.pieceLayer = el("g", { "aria-hidden": "true" }, svg);
+    this.cursor = el("rect", { class: "cursor", width: 1, height: 1, x: 0, y: rows - 1 }, svg);
+  }
+
+  // Draw the first `step` squares of `path`. `played` squares (a prefix of the path)
+  // are drawn in the player's colour. `closed` draws the closing leap once every square is shown.
+  drawPath(path, step, { played = 0, numbers = true, closed = false } = {}) {
+    this.pathLayer.replaceChildren();
+    this.numLayer.replaceChildren();
+    this.pieceLayer.replaceChildren();
+    for (const cell of this.cells) cell.removeAttribute("aria-description");
+    if (!path || step <= 0) return;
+    const shown = path.slice(0, step);
+    const points = shown.map((v) => this.centre(v).map((x) => +x.toFixed(3)).join(","));
+    const mine = Math.min(played, step);
+    if (mine > 0) {
+      el("polyline", { class: "path played", id: "played-path", points: points.slice(0, mine).join(" "),
+                       "data-squares": shown.slice(0, mine).map((v) => this.names[v]).join(" ") }, this.pathLayer);
+    }
+    // The whole drawn path, played part included, is one polyline: id tour-path.
+    el("polyline", { class: "path", id: "tour-path", points: points.join(" "),
+                     "data-squares": shown.map((v) => this.names[v]).join(" ") }, this.pathLayer);
+    if (mine > 0) this.pathLayer.appendChild(this.pathLayer.firstChild); // the played part on top
+    if (closed && step === path.length && path.length > 1) {
+      const [x1, y1] = this.centre(path[path.length - 1]);
+      const [x2, y2] = this.centre(path[0]);
+      el("line", { class: "path", id: "closing-leap", x1, y1, x2, y2, "stroke-dasharray": "0.12 0.1" }, this.pathLayer);
+    }
+    shown.forEach((v, i) => {
+      const [x, y] = this.centre(v);
+      if (numbers) {
+        el("text", { class: "num", x, y }, this.numLayer).textContent = String(i + 1);
+      } else if (i < step - 1) {
+        el("circle", { class: i < mine ? "dot played" : "dot", cx: x, cy: y, r: 0.09 }, this.numLayer);
+      }
+      this.cells[v].setAttribute("aria-description", `move ${i + 1}`);
+    });
+    this.drawPiece(shown[shown.length - 1]);
+  }
+
+  drawPiece(v) {
+    this.pieceLayer.replaceChildren();
+    if (v === undefined || v === null) return;
+    const [x, y] = this.centre(v);
+    el("circle", { class: "piece-bg", cx: x, cy: y, r: 0.36 }, this.pieceLayer);
+    el("text", { class: "piece", x, y: y + 0.02 }, this.pieceLayer).textContent = this.pieceName === "knight" ? "\u265E" : "\u25C6";
+  }
+
+  // Legal moves in play mode: `degrees` maps each square to its onward moves (Warnsdorff's hint).
+  drawLegal(squares, degrees, hints) {
+    this.marks.replaceChildren();
+    const best = squares.length ? Math.min(...squares.map((v) => degrees.get(v))) : null;
+    for (const v of squares) {
+      const [x, y] = this.centre(v);
+      const isBest = hints && degrees.get(v) === best;
+      el("circle", { class: isBest ? "legal best" : "legal", cx: x, cy: y, r: 0.3 }, this.marks);
+      if (hints) el("text", { class: isBest ? "degree best" : "degree", x, y }, this.marks).textContent = String(degrees.get(v));
+      this.cells[v].setAttribute("aria-description", hints ? `legal move, ${degrees.get(v)} onward` : "legal move");
+    }
+  }
+
+  clearMarks() { this.marks.replaceChildren(); }
+
+  flashWrong(v) {
+    const [x, y] = this.centre(v);
+    const mark = el("rect", { class: "wrong", x: x - 0.5, y: y - 0.5, width: 1, height: 1 }, this.marks);
+    setTimeout(() => mark.remove(), 700);
+  }
+
+  moveCursor(v) {
+    const r = Math.floor(v / this.cols), c = v % this.cols;
+    this.cursor.setAttribute("x", c);
+    this.cursor.setAttribute("y", this.rows - 1 - r);
+    this.svg.setAttribute("aria-activedescendant", `sq-${v}`);
+  }
+
+  // The square under a click, or null.
+  squareAt(target) {
+    const id = target && target.id;
+    return id && id.startsWith("sq-") ? Number(id.slice(3)) : null;
+  }
+}

@@ -1,0 +1,162 @@
+"""Admission lanes: a full lane refuses at once; the quick lane hands long searches to the slow one."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+import chesstours as ct
+from chesstours.web import Limits, running_server
+from chesstours.web.limits import Busy, Lane, Lanes
+
+
+def test_a_full_lane_refuses_at_once_and_a_waiting_request_gets_its_turn():
+    async def scenario():
+        lane = Lane("long", threads=1, queue=1, wait=5.0, retry_after=3)
+        first = asyncio.create_task(lane.run(time.sleep, 0.3))
+        await asyncio.sleep(0.05)
+        second = asyncio.create_task(lane.run(lambda: "second"))
+        await asyncio.sleep(0.05)
+        t0 = time.perf_counter()
+        with pytest.raises(Busy) as info:
+            await lane.run(lambda: "third")
+        refused_in = time.perf_counter() - t0
+        assert await second == "second"
+        await first
+        return info.value, refused_in, lane
+
+    busy, refused_in, lane = asyncio.run(scenario())
+    assert str(busy) == "The server is busy with other long searches; try again in a moment."
+    assert busy.retry_after == 3 and refused_in < 0.05
+    assert (lane.running, lane.waiting, lane.refused) == (0, 0, 1)
+
+
+def test_a_wait_that_runs_out_is_refused():
+    async def scenario():
+        lane = Lane("quick", threads=1, queue=10, wait=0.1, retry_after=1)
+        first = asyncio.create_task(lane.run(time.sleep, 0.5))
+        await asyncio.sleep(0.05)
+        t0 = time.perf_counter()
+        with pytest.raises(Busy):
+            await lane.run(lambda: None)
+        waited = time.perf_counter() - t0
+        await first
+        return waited
+
+    assert 0.08 < asyncio.run(scenario()) < 0.4
+
+
+def test_a_search_moves_to_the_slow_lane_only_when_its_quick_budget_runs_out():
+    lanes = Lanes(Limits(quick_seconds=0.5))
+    calls = []
+
+    def search(seconds):
+        calls.append((threading.current_thread().name, seconds))
+        if seconds < 1:
+            raise ct.LimitReached("out of time")
+        return "found"
+
+    assert asyncio.run(lanes.search(search, 4.0)) == "found"
+    assert [s for _, s in calls] == [0.5, 3.5]
+    calls.clear()
+    with pytest.raises(ct.LimitReached):
+        asyncio.run(lanes.search(search, 0.2))  # the whole limit fits in the quick lane: no second try
+    assert [s for _, s in calls] == [0.2]
+
+
+def _get(url: str) -> tuple[int, dict, dict]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, json.loads(response.read()), {k.lower(): v for k, v in response.headers.items()}
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read()), {k.lower(): v for k, v in error.headers.items()}
+
+
+def test_over_http_a_flood_of_counts_is_refused_with_503_while_tours_still_come():
+    limits = Limits(slow_threads=1, slow_queue=0, slow_wait=0.1)
+    with running_server(limits) as url:
+        results = []
+
+        def count():
+            results.append(_get(f"{url}/api/count?board=6x6&start=a1&time_limit=1"))
+
+        threads = [threading.Thread(target=count) for _ in range(6)]
+        for t in threads:
+            t.start()
+        time.sleep(0.2)
+        t0 = time.perf_counter()
+        status, tour, _ = _get(f"{url}/api/tour?board=8x8&start=a1")
+        tour_seconds = time.perf_counter() - t0
+        for t in threads:
+            t.join()
+    assert status == 200 and len(tour["path"]) == 64
+    assert tour_seconds < 1.0
+    refused = [r for r in results if r[0] == 503]
+    assert refused, [r[0] for r in results]
+    _, body, headers = refused[0]
+    assert body == {"detail": "The server is busy with other long searches; try again in a moment."}
+    assert headers["retry-after"] == "5"
+    assert all(r[0] in (200, 504, 503) for r in results)
+
+
+def test_200_concurrent_tour_requests_all_succeed_with_valid_tours():
+    httpx = pytest.importorskip("httpx")
+
+    async def burst(url):
+        limits = httpx.Limits(max_connections=200, max_keepalive_connections=0)
+        async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
+            names = ct.Board(8, 8).names(range(64))
+            return await asyncio.gather(*(client.get("/api/tour", params={"board": "8x8", "start": names[i % 64]})
+                                          for i in range(200)))
+
+    with running_server() as url:
+        t0 = time.perf_counter()
+        responses = asyncio.run(burst(url))
+        wall = time.perf_counter() - t0
+    assert [r.status_code for r in responses] == [200] * 200
+    for r in responses:
+        ct.Tour.from_dict(r.json()).validate()
+    assert wall < 30
+
+
+def test_a_flood_of_huge_counts_is_refused_while_cheap_requests_keep_coming():
+    httpx = pytest.importorskip("httpx")
+    huge = [{"board": "8x8"}, {"board": "7x7"}, {"board": "6x8"}, {"board": "6x6"}]
+
+    async def flood(url):
+        limits = httpx.Limits(max_connections=120, max_keepalive_connections=4)
+        async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
+            cheap = []
+            done = asyncio.Event()
+
+            async def cheap_loop():
+                while not done.is_set() and len(cheap) < 200:
+                    t0 = time.perf_counter()
+                    r = await client.get("/api/tour", params={"board": "8x8", "start": "b1"})
+                    cheap.append((r.status_code, time.perf_counter() - t0))
+
+            task = asyncio.create_task(cheap_loop())
+            await asyncio.sleep(0.05)
+            t0 = time.perf_counter()
+            answers = await asyncio.gather(*(client.get("/api/count", params=huge[i % 4]) for i in range(100)))
+            refused_by = time.perf_counter() - t0
+            done.set()
+            await task
+            return answers, refused_by, cheap
+
+    with running_server(Limits(count_seconds=2.0)) as url:
+        answers, wall, cheap = asyncio.run(flood(url))
+    statuses = [r.status_code for r in answers]
+    assert set(statuses) <= {400, 503, 200, 504}
+    assert statuses.count(400) >= 50  # 8x8 and 7x7 are over the size limit
+    assert statuses.count(400) + statuses.count(503) >= 98  # one 6x6 count may run, or one 6x8 estimate
+    assert wall < 15  # at most one count runs (2 s), everything else is refused
+    assert cheap and all(status == 200 for status, _ in cheap)
+    assert statistics.median(seconds for _, seconds in cheap) < 0.5
