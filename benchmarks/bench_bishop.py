@@ -19,7 +19,8 @@ import argparse
 import statistics
 import subprocess
 import sys
-import time
+
+from _report import median_time, table
 
 from chesstours import count_bishop_routes, solve_bishop
 from chesstours.board import Board
@@ -62,24 +63,6 @@ def seed_procedure_count(rows: int, cols: int) -> tuple[int, int]:
 
     chemin(0, 0)
     return state["routes"], state["steps"]
-
-
-def median_time(fn, runs: int):
-    times, out = [], None
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
-
-
-def table(title: str, header: list[str], rows: list[list[str]]) -> None:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    print(f"\n{title}")
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    print("  ".join("-" * w for w in widths))
-    for r in rows:
-        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
 
 
 def ratio(x: float) -> str:

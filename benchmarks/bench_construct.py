@@ -31,6 +31,8 @@ import sys
 import tempfile
 import time
 
+from _report import table
+
 
 def child(rows: int, cols: int, closed: bool, runs: int, baseline: bool) -> dict:
     import numpy as np
@@ -74,15 +76,6 @@ def measure(rows: int, cols: int, closed: bool, runs: int, baseline: bool) -> di
     cmd = [sys.executable, __file__, "--child", str(rows), str(cols), kind, str(runs), flag]
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def table(title: str, header: list[str], rows: list[list[str]]) -> None:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    print(f"\n{title}")
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    print("  ".join("-" * w for w in widths))
-    for r in rows:
-        print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
 
 
 def cli_json(size: str) -> tuple[float, int, int]:
@@ -135,14 +128,14 @@ def main() -> None:
         "(Roth tie-break, compiled kernel)",
         ["board", "tour", "build s", "build+validate s", "M squares/s", "peak GiB", "warnsdorff s",
          "warnsdorff/build"],
-        rows,
+        rows, text_columns=2,
     )
     size = "3000x3000" if args.quick else "5000x5000"
     seconds, nbytes, peak = cli_json(size)
     table("Command line, whole run (start-up, build, validate, stream JSON to a file)",
           ["command", "", "seconds", "file MiB", "peak GiB"],
           [[f"chesstours tour {size} --format json -o big.json", "", f"{seconds:.2f}",
-            f"{nbytes / 2**20:.0f}", f"{peak / 2**30:.2f}"]])
+            f"{nbytes / 2**20:.0f}", f"{peak / 2**30:.2f}"]], text_columns=2)
     print(f"\nmachine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
 
 

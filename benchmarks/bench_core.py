@@ -26,29 +26,12 @@ import tempfile
 import time
 
 import numpy as np
+from _report import median_time, table
 
 from chesstours import Board, count_tours
 from chesstours.engines.parallel import open_tasks, run_tasks
 from chesstours.engines.warnsdorff import TIEBREAKS, warnsdorff
 from chesstours.pieces import KNIGHT
-
-
-def median_time(fn, runs: int) -> tuple[float, object]:
-    times, out = [], None
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
-
-
-def table(title: str, header: list[str], rows: list[list[str]]) -> None:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    print(f"\n{title}")
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    print("  ".join("-" * w for w in widths))
-    for r in rows:
-        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
 
 
 def bench_warnsdorff(sizes: list[int], runs: int) -> None:

@@ -19,8 +19,8 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
+
+from _report import median_time, table
 
 import chesstours as ct
 from chesstours.board import Board
@@ -29,24 +29,6 @@ from chesstours.pieces import KNIGHT, move_table
 from chesstours.render import raster
 from chesstours.render.picture import draw_tour
 from chesstours.render.style import Scene, geometry
-
-
-def median_time(fn, runs: int) -> tuple[float, object]:
-    times, out = [], None
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
-
-
-def table(title: str, header: list[str], rows: list[list[str]]) -> None:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    print(f"\n{title}")
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    print("  ".join("-" * w for w in widths))
-    for r in rows:
-        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
 
 
 def naive_gif(tour, size: int) -> bytes:

@@ -22,6 +22,8 @@ import random
 import statistics
 import time
 
+from _report import table
+
 from chesstours import Board, tour_exists
 from chesstours.pieces import KNIGHT, move_table
 from chesstours.theorems import closed_knight_tour_exists, knight_verdict, open_knight_tour_exists
@@ -37,15 +39,6 @@ def per_query_us(queries, fn, runs: int) -> float:
             fn(q)
         times.append((time.perf_counter() - t0) / len(queries))
     return statistics.median(times) * 1e6
-
-
-def table(title: str, header: list[str], rows: list[list[str]]) -> None:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    print(f"\n{title}")
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    print("  ".join("-" * w for w in widths))
-    for r in rows:
-        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
 
 
 def main() -> None:
