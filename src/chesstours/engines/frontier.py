@@ -79,6 +79,8 @@ __all__ = ["FrontierProgress", "FrontierResult", "count_strip", "estimate_states
 
 #: States extended per kernel call between checks of the clock.
 _CHUNK = 1 << 18
+#: New states sorted and inserted together (three 64-bit words each, twice).
+_BATCH = 1 << 22
 #: The hash table is grown when it is this full.
 _LOAD = 0.7
 #: Bytes of table memory a state takes: key and two count limbs.
@@ -122,7 +124,8 @@ class _Step:
     one_end: np.ndarray
     departs: np.ndarray
     keep: np.ndarray
-    spare: np.ndarray
+    check: np.ndarray
+    check_spare: np.ndarray
 
 
 @dataclass
@@ -185,7 +188,9 @@ def plan_sweep(board: Board, piece: Leaper, evens_first: bool = False, start: in
             one_end=np.array([u in ends for u in combined], np.bool_),
             departs=np.array(departs, np.int64),
             keep=np.array([slot[u] for u in kept], np.int64),
-            spare=np.array([sum(pos[w] > t for w in nbrs[u]) for u in kept], np.int64),
+            check=np.array([slot[u] for u in kept if u == v or slot[u] in back], np.int64),
+            check_spare=np.array([sum(pos[w] > t for w in nbrs[u]) for u in kept if u == v or slot[u] in back],
+                                 np.int64),
         ))
         frontier = kept
         widest = max(widest, len(kept))
@@ -291,6 +296,21 @@ def _table(capacity: int):
     return tab, np.zeros(capacity, np.uint64)
 
 
+def _insert_batch(buf, nb, tab, thi, fill, err):
+    """Sort a batch of new states by hash and add them to the table, growing it when full."""
+    bits = thi.size.bit_length() - 1
+    fk.sort_batch(*buf[:3], nb, *buf[3:], min(12, bits))
+    i = 0
+    while True:
+        i = fk.insert_run(*buf[3:], i, nb, tab, thi, fill, int(_LOAD * thi.size), err)
+        if i == nb:
+            return tab, thi
+        bigger = _table(2 * thi.size)
+        fill[0] = 0
+        fk.rehash(tab, thi, *bigger, fill, err)
+        tab, thi = bigger
+
+
 def _value(acc: np.ndarray) -> int:
     return int(acc[0]) + (int(acc[1]) << 64)
 
@@ -307,23 +327,20 @@ def _run(sweep: _Sweep, closed: bool, budget: int, deadline, progress, t0, strip
     nsteps = len(sweep.steps)
     last_report = 0.0
     count = 0
+    buf = [np.empty(_BATCH, np.uint64) for _ in range(6)]
+    nbuf = np.zeros(1, np.int64)
     for t, st in enumerate(sweep.steps):
-        capacity = 1 << max(10, int(2 * keys.size / _LOAD).bit_length())
-        tab, thi = _table(capacity)
+        tab, thi = _table(1 << max(10, int(1.5 * keys.size / _LOAD).bit_length()))
         fill[0] = 0
         acc = np.zeros(2, np.uint64)
         i = 0
         while i < keys.size:
             j = min(keys.size, i + _CHUNK)
+            nbuf[0] = 0
             i = fk.expand(keys, lo, hi, i, j, st.nprev, st.choice_a, st.choice_b, st.one_end, st.departs,
-                          st.keep, st.spare, budget, closed, tab, thi, fill, int(_LOAD * thi.size),
-                          acc, err)
-            if i < j:
-                bigger = _table(2 * thi.size)
-                fill[0] = 0
-                fk.rehash(tab, thi, *bigger, fill, err)
-                tab, thi = bigger
-            peak = max(peak, (keys.size + thi.size) * _STATE_BYTES)
+                          st.keep, st.check, st.check_spare, budget, closed, *buf[:3], nbuf, acc, err)
+            tab, thi = _insert_batch(buf, int(nbuf[0]), tab, thi, fill, err)
+            peak = max(peak, (keys.size + thi.size) * _STATE_BYTES + _BATCH * 48)
             now = time.perf_counter()
             if progress is not None and (now - last_report > 0.1 or i >= keys.size):
                 last_report = now

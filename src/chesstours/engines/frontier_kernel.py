@@ -33,25 +33,26 @@ _OK, _INVALID, _DONE = 0, 1, 2
 
 
 @njit(cache=True, inline="always")
-def _hash(key, mask):
-    # splitmix64's finaliser: every key bit moves every index bit (linear probing needs it)
+def _mix(key):
+    # splitmix64's finaliser: every key bit moves every bit of the hash
     h = key ^ (key >> np.uint64(30))
     h = h * np.uint64(0xBF58476D1CE4E5B9)
     h = h ^ (h >> np.uint64(27))
     h = h * np.uint64(0x94D049BB133111EB)
-    h = h ^ (h >> np.uint64(31))
-    return np.int64(h & mask)
+    return h ^ (h >> np.uint64(31))
 
 
 @njit(cache=True)
-def _insert(tab, thi, key, lo, hi, fill, err):
+def _insert(tab, thi, shift, key, lo, hi, fill, err):
     """Add ``lo + 2**64 hi`` partial tours to state ``key``.
 
-    ``tab`` interleaves keys and low limbs (one cache line a probe); the high
-    limbs sit apart in ``thi`` and are touched only when non-zero or on a carry.
+    The home slot is the top bits of the hash, so keys sorted by hash fill the
+    table front to back. ``tab`` interleaves keys and low limbs (one cache line
+    a probe); the high limbs sit apart in ``thi``, touched only when non-zero.
+    ``shift`` is 64 minus log2 of the table size.
     """
-    mask = np.uint64(thi.size - 1)
-    h = _hash(key, mask)
+    mask = thi.size - 1
+    h = np.int64(_mix(key) >> shift)
     while True:
         k = tab[2 * h]
         if k == EMPTY_KEY:
@@ -71,15 +72,57 @@ def _insert(tab, thi, key, lo, hi, fill, err):
                     err[0] = 1  # more than 2**128 partial tours: refuse rather than wrap
                 thi[h] = t
             return
-        h = (h + 1) & np.int64(mask)
+        h = (h + 1) & mask
+
+
+@njit(cache=True)
+def _shift(size):
+    bits = 0
+    while (1 << bits) < size:
+        bits += 1
+    return np.uint64(64 - bits)
+
+
+@njit(cache=True)
+def sort_batch(bk, bl, bh, nb, sk, sl, sh, pbits):
+    """Counting-sort the first ``nb`` new states by the top ``pbits`` of their hash.
+
+    Inserting them in this order walks the table front to back, so the memory
+    traffic streams instead of missing the cache on every state.
+    """
+    shift = np.uint64(64 - pbits)
+    start = np.zeros((1 << pbits) + 1, np.int64)
+    for i in range(nb):
+        start[np.int64(_mix(bk[i]) >> shift) + 1] += 1
+    for p in range(1 << pbits):
+        start[p + 1] += start[p]
+    for i in range(nb):
+        p = np.int64(_mix(bk[i]) >> shift)
+        j = start[p]
+        start[p] = j + 1
+        sk[j] = bk[i]
+        sl[j] = bl[i]
+        sh[j] = bh[i]
+
+
+@njit(cache=True)
+def insert_run(sk, sl, sh, i0, nb, tab, thi, fill, max_fill, err):
+    """Insert states ``i0 .. nb``; stop (returning the index) when the table holds ``max_fill``."""
+    shift = _shift(thi.size)
+    for i in range(i0, nb):
+        if fill[0] >= max_fill:
+            return i
+        _insert(tab, thi, shift, sk[i], sl[i], sh[i], fill, err)
+    return nb
 
 
 @njit(cache=True)
 def rehash(tab, thi, ntab, nhi, fill, err):
-    """Move every entry of one table into a larger empty one."""
+    """Move every entry of one table into a larger empty one (in hash order: a stream)."""
+    shift = _shift(nhi.size)
     for i in range(thi.size):
         if tab[2 * i] != EMPTY_KEY:
-            _insert(ntab, nhi, tab[2 * i], tab[2 * i + 1], thi[i], fill, err)
+            _insert(ntab, nhi, shift, tab[2 * i], tab[2 * i + 1], thi[i], fill, err)
 
 
 @njit(cache=True)
@@ -196,17 +239,18 @@ def _pack(work, keep, ends, relabel):
 
 
 @njit(cache=True)
-def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, keep, spare,
-           budget, cycle, tab, thi, fill, max_fill, acc, err):
+def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, keep, check, check_spare,
+           budget, cycle, bk, bl, bh, nbuf, acc, err):
     """Extend states ``i0 .. i1`` by one square; return the index reached.
 
     The new square sits in slot ``nprev``; ``choice_a/b`` list the edge sets to
     try (slots of earlier neighbours, -1 for none); ``one_end[slot]`` marks
     squares that must end the tour; ``departs`` lists the slots leaving the
-    frontier, ``keep`` the slots that stay, in order, and ``spare[i]`` how
-    many neighbours kept slot ``i`` has still to come. Finished tours are
-    added to ``acc`` (two limbs); new states go into the table ``tab``/``thi``.
-    The call stops early when the table holds ``max_fill`` states.
+    frontier, ``keep`` the slots that stay, in order; ``check`` are the kept
+    slots of v and its earlier neighbours and ``check_spare`` how many
+    neighbours each has still to come. Finished tours are
+    added to ``acc`` (two limbs); new states are appended to the buffer
+    ``bk/bl/bh`` (``nbuf[0]`` used); the call stops early when it is full.
     """
     n = nprev + 1
     codes = np.zeros(32, np.int64)
@@ -214,7 +258,7 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
     relabel = np.zeros(MAX_LABEL + 1, np.int64)
     i = i0
     while i < i1:
-        if fill[0] >= max_fill:
+        if nbuf[0] + choice_a.size > bk.size:
             return i
         key = keys[i]
         clo = lo[i]
@@ -224,13 +268,17 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
             codes[j] = np.int64((key >> np.uint64(4 * j)) & np.uint64(15))
         codes[nprev] = FREE
         for ch in range(choice_a.size):
+            a = choice_a[ch]
+            b = choice_b[ch]
+            if (a >= 0 and codes[a] == FULL) or (b >= 0 and codes[b] == FULL):
+                continue  # a square with two edges takes no third: reject before any work
             for j in range(n):
                 work[j] = codes[j]
             status = _OK
             done = False
             ends = ends0
             for e in range(2):
-                x = choice_a[ch] if e == 0 else choice_b[ch]
+                x = a if e == 0 else b
                 if x >= 0 and status == _OK:
                     if one_end[x] and work[x] != FREE:
                         status = _INVALID
@@ -270,19 +318,21 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
                     if acc[1] < old:
                         err[0] = 1
                 continue
-            # prune: a kept square that cannot get the edges it still needs
+            # prune: a square next to v that can no longer get the edges it needs
+            # (only v and its earlier neighbours lost a future neighbour this step)
             dead = False
-            for k in range(keep.size):
-                c = work[keep[k]]
-                if c == FREE:
-                    if spare[k] < (2 if cycle else 1):
-                        dead = True
-                elif c != FULL and cycle and spare[k] < 1:
+            for k in range(check.size):
+                c = work[check[k]]
+                if c == FREE and check_spare[k] < (2 if cycle else 1):
                     dead = True
             if dead:
                 continue
             newkey = _pack(work, keep, ends, relabel)
-            _insert(tab, thi, newkey, clo, chi, fill, err)
+            j = nbuf[0]
+            bk[j] = newkey
+            bl[j] = clo
+            bh[j] = chi
+            nbuf[0] = j + 1
         i += 1
     return i
 
