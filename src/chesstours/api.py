@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 import numpy as np
+from dataclasses import dataclass, field
 
 from .board import Board
 from .engines import warnsdorff as _wd
@@ -39,10 +39,15 @@ from .theory import obstruction
 from .tour import Tour
 
 __all__ = ["find_tour", "iter_tours", "count_tours", "estimate_count", "TourCount", "METHODS", "MAX_BACKTRACK_COUNT_SQUARES",
-           "CONSTRUCT_ABOVE"]
+           "CONSTRUCT_ABOVE", "COUNT_METHODS"]
 
 #: Methods of :func:`find_tour`.
 METHODS = ("auto", "warnsdorff", "backtrack", "construct")
+#: Methods of :func:`count_tours`.
+COUNT_METHODS = ("auto", "frontier", "backtrack")
+#: ``auto`` counts from a fixed square by the frontier sweep when backtracking
+#: is estimated to take longer than this many seconds.
+FRONTIER_ABOVE_SECONDS = 5.0
 #: ``auto`` builds knight's tours of whole boards with more squares than this by
 #: construction (:mod:`chesstours.engines.construct`) instead of Warnsdorff's rule.
 CONSTRUCT_ABOVE = 10_000
@@ -431,15 +436,26 @@ def count_tours(
     ----------
     board, start, end, closed, piece, holes
         As for :func:`find_tour`; without ``start`` every start is counted.
-    method : {"auto", "backtrack"}
-        Backtracking with symmetry reduction, on all cores.
+    method : {"auto", "frontier", "backtrack"}
+        ``backtrack`` searches every tour (symmetry reduction, all cores);
+        ``frontier`` sweeps the board with a dynamic programme over the
+        frontier squares (:mod:`chesstours.engines.frontier`), whose cost
+        grows with the width of the board, not the number of tours;
+        ``auto`` uses the theory for an instant zero, then the frontier sweep
+        for whole-board counts (and from a fixed square when backtracking is
+        estimated to take over :data:`FRONTIER_ABOVE_SECONDS`) where its
+        frontier fits, else backtracking. The chosen method is in
+        ``TourCount.method``; a frontier count adds ``max_states`` and
+        ``peak_memory_mb`` to ``TourCount.extra``.
     time_limit, node_limit
         On reaching one, :class:`LimitReached` is raised with the partial
         :class:`TourCount` (``complete=False``) in its ``partial`` attribute.
+        The frontier sweep counts nothing before its end and has no node limit.
     workers : int, optional
         Threads (default: all cores).
     progress : callable, optional
-        Called about ten times a second with the running :class:`TaskResult`.
+        Called about ten times a second with the running :class:`TaskResult`
+        (backtracking) or :class:`~chesstours.engines.frontier.FrontierProgress`.
 
     Returns
     -------
@@ -451,14 +467,32 @@ def count_tours(
     InvalidArgument
         When the board is too large for an exhaustive count: above
         ``MAX_BACKTRACK_COUNT_SQUARES`` squares, or (without a limit) when Knuth's
-        estimate of the search says it would take over an hour.
+        estimate of the search says it would take over an hour; for the
+        frontier sweep, when its states would not fit in memory.
+
+    Examples
+    --------
+    >>> c = count_tours("6x6", closed=True, method="frontier")
+    >>> (c.undirected, c.method)
+    (9862, 'frontier')
     """
     from .engines.parallel import NODES_PER_SECOND, closed_tasks, estimate_nodes, open_tasks, run_tasks, split_tasks
+    from .frontier_api import count_by_frontier
 
     board, piece, s, e = _prepare(board, start, end, piece, holes)
-    if method not in ("auto", "backtrack"):
-        raise InvalidArgument(f"Unknown counting method {method!r}; use auto or backtrack.")
+    if method not in COUNT_METHODS:
+        raise InvalidArgument(f"Unknown counting method {method!r}; use one of {', '.join(COUNT_METHODS)}.")
     _limits(time_limit, node_limit)
+    if method == "frontier":
+        return count_by_frontier(board, piece, closed, s, e, time_limit=time_limit, progress=progress)
+    if method == "auto" and node_limit is None:
+        if obstruction(board, piece, s, e, closed) is not None:
+            return TourCount(board, piece, closed, s, e, 0, 0, 0, 0.0, "theory")
+        why_not = _frontier_refusal(board, piece, s, e, closed)
+        if why_not is None and _frontier_pays(board, piece, s, e, closed, workers):
+            return count_by_frontier(board, piece, closed, s, e, time_limit=time_limit, progress=progress)
+    else:
+        why_not = None
     if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
         raise InvalidArgument(
             f"Counting every tour of {board} ({board.free_count:,} squares) by exhaustive search is out of "
@@ -477,6 +511,11 @@ def count_tours(
         cores = workers or os.cpu_count() or 1
         seconds = nodes / (NODES_PER_SECOND * min(cores, len(tasks)))
         if seconds > MAX_UNLIMITED_COUNT_SECONDS:
+            if why_not is not None:  # auto: neither method can do it
+                raise InvalidArgument(
+                    f"{why_not[:-1]}; and exhaustive search would visit about {nodes:.1e} positions, "
+                    f"about {_duration(seconds)} here."
+                )
             raise InvalidArgument(
                 f"Counting every tour of {board} by exhaustive search would visit about {nodes:.1e} positions, "
                 f"about {_duration(seconds)} here; give a time limit to count as far as it gets."
@@ -491,6 +530,20 @@ def count_tours(
             partial=count,
         )
     return count
+
+
+def _frontier_refusal(board, piece, s, e, closed) -> str | None:
+    from .engines.frontier import refusal
+    from .frontier_api import memory_limit
+
+    return refusal(board, piece, s, e, closed, memory_limit())
+
+
+def _frontier_pays(board, piece, s, e, closed, workers) -> bool:
+    """``auto``: sweep whole boards; from a square, only when backtracking would be slow."""
+    if (s is None and e is None) or board.free_count <= 12:
+        return True
+    return estimate_count(board, s, e, closed, piece, workers=workers)[1] > FRONTIER_ABOVE_SECONDS
 
 
 def _duration(seconds: float) -> str:

@@ -30,14 +30,14 @@ Examples
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
 from .bishop import COLOUR_NAMES, BishopRoute, resolve_end
 from .board import Board
 from .errors import InvalidArgument, LimitReached, NoTour
 
-__all__ = ["solve_bishop", "iter_bishop_routes", "count_bishop_routes", "BishopCount", "bishop_obstruction"]
+__all__ = ["BishopCount", "bishop_obstruction", "count_bishop_routes", "iter_bishop_routes", "solve_bishop"]
 
 #: Steps per kernel call between checks of the clock (a few hundredths of a second).
 _CHUNK = 1 << 20

@@ -109,6 +109,8 @@ class FrontierResult:
     max_slots: int
     complete: bool = True
     per_length: list[int] = field(default_factory=list)
+    #: States extended, over all steps (the work done).
+    states_total: int = 0
 
     @property
     def peak_memory_mb(self) -> float:
@@ -211,6 +213,18 @@ def estimate_states(slots: int) -> float:
     return 3e6 * 3.0 ** (slots - 13)
 
 
+def refusal(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
+            closed: bool = False, memory_limit: int | None = None) -> str | None:
+    """Why :func:`frontier_count` would refuse this count (frontier too wide, too much memory), or None."""
+    if board.free_count == 1:
+        return None
+    try:
+        _check_size(board, _best_sweep(board, piece, start, end, closed).max_slots, memory_limit)
+    except InvalidArgument as exc:
+        return str(exc)
+    return None
+
+
 def frontier_count(
     board: Board,
     piece: Leaper,
@@ -241,7 +255,7 @@ def frontier_count(
     t0 = time.perf_counter()
     n = board.free_count
     if n == 1:
-        return FrontierResult(0 if closed else 1, 1, 0, time.perf_counter() - t0, 0)
+        return FrontierResult(0 if closed else 1, 1, 0, time.perf_counter() - t0, 0, states_total=1)
     sweep = _best_sweep(board, piece, start, end, closed)
     _check_size(board, sweep.max_slots, memory_limit)
     budget = 2 - len({x for x in (start, end) if x is not None})
@@ -326,10 +340,14 @@ def _run(sweep: _Sweep, closed: bool, budget: int, deadline, progress, t0, strip
     line_ends = set(sweep.line_ends)
     nsteps = len(sweep.steps)
     last_report = 0.0
-    count = 0
-    buf = [np.empty(_BATCH, np.uint64) for _ in range(6)]
+    count = total = 0
+    buf = [np.empty(0, np.uint64)] * 6
     nbuf = np.zeros(1, np.int64)
     for t, st in enumerate(sweep.steps):
+        total += keys.size
+        want = min(_BATCH, max(1 << 14, keys.size * st.choice_a.size))
+        if buf[0].size < want:
+            buf = [np.empty(want, np.uint64) for _ in range(6)]
         tab, thi = _table(1 << max(10, int(1.5 * keys.size / _LOAD).bit_length()))
         fill[0] = 0
         acc = np.zeros(2, np.uint64)
@@ -340,14 +358,14 @@ def _run(sweep: _Sweep, closed: bool, budget: int, deadline, progress, t0, strip
             i = fk.expand(keys, lo, hi, i, j, st.nprev, st.choice_a, st.choice_b, st.one_end, st.departs,
                           st.keep, st.check, st.check_spare, budget, closed, *buf[:3], nbuf, acc, err)
             tab, thi = _insert_batch(buf, int(nbuf[0]), tab, thi, fill, err)
-            peak = max(peak, (keys.size + thi.size) * _STATE_BYTES + _BATCH * 48)
+            peak = max(peak, (keys.size + thi.size) * _STATE_BYTES + buf[0].size * 48)
             now = time.perf_counter()
             if progress is not None and (now - last_report > 0.1 or i >= keys.size):
                 last_report = now
                 progress(FrontierProgress(t, nsteps, st.square, int(fill[0]), max(max_states, int(fill[0]))))
             if deadline is not None and now > deadline:
                 partial = FrontierResult(0, max(max_states, int(fill[0])), peak, now - t0, sweep.max_slots,
-                                         complete=False, per_length=per_length)
+                                         complete=False, per_length=per_length, states_total=total)
                 raise LimitReached(
                     f"Stopped at the time limit at square {t + 1} of {nsteps} with {int(fill[0]):,} live states.",
                     partial=partial,
@@ -363,4 +381,4 @@ def _run(sweep: _Sweep, closed: bool, budget: int, deadline, progress, t0, strip
         if t == nsteps - 1:
             count = _value(acc)
     return FrontierResult(count, max_states, peak, time.perf_counter() - t0, sweep.max_slots,
-                          per_length=per_length)
+                          per_length=per_length, states_total=total)
