@@ -240,62 +240,6 @@ def _why_none(board: Board, start, end, closed, piece) -> str:
     return reason.reason if reason else "an exhaustive search found none."
 
 
-# -- count ---------------------------------------------------------------------
-
-
-@app.command()
-def count(
-    board: str = BoardArg,
-    start: Optional[str] = StartOpt,
-    end: Optional[str] = EndOpt,
-    closed: bool = ClosedOpt,
-    piece: str = PieceOpt,
-    holes: str = HolesOpt,
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    time_limit: Optional[float] = TimeOpt,
-    workers: Optional[int] = typer.Option(None, "--workers", "-j", help="Threads (default: all cores)."),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress on a terminal."),
-) -> None:
-    """Count tours exactly: directed (sequences) and undirected (paths; closed: cycles)."""
-    b = _board(board, holes)
-    if workers is not None and workers < 1:
-        raise InvalidArgument(f"--workers must be at least 1, not {workers}.")
-    with _progress("counting", progress) as update:
-        def report(r) -> None:
-            if update is not None:
-                update(r.tasks_done, r.tasks_total, f"{r.nodes:,} positions")
-
-        try:
-            result = api.count_tours(b, start, end, closed, parse_piece(piece), time_limit=time_limit,
-                                     workers=workers, progress=report)
-            code = 0
-        except LimitReached as exc:
-            result, code = exc.partial, EXIT_LIMIT
-            typer.echo(f"chesstours: {exc}", err=True)
-        except KeyboardInterrupt as exc:
-            partial = getattr(exc, "partial", None)
-            typer.echo("chesstours: interrupted; the counts below are incomplete.", err=True)
-            if partial is None:
-                raise typer.Exit(EXIT_INTERRUPT) from None
-            result = api._tour_count(b, parse_piece(piece), closed, None if start is None else b.square(start),
-                                     None if end is None else b.square(end), partial, partial.seconds)
-            result.complete, code = False, EXIT_INTERRUPT
-    if as_json:
-        typer.echo(json.dumps(result.to_dict()))
-    else:
-        kind = "closed tours (cycles)" if closed else "tours"
-        note = "" if result.complete else "  (incomplete)"
-        typer.echo(f"board:      {result.board}  {result.piece.name}, {kind}"
-                   + (f" from {b.name(result.start)}" if result.start is not None else "")
-                   + (f" to {b.name(result.end)}" if result.end is not None else ""))
-        typer.echo(f"directed:   {result.directed:,}{note}")
-        typer.echo(f"undirected: {result.undirected:,}{note}")
-        typer.echo(f"nodes:      {result.nodes:,}")
-        typer.echo(f"seconds:    {result.seconds:.3f}")
-    if code:
-        raise typer.Exit(code)
-
-
 # -- check ---------------------------------------------------------------------
 
 
@@ -786,6 +730,8 @@ def _one_line(message: str) -> str:
     text = " ".join(message.split())
     return text if text.endswith((".", "?", "!")) else text + "."
 
+
+from . import cli_count  # noqa: E402,F401  (registers the count command on ``app``)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

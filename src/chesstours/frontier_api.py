@@ -114,7 +114,7 @@ def count_strip(rows: int, lengths: Iterable[int], closed: bool = True, piece: L
     from .engines.frontier import count_strip as sweep
 
     piece = parse_piece(piece)
-    lengths = sorted(set(int(k) for k in lengths))
+    lengths = sorted({int(k) for k in lengths})
     if not lengths:
         raise InvalidArgument("Give at least one strip length.")
     if rows < 1 or lengths[0] < 1:

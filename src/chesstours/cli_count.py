@@ -1,0 +1,152 @@
+"""``chesstours count``: exact counts of tours, of one board or of a strip family.
+
+Registered on the Typer app of :mod:`chesstours.cli` (which imports this
+module); kept apart so that the command line stays a set of thin modules.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from enum import Enum
+from typing import Optional
+
+import typer
+
+from . import api
+from .board import Board
+from .cli import (
+    EXIT_INTERRUPT,
+    EXIT_LIMIT,
+    BoardArg,
+    ClosedOpt,
+    EndOpt,
+    HolesOpt,
+    PieceOpt,
+    StartOpt,
+    TimeOpt,
+    _board,
+    _progress,
+    app,
+)
+from .errors import InvalidArgument, LimitReached
+from .frontier_api import count_strip
+from .pieces import parse_piece
+
+
+class CountMethod(str, Enum):
+    auto = "auto"
+    frontier = "frontier"
+    backtrack = "backtrack"
+
+
+_METHOD_HELP = ("frontier: a dynamic programme sweeping the board (cost grows with its width, not with the "
+                "number of tours); backtrack: visit every tour; auto: the frontier for whole boards where it "
+                "fits, else backtracking.")
+
+
+def parse_lengths(text: str) -> list[int]:
+    """``"5..40"`` -> 5, 6, ..., 40; ``"6,8,10"`` -> those; ``"7"`` -> 7."""
+    out: list[int] = []
+    for part in text.split(","):
+        m = re.fullmatch(r"\s*(\d+)\s*(?:\.\.\s*(\d+)\s*)?", part)
+        if not m:
+            raise InvalidArgument(f"--cols takes lengths such as 5..40 or 6,8,10, not {text!r}.")
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        if lo < 1 or hi < lo:
+            raise InvalidArgument(f"--cols needs lengths of at least 1, low to high, not {part.strip()!r}.")
+        out.extend(range(lo, hi + 1))
+    return out
+
+
+def _frontier_report(update, board: Board):
+    def report(p) -> None:
+        if update is None:
+            return
+        if hasattr(p, "states"):  # the frontier sweep
+            update(p.step + 1, p.steps, f"square {board.name(p.square)}, {p.states:,} states")
+        else:  # backtracking
+            update(p.tasks_done, p.tasks_total, f"{p.nodes:,} positions")
+
+    return report
+
+
+@app.command()
+def count(
+    board: Optional[str] = typer.Argument(None, metavar="BOARD", help=BoardArg.help),
+    start: Optional[str] = StartOpt,
+    end: Optional[str] = EndOpt,
+    closed: bool = ClosedOpt,
+    piece: str = PieceOpt,
+    holes: str = HolesOpt,
+    method: CountMethod = typer.Option(CountMethod.auto, "--method", "-m", help=_METHOD_HELP),
+    strip: Optional[int] = typer.Option(None, "--strip", metavar="ROWS",
+                                        help="Count the strips ROWS x K for every K in --cols, in one sweep."),
+    cols: Optional[str] = typer.Option(None, "--cols", metavar="A..B", help="Strip lengths: 5..40 or 6,8,10."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    time_limit: Optional[float] = TimeOpt,
+    workers: Optional[int] = typer.Option(None, "--workers", "-j", help="Threads of backtracking (default: all cores)."),
+    progress: bool = typer.Option(True, "--progress/--no-progress",
+                                  help="Show progress on a terminal (frontier: the square and the live states)."),
+) -> None:
+    """Count tours exactly: directed (sequences) and undirected (paths; closed: cycles)."""
+    if strip is not None:
+        if board is not None or start or end or holes:
+            raise InvalidArgument("--strip counts whole strips: give no BOARD, --start, --end or --holes with it.")
+        if cols is None:
+            raise InvalidArgument("--strip needs --cols, such as --cols 5..40.")
+        _strip(strip, parse_lengths(cols), closed, piece, as_json, time_limit, progress)
+        return
+    if board is None:
+        raise InvalidArgument("Give a BOARD such as 6x6, or --strip ROWS --cols A..B.")
+    if cols is not None:
+        raise InvalidArgument("--cols goes with --strip.")
+    b = _board(board, holes)
+    if workers is not None and workers < 1:
+        raise InvalidArgument(f"--workers must be at least 1, not {workers}.")
+    with _progress("counting", progress) as update:
+        try:
+            result = api.count_tours(b, start, end, closed, parse_piece(piece), method.value, time_limit=time_limit,
+                                     workers=workers, progress=_frontier_report(update, b))
+            code = 0
+        except LimitReached as exc:
+            result, code = exc.partial, EXIT_LIMIT
+            typer.echo(f"chesstours: {exc}", err=True)
+        except KeyboardInterrupt as exc:
+            partial = getattr(exc, "partial", None)
+            typer.echo("chesstours: interrupted; the counts below are incomplete.", err=True)
+            if partial is None:
+                raise typer.Exit(EXIT_INTERRUPT) from None
+            result = api._tour_count(b, parse_piece(piece), closed, None if start is None else b.square(start),
+                                     None if end is None else b.square(end), partial, partial.seconds)
+            result.complete, code = False, EXIT_INTERRUPT
+    if as_json:
+        typer.echo(json.dumps(result.to_dict()))
+    else:
+        kind = "closed tours (cycles)" if closed else "tours"
+        note = "" if result.complete else "  (incomplete)"
+        typer.echo(f"board:      {result.board}  {result.piece.name}, {kind}"
+                   + (f" from {b.name(result.start)}" if result.start is not None else "")
+                   + (f" to {b.name(result.end)}" if result.end is not None else ""))
+        typer.echo(f"directed:   {result.directed:,}{note}")
+        typer.echo(f"undirected: {result.undirected:,}{note}")
+        if result.method == "frontier":
+            typer.echo(f"method:     frontier, {result.extra['max_states']:,} states at most, "
+                       f"{result.extra['peak_memory_mb']:,.1f} MiB")
+        else:
+            typer.echo(f"method:     {result.method}")
+            typer.echo(f"nodes:      {result.nodes:,}")
+        typer.echo(f"seconds:    {result.seconds:.3f}")
+    if code:
+        raise typer.Exit(code)
+
+
+def _strip(rows: int, lengths: list[int], closed: bool, piece: str, as_json: bool, time_limit, progress) -> None:
+    naming = Board(rows, max(rows, max(lengths)))
+    with _progress(f"{rows}-row strips", progress) as update:
+        result = count_strip(rows, lengths, closed, parse_piece(piece), time_limit=time_limit,
+                             progress=_frontier_report(update, naming))
+    if as_json:
+        typer.echo(json.dumps(result.to_dict()))
+    else:
+        typer.echo("\n".join(result.lines()))
