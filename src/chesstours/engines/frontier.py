@@ -204,13 +204,20 @@ def _best_sweep(board, piece, start, end, closed) -> _Sweep:
     return min(plans, key=lambda p: (p.max_slots, sum(len(s.keep) for s in p.steps)))
 
 
+def _quick_slots(board: Board, piece: Leaper) -> int:
+    """The frontier of a short piece of the board without holes: a bound found without planning the whole sweep."""
+    w, n = sorted((board.rows, board.cols))
+    short = Board(w, min(n, 3 * w + 4 * piece.b + 4))
+    return _best_sweep(short, piece, None, None, True).max_slots if w <= 64 else w
+
+
 def estimate_states(slots: int) -> float:
     """A rough upper estimate of the live states for a frontier of ``slots`` squares.
 
     Fitted to knight sweeps (6x6 open: 13 slots, about 3 million states); the
     number grows about threefold a slot.
     """
-    return 3e6 * 3.0 ** (slots - 13)
+    return 3e6 * 3.0 ** (min(slots, 400) - 13)
 
 
 def refusal(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
@@ -219,6 +226,7 @@ def refusal(board: Board, piece: Leaper, start: int | None = None, end: int | No
     if board.free_count == 1:
         return None
     try:
+        _check_size(board, _quick_slots(board, piece), memory_limit)
         _check_size(board, _best_sweep(board, piece, start, end, closed).max_slots, memory_limit)
     except InvalidArgument as exc:
         return str(exc)
@@ -256,6 +264,7 @@ def frontier_count(
     n = board.free_count
     if n == 1:
         return FrontierResult(0 if closed else 1, 1, 0, time.perf_counter() - t0, 0, states_total=1)
+    _check_size(board, _quick_slots(board, piece), memory_limit)
     sweep = _best_sweep(board, piece, start, end, closed)
     _check_size(board, sweep.max_slots, memory_limit)
     budget = 2 - len({x for x in (start, end) if x is not None})
@@ -295,13 +304,18 @@ def _check_size(board: Board, slots: int, memory_limit: int | None) -> None:
     if slots > fk.MAX_SLOTS:
         raise InvalidArgument(
             f"Counting tours of {board} by the frontier method needs a frontier of {slots} squares "
-            f"(about {states:.0e} states, {need / 2**30:,.0f} GiB); at most {fk.MAX_SLOTS} fit in a state."
+            f"(about {states:.0e} states, {_gib(need)}); at most {fk.MAX_SLOTS} fit in a state."
         )
     if memory_limit is not None and need > memory_limit:
         raise InvalidArgument(
             f"Counting tours of {board} by the frontier method would need about {states:.0e} states "
-            f"({need / 2**30:,.1f} GiB), more than the {memory_limit / 2**30:,.1f} GiB allowed."
+            f"({_gib(need)}), more than the {_gib(memory_limit)} allowed."
         )
+
+
+def _gib(nbytes: float) -> str:
+    gib = nbytes / 2**30
+    return f"{gib:,.1f} GiB" if gib < 1e6 else f"{gib:.0e} GiB"
 
 
 def _table(capacity: int):
@@ -371,7 +385,10 @@ def _run(sweep: _Sweep, closed: bool, budget: int, deadline, progress, t0, strip
                     partial=partial,
                 )
         if err[0]:
-            raise ArithmeticError("A frontier count passed 2**128; the two-limb counters cannot hold it.")
+            raise InvalidArgument(
+                f"The count passed 2**128 at square {t + 1} of {nsteps}; the frontier sweep carries counts in "
+                "two 64-bit limbs and cannot hold more, so it stops rather than give a wrong answer."
+            )
         keys, lo, hi = fk.compact(tab, thi, int(fill[0]))
         del tab, thi
         max_states = max(max_states, keys.size)

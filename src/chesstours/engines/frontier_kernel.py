@@ -42,7 +42,7 @@ def _mix(key):
     return h ^ (h >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _insert(tab, thi, shift, key, lo, hi, fill, err):
     """Add ``lo + 2**64 hi`` partial tours to state ``key``.
 
@@ -154,7 +154,7 @@ def _new_label(work, n):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _join(work, n, x, y, cycle):
     """Add the tour edge x-y to the slots ``work[:n]``; return _OK, _INVALID or _DONE."""
     cx = work[x]
@@ -199,7 +199,7 @@ def _join(work, n, x, y, cycle):
     return _OK
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _depart(work, n, x, one_end, ends, budget, cycle):
     """Square x leaves the frontier; return (status, ends)."""
     c = work[x]
@@ -220,7 +220,7 @@ def _depart(work, n, x, one_end, ends, budget, cycle):
     return _OK, ends
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pack(work, keep, ends, relabel):
     """The key of the kept slots, labels renumbered in slot order (the canonical form)."""
     for j in range(MAX_LABEL + 1):

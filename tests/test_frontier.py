@@ -1,0 +1,211 @@
+"""The frontier sweep counts exactly what backtracking counts, and what the literature says."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from conftest import brute_force_counts
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chesstours import Board, count_tours
+from chesstours.engines import frontier_kernel as fk
+from chesstours.engines.frontier import frontier_count, plan_sweep
+from chesstours.errors import InvalidArgument, LimitReached
+from chesstours.frontier_api import count_strip
+from chesstours.pieces import CAMEL, GIRAFFE, KNIGHT, ZEBRA, Leaper
+
+
+def both(board, **kw):
+    """(frontier, backtracking) directed and undirected counts of one question."""
+    f = count_tours(board, method="frontier", **kw)
+    b = count_tours(board, method="backtrack", **kw)
+    assert f.method == "frontier" and f.complete
+    return (f.directed, f.undirected), (b.directed, b.undirected)
+
+
+# Every board of at most 30 squares (and some the other way round: the sweep turns to the narrow side).
+SMALL = [(r, c) for r in range(1, 7) for c in range(r, 16) if r * c <= 30] + [(4, 3), (5, 4), (6, 5), (10, 3)]
+
+
+@pytest.mark.parametrize(("rows", "cols"), SMALL)
+def test_whole_board_counts_agree_with_backtracking(rows, cols):
+    board = Board(rows, cols)
+    for closed in (False, True):
+        f, b = both(board, closed=closed)
+        assert f == b, (board, closed)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 4), (4, 5), (5, 5), (3, 7), (4, 6), (5, 6), (3, 10)])
+def test_counts_from_a_square_and_between_two_squares_agree_with_backtracking(rows, cols):
+    board = Board(rows, cols)
+    free = list(range(board.size))
+    starts = sorted({0, cols - 1, board.size // 2, cols + 1, board.size - 1})
+    for s in starts:
+        f, b = both(board, start=s)
+        assert f == b, (board, s)
+        f, b = both(board, end=s)
+        assert f == b, (board, "end", s)
+        f, b = both(board, start=s, closed=True)
+        assert f == b, (board, "closed", s)
+    for s in starts[:3]:
+        for e in free[:: max(1, len(free) // 6)]:
+            if e == s:
+                continue
+            f, b = both(board, start=s, end=e)
+            assert f == b, (board, s, e)
+            f, b = both(board, start=s, end=e, closed=True)
+            assert f == b, (board, "closed", s, e)
+
+
+@pytest.mark.parametrize("piece", [CAMEL, ZEBRA, GIRAFFE, Leaper(1, 1), Leaper(0, 1), Leaper(1, 3), Leaper(0, 2)])
+@pytest.mark.parametrize(("rows", "cols"), [(3, 5), (4, 4), (4, 5), (5, 5)])
+def test_other_leapers_agree_with_backtracking(piece, rows, cols):
+    board = Board(rows, cols)
+    for closed in (False, True):
+        f, b = both(board, closed=closed, piece=piece)
+        assert f == b, (board, piece, closed)
+    f, b = both(board, start=0, piece=piece)
+    assert f == b
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 4), st.integers(2, 5), st.sampled_from([KNIGHT, ZEBRA, Leaper(1, 1), Leaper(0, 1), CAMEL]),
+       st.data())
+def test_boards_with_holes_agree_with_brute_force(rows, cols, piece, data):
+    holes = data.draw(st.sets(st.integers(0, rows * cols - 1), max_size=4))
+    if len(holes) >= rows * cols:
+        return
+    board = Board(rows, cols, holes)
+    bf = brute_force_counts(board, piece)
+    n = board.free_count
+    open_directed = sum(bf["per_start"].values())
+    assert frontier_count(board, piece).count == (open_directed if n == 1 else open_directed // 2)
+    assert frontier_count(board, piece, closed=True).count == bf["cycles"]
+    s = bf["free"][0]
+    c = count_tours(board, start=s, piece=piece, method="frontier")
+    assert c.directed == bf["per_start"][s]
+    if n > 1:
+        e = bf["free"][-1]
+        assert count_tours(board, start=s, end=e, piece=piece, method="frontier").directed == \
+            bf["per_pair"].get((s, e), 0)
+
+
+# -- the literature (shared/facts.md and the OEIS) -------------------------------------------------
+
+
+def test_5x5_has_1728_directed_and_864_undirected_open_tours():
+    c = count_tours("5x5", method="frontier")
+    assert (c.directed, c.undirected) == (1728, 864)
+    assert count_tours("5x5", start="a1", method="frontier").directed == 304
+    assert count_tours("5x5", start="c3", method="frontier").directed == 64
+
+
+def test_6x6_has_9862_closed_tours():
+    c = count_tours("6x6", closed=True)
+    assert c.method == "frontier" and (c.undirected, c.directed) == (9862, 19724)
+    assert c.extra["max_states"] > 0 and c.extra["peak_memory_mb"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("CHESSTOURS_SLOW"), reason="about 30 s here: set CHESSTOURS_SLOW=1")
+def test_6x6_has_6637920_directed_open_tours():
+    c = count_tours("6x6", method="frontier")
+    assert (c.directed, c.undirected) == (6_637_920, 3_318_960)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("CHESSTOURS_SLOW"), reason="minutes of work: set CHESSTOURS_SLOW=1")
+def test_7x7_has_165575218320_directed_open_tours():
+    assert count_tours("7x7", method="frontier").directed == 165_575_218_320
+
+
+def test_one_sweep_gives_the_closed_tours_of_every_3_row_strip():
+    # A070030 / A383660 (Knuth): 3 x 10 has 16, 3 x 12 has 176, ...
+    counts = dict(count_strip(3, range(1, 25), closed=True).counts)
+    assert [counts[k] for k in range(10, 25, 2)] == [16, 176, 1536, 15424, 147728, 1448416, 14060048, 136947616]
+    assert all(counts[k] == 0 for k in range(1, 10)) and all(counts[k] == 0 for k in range(11, 25, 2))
+
+
+def test_4_row_strips_have_no_closed_tours_but_open_ones():
+    closed = count_strip(4, range(1, 15), closed=True).counts
+    assert all(n == 0 for _, n in closed)  # Schwenk (1991)
+    opened = dict(count_strip(4, range(3, 7), closed=False).counts)
+    assert opened[5] == 164  # facts.md: 4 x 5 has 164 directed open tours
+    assert opened == {k: count_tours(Board(4, k), method="backtrack").directed for k in range(3, 7)}
+
+
+def test_one_sweep_gives_the_closed_tours_of_every_5_row_strip():
+    # A383661 (Knuth) at full 5 x k boards.
+    counts = dict(count_strip(5, range(5, 15), closed=True).counts)
+    assert [counts[k] for k in (6, 8, 10, 12, 14)] == [8, 44202, 13311268, 4557702762, 1495135512514]
+    assert all(counts[k] == 0 for k in (5, 7, 9, 11, 13))
+
+
+def test_one_sweep_gives_the_closed_tours_of_6_row_strips():
+    # A175881: closed knight's tours of 6 x n.
+    counts = count_strip(6, range(1, 9), closed=True).counts
+    assert [n for _, n in counts] == [0, 0, 0, 0, 8, 9862, 1067638, 55488142]
+
+
+# -- the sweep itself -------------------------------------------------------------------------------
+
+
+def test_the_sweep_runs_across_the_narrow_side():
+    tall, wide = plan_sweep(Board(9, 4), KNIGHT), plan_sweep(Board(4, 9), KNIGHT)
+    assert tall.max_slots == wide.max_slots <= 2 * 4 + 1
+    assert {Board(9, 4).row(v) for v in tall.order[:4]} == {0}  # a line is a row of 4
+    assert {Board(4, 9).col(v) for v in wide.order[:4]} == {0}  # a line is a column of 4
+
+
+def test_wide_boards_are_refused_up_front_with_an_estimate():
+    with pytest.raises(InvalidArgument, match="frontier of .* squares .*states"):
+        count_tours("12x40", closed=True, method="frontier")
+    with pytest.raises(InvalidArgument, match="frontier"):
+        count_tours("8x8", closed=True)
+
+
+def test_the_time_limit_stops_the_sweep_with_an_incomplete_count():
+    with pytest.raises(LimitReached) as info:
+        count_tours("7x7", closed=False, method="frontier", time_limit=0.2)
+    partial = info.value.partial
+    assert partial.complete is False and partial.method == "frontier" and partial.nodes > 0
+
+
+def test_progress_reports_the_square_and_the_live_states():
+    seen = []
+    count_tours("5x6", closed=True, method="frontier", progress=seen.append)
+    assert seen and seen[-1].steps == 30 and all(p.states >= 0 for p in seen)
+
+
+def test_auto_uses_the_frontier_for_whole_boards_and_backtracking_from_a_square():
+    assert count_tours("5x6", closed=True).method == "frontier"
+    assert count_tours("5x5", start="a1").method == "backtrack"
+    assert count_tours("4x4").method == "theory"
+
+
+def test_counts_carry_into_a_second_64_bit_limb():
+    table = np.zeros(2 * 1024, np.uint64)
+    table[0::2] = fk.EMPTY_KEY
+    high = np.zeros(1024, np.uint64)
+    fill, err = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    top = np.uint64(2**64 - 1)
+    keys = np.array([7, 7, 7], np.uint64)
+    lo = np.array([top, top, 5], np.uint64)
+    hi = np.array([0, 1, 0], np.uint64)
+    fk.insert_run(keys, lo, hi, 0, 3, table, high, fill, 1000, err)
+    got = fk.compact(table, high, int(fill[0]))
+    assert int(got[0][0]) == 7 and int(got[1][0]) + (int(got[2][0]) << 64) == 2 * (2**64 - 1) + 2**64 + 5
+    assert err[0] == 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("CHESSTOURS_SLOW"), reason="about 30 s here: set CHESSTOURS_SLOW=1")
+def test_6x15_has_more_closed_tours_than_fit_in_64_bits():
+    # A175881: closed knight's tours of 6 x n.
+    counts = dict(count_strip(6, range(9, 16), closed=True).counts)
+    assert counts[9] == 3374967940 and counts[10] == 239187240144
+    assert counts[14] == 4005716717182224826
+    assert counts[15] == 255967892553030600920 > 2**64
