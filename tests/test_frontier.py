@@ -180,7 +180,7 @@ def test_progress_reports_the_square_and_the_live_states():
     assert seen and seen[-1].steps == 30 and all(p.states >= 0 for p in seen)
 
 
-def test_auto_uses_the_frontier_for_whole_boards_and_backtracking_from_a_square():
+def test_auto_sweeps_closed_whole_boards_and_backtracks_quick_counts():
     assert count_tours("5x6", closed=True).method == "frontier"
     assert count_tours("5x5", start="a1").method == "backtrack"
     assert count_tours("4x4").method == "theory"

@@ -58,7 +58,7 @@ Examples
 >>> from chesstours.pieces import KNIGHT
 >>> frontier_count(Board(6, 6), KNIGHT, closed=True).count
 9862
->>> count_strip(3, 12, KNIGHT, closed=True).per_length[10:]
+>>> count_strip(3, 12, KNIGHT, closed=True).per_length[9:]
 [16, 0, 176]
 """
 
@@ -319,9 +319,16 @@ def _gib(nbytes: float) -> str:
 
 
 def _table(capacity: int):
-    tab = np.zeros(2 * capacity, np.uint64)
+    try:
+        tab = np.zeros(2 * capacity, np.uint64)
+        high = np.zeros(capacity, np.uint64)
+    except MemoryError:
+        raise InvalidArgument(
+            f"The frontier sweep ran out of memory growing its table to {capacity:,} states; "
+            "the count is too large for this machine."
+        ) from None
     tab[0::2] = fk.EMPTY_KEY
-    return tab, np.zeros(capacity, np.uint64)
+    return tab, high
 
 
 def _insert_batch(buf, nb, tab, thi, fill, err):
