@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 import numpy as np
-from dataclasses import dataclass, field
 
 from .board import Board
 from .engines import warnsdorff as _wd
