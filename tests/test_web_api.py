@@ -355,9 +355,9 @@ def test_info_lists_choices_limits_and_features(client):
     assert data["methods"] == ["auto", "warnsdorff", "backtrack", "construct"]
     assert data["pieces"]["knight"] == [1, 2]
     assert data["limits"]["count_squares"] == 48
-    # The bishop puzzle and the trace have their places, and no route yet.
+    # The bishop puzzle and the trace are served, with their own limits.
     assert data["features"] == {"tours": True, "bishop": True, "trace": True}
-    assert client.get("/api/bishop").status_code == 404 and client.get("/api/trace").status_code == 404
+    assert data["limits"]["bishop_count_squares"] == 100 and data["limits"]["trace_steps"] == 2000
 
 
 # -- the page, the docs, and what requests cannot reach ---------------------------------------------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from itertools import islice
+from itertools import islice, pairwise
 
 import pytest
 from fastapi.testclient import TestClient
@@ -38,7 +38,7 @@ def test_a_trace_moves_and_steps_back_and_each_path_follows_from_the_last(client
     events = client.get("/api/trace", params={"board": "5x5", "start": "a1", "steps": 400}).json()["events"]
     kinds = {e["kind"] for e in events}
     assert {"start", "move", "back"} <= kinds
-    for before, after in zip(events, events[1:]):
+    for before, after in pairwise(events):
         if after["kind"] == "move":
             assert after["path"] == before["path"] + [after["square"]]
         elif after["kind"] == "back":
@@ -58,7 +58,7 @@ def test_warnsdorff_shows_each_candidates_weight_and_picks_the_smallest(client):
     assert data["tiebreak"] == "roth" and data["complete"] is True
     assert events[-1]["kind"] == "tour" and len(events[-1]["path"]) == 64
     moves = [e for e in events if e["kind"] in ("start", "move")]
-    for before, after in zip(moves, moves[1:]):
+    for before, after in pairwise(moves):
         weights = {c["square"]: c["weight"] for c in before["candidates"]}
         assert weights[after["square"]] == min(weights.values()) == after["weight"]
 
