@@ -92,8 +92,7 @@ def test_holes_are_passed_to_the_solver(client):
 @pytest.mark.parametrize(
     ("params", "status", "sentence"),
     [
-        ({"board": "8x8", "end": "b1"}, 400, "b1 is a light square; a bishop that starts on a1 stays on the "
-         "dark squares."),
+        ({"board": "8x8", "end": "b1"}, 400, "b1 is a light square; a bishop that starts on a1 stays on the dark"),
         ({"board": "8x8", "start": "z9"}, 400, "z9"),
         ({"board": "0x8"}, 400, ""),
         ({"board": "8x8", "count": "true", "limit": 2}, 400, "Choose count or limit, not both."),
