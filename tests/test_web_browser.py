@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from itertools import islice
 from pathlib import Path
 
 import pytest
@@ -231,3 +232,100 @@ def test_the_docs_page_renders_offline(page, url):
     expect(page.locator(".swagger-ui .info .title")).to_contain_text("chesstours")
     expect(page.locator(".opblock-summary-path").first).to_be_visible()
     assert "/api/tour" in page.locator(".swagger-ui").inner_text()
+
+
+def test_trace_mode_steps_through_the_backtracking_search_forward_and_back(page):
+    from playwright.sync_api import expect
+
+    page.locator("#rows").fill("5")
+    page.locator("#cols").fill("5")
+    expect(page.locator("#count")).not_to_be_empty()
+    page.locator("#tab-trace").click()
+    expect(page.locator("#panel-trace")).to_be_visible()
+    square(page, "a1").click()
+    expect(page.locator("#trace-progress")).to_have_text(re.compile(r"^Event \d+ of 500"))
+    page.locator("#trace-first").click()
+    expect(page.locator("#trace-progress")).to_have_text(re.compile(r"^Event 1 of 500 · move 1 of 25"))
+    expect(page.locator("#trace-text")).to_have_text("Move 1: start on a1.")
+    # The two moves from a1 not yet tried are shown on the board and in words.
+    expect(page.locator("#board .legal")).to_have_count(2)
+    expect(page.locator("#trace-candidates")).to_have_text("Moves not yet tried from a1: b3, c2")
+    page.locator("h1").click()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#trace-text")).to_have_text("Move 4: c5 to e4.")
+    assert drawn_path(page, 5) == ["a1", "b3", "c5", "e4"]
+    page.locator("#trace-back").click()
+    expect(page.locator("#trace-text")).to_have_text("Move 3: b3 to c5.")
+    assert drawn_path(page, 5) == ["a1", "b3", "c5"]
+    # Further on, the search gives moves up and steps back: the path shrinks, as the library traced it.
+    board = ct.Board(5, 5)
+    events = list(islice(ct.trace_search(board, "a1"), 500))
+    first_back = next(i for i, e in enumerate(events, 1) if e.kind == "back")
+    page.locator("#trace-first").click()
+    page.locator("h1").click()  # the keys step the trace when no button has the focus
+    for _ in range(first_back - 1):
+        page.keyboard.press("ArrowRight")
+    back = events[first_back - 1]
+    expect(page.locator("#trace-text")).to_have_text(back.describe(board))
+    expect(page.locator("#board .mark.left")).to_have_count(1)
+    assert drawn_path(page, 5) == board.names(back.path)
+    page.keyboard.press("ArrowLeft")
+    assert drawn_path(page, 5) == board.names(events[first_back - 2].path)
+    page.screenshot(path=ARTIFACTS / "browser-trace.png")
+
+
+def test_trace_mode_shows_warnsdorff_weights(page):
+    from playwright.sync_api import expect
+
+    page.locator("#tab-trace").click()
+    page.locator("#trace-method").select_option("warnsdorff")
+    expect(page.locator("#trace-order-label")).to_be_hidden()
+    square(page, "a1").click()
+    page.locator("#trace-last").click()
+    expect(page.locator("#trace-text")).to_have_text(re.compile(r"^A tour of 64 squares"))
+    page.locator("#trace-first").click()
+    assert sorted(page.locator("#board .degree").all_text_contents()) == ["5", "5"]
+    expect(page.locator("#trace-candidates")).to_have_text(re.compile(r"\((5)\), \w+ \(5\)$"))
+
+
+def test_bishop_panel_draws_a_valid_route_on_8x8_and_counts_the_routes(page):
+    from playwright.sync_api import expect
+
+    from chesstours.bishop import BishopRoute
+
+    page.locator("#tab-bishop").click()
+    expect(page.locator("#panel-bishop")).to_be_visible()
+    page.locator("#bishop-speed").fill("100")
+    square(page, "a1").click()
+    expect(page.locator("#status")).to_have_text(re.compile(r"^A route from a1 to h8: \d+ slides"))
+    expect(page.locator("#bishop-count")).to_have_text("70 routes from a1 to h8.")
+    expect(page.locator("#bishop-progress")).to_have_text(re.compile(r"^Step (\d+) of \1: h8"))
+    steps = page.locator("#tour-path").get_attribute("data-squares")
+    route = BishopRoute.parse(steps, board="8x8")
+    assert route.problem() is None and route.last == ct.Board(8, 8).square("h8")
+    # The slides listed are the same route.
+    slides = [li.split("\u2013") for li in page.locator("#bishop-slides li").all_text_contents()]
+    text = "-".join([slides[0][0]] + [end for _, end in slides])
+    assert BishopRoute.parse(text, board="8x8").steps.tolist() == route.steps.tolist()
+    # Squares visited twice show both visit numbers.
+    assert page.locator("#board .num.multi").count() >= 1
+    page.screenshot(path=ARTIFACTS / "browser-bishop.png")
+    # Fewest slides: 17, and 8 such routes.
+    page.locator("#bishop-shortest").check()
+    square(page, "a1").click()
+    expect(page.locator("#status")).to_have_text(re.compile(r"^A route from a1 to h8: 17 slides, the fewest"))
+    expect(page.locator("#bishop-count")).to_have_text("8 routes with 17 slides, the fewest from a1 to h8.")
+
+
+def test_bishop_panel_explains_a_board_without_a_route(page):
+    from playwright.sync_api import expect
+
+    page.locator("#rows").fill("6")
+    page.locator("#cols").fill("6")
+    expect(square(page, "g1")).to_have_count(0)  # the 6x6 board is on show
+    page.locator("#tab-bishop").click()
+    square(page, "a1").click()
+    expect(page.locator("#status")).to_have_text("No bishop route from a1.")
+    page.locator("#why summary").click()
+    expect(page.locator("#why-text")).to_contain_text("No bishop route from a1 to f6")
