@@ -329,3 +329,24 @@ def test_bishop_panel_explains_a_board_without_a_route(page):
     expect(page.locator("#status")).to_have_text("No bishop route from a1.")
     page.locator("#why summary").click()
     expect(page.locator("#why-text")).to_contain_text("No bishop route from a1 to f6")
+
+
+def test_trace_and_bishop_fit_a_phone_sized_screen(browser, url):
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+    p = context.new_page()
+    p.goto(url)
+    p.wait_for_selector("body[data-ready=true]")
+    for tab, panel, progress in (("#tab-trace", "trace", r"^Event \d+ of 500"),
+                                 ("#tab-bishop", "bishop", r"^Step \d+ of \d+")):
+        p.locator(tab).tap()
+        square(p, "a1").tap()
+        expect(p.locator(f"#{panel}-progress")).to_have_text(re.compile(progress))
+        assert p.evaluate("() => document.documentElement.scrollWidth") <= 390
+        for name in ("play", "back", "forward"):
+            b = p.locator(f"#{panel}-{name}").bounding_box()
+            assert b["height"] >= 40 and b["x"] >= 0 and b["x"] + b["width"] <= 390
+        p.screenshot(path=ARTIFACTS / f"browser-phone-{panel}.png", full_page=True)
+    context.close()

@@ -27,7 +27,7 @@ function draw(i) {
   }
   const moveNo = e.path.length;
   $("trace-progress").textContent =
-    `Event ${i} of ${trace.events.length} \u00b7 move ${moveNo} of ${state.board.free} \u00b7 ${e.nodes.toLocaleString("en")} positions tried`;
+    `Event ${i} of ${trace.events.length} \u00b7 move ${moveNo} of ${state.board.free} \u00b7 ${e.nodes.toLocaleString("en")} position${e.nodes === 1 ? "" : "s"} tried`;
   let text = e.text;
   if (i === trace.events.length && trace.stopped === "steps") {
     text += ` (The trace stops here, after ${trace.events.length} events; the search goes on.)`;
