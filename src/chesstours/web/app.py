@@ -10,7 +10,7 @@ HTTP   when                                                        CLI exit stat
 404    no tour exists (``detail`` is the reason, ``proof`` how)     1
 422    a parameter of the wrong type or an unknown choice          2
 503    the server is busy (``Retry-After`` says when to retry)     --
-504    the time limit ran out (``partial``: what was found so far)  3
+504    the time limit ran out (``partial``: what was found)         3
 =====  ==========================================================  =================
 
 Every error body is ``{"detail": "<one sentence>"}``, the sentence the command
