@@ -100,3 +100,10 @@ def test_a_trace_that_runs_out_of_time_returns_what_it_traced():
     data = client.get("/api/trace", params={"board": "20x20", "start": "a1", "steps": 2000}).json()
     assert data["stopped"] == "time" and data["complete"] is False
     assert 1 <= len(data["events"]) < 2000 and data["events"][0]["kind"] == "start"
+
+
+def test_a_long_trace_is_sent_compressed(client):
+    r = client.get("/api/trace", params={"board": "8x8", "start": "a1", "steps": 500},
+                   headers={"Accept-Encoding": "gzip"})
+    assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
+    assert int(r.headers["content-length"]) * 5 < len(r.content)  # the JSON shrinks at least five times
