@@ -350,3 +350,23 @@ def test_trace_and_bishop_fit_a_phone_sized_screen(browser, url):
             assert b["height"] >= 40 and b["x"] >= 0 and b["x"] + b["width"] <= 390
         p.screenshot(path=ARTIFACTS / f"browser-phone-{panel}.png", full_page=True)
     context.close()
+
+
+def test_a_tour_on_show_can_be_saved_as_the_library_draws_it(page, url):
+    from playwright.sync_api import expect
+
+    page.locator("#speed").fill("100")
+    square(page, "a1").click()
+    expect(page.locator("#downloads")).to_be_visible()
+    for fmt, media in (("svg", "image/svg+xml"), ("png", "image/png"), ("gif", "image/gif")):
+        href = page.locator(f"#save-{fmt}").get_attribute("href")
+        assert f"format={fmt}" in href and "start=a1" in href
+        answer = page.request.get(url + href)
+        assert answer.status == 200 and answer.headers["content-type"].startswith(media)
+    # The other tabs have no tour to save, and the bishop's board ignores the piece and tour settings.
+    page.locator("#tab-bishop").click()
+    expect(page.locator("#downloads")).to_be_hidden()
+    expect(page.locator("#piece")).to_be_disabled()
+    expect(page.locator("#closed")).to_be_disabled()
+    page.locator("#tab-watch").click()
+    expect(page.locator("#piece")).to_be_enabled()

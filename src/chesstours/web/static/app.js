@@ -142,9 +142,21 @@ async function watchFrom(v) {
   state.played = 0;
   state.step = 1;
   say(`A ${data.closed ? "closed " : ""}tour from ${name}, found by ${data.method}.`, "good");
+  offerPictures({ ...tourParams(), start: name });
   showCount(v);
   draw();
   play();
+}
+
+// Links to the same tour drawn by the library's renderers (/api/tour?format=svg|png|gif).
+function offerPictures(params) {
+  for (const format of ["svg", "png", "gif"]) {
+    const query = new URLSearchParams({ format, numbers: format === "gif" ? "false" : "true" });
+    for (const [key, value] of Object.entries(params)) if (value !== "" && value !== null) query.set(key, String(value));
+    $(`save-${format}`).href = `/api/tour?${query}`;
+  }
+  $("save-gif-item").hidden = state.board.rows * state.board.cols > state.info.limits.gif_squares;
+  $("downloads").hidden = false;
 }
 
 function draw() {
@@ -159,6 +171,7 @@ function updateProgress() {
   const line = $("progress");
   if (!t || state.mode !== "watch") {
     line.textContent = "";
+    $("downloads").hidden = true;
   } else {
     const v = t.path[state.step - 1];
     line.textContent = `Move ${state.step} of ${t.path.length}: ${state.board.names[v]}`;
@@ -252,6 +265,11 @@ function selectTab(tab) {
   }
   MODES[state.mode].leave();
   state.mode = tab.id.slice("tab-".length);
+  // The bishop has its own rules; a trace has its own choice of search.
+  $("tour-settings").disabled = state.mode === "bishop";
+  $("piece").disabled = state.mode === "bishop";
+  $("method").disabled = state.mode === "bishop" || state.mode === "trace";
+  $("tiebreak").disabled = state.mode === "bishop";
   stop();
   state.tour = null;
   state.moves = [];
