@@ -315,7 +315,7 @@ def test_bishop_panel_draws_a_valid_route_on_8x8_and_counts_the_routes(page):
     page.locator("#bishop-shortest").check()
     square(page, "a1").click()
     expect(page.locator("#status")).to_have_text(re.compile(r"^A route from a1 to h8: 17 slides, the fewest"))
-    expect(page.locator("#bishop-count")).to_have_text("8 routes with 17 slides, the fewest from a1 to h8.")
+    expect(page.locator("#bishop-count")).to_have_text("8 routes from a1 to h8 with 17 slides, the fewest.")
 
 
 def test_bishop_panel_explains_a_board_without_a_route(page):

@@ -106,7 +106,7 @@ async function showCount(name) {
   const n = c.count.toLocaleString("en");
   const to = c.end_square ? `to ${c.end_square}` : "ending anywhere";
   const fewest = c.slides !== undefined ? ` with ${c.slides} slides, the fewest` : "";
-  line.textContent = `${n} route${c.count === 1 ? "" : "s"}${fewest} from ${c.start} ${to}.`;
+  line.textContent = `${n} route${c.count === 1 ? "" : "s"} from ${c.start} ${to}${fewest}.`;
 }
 
 export const bishopMode = {
