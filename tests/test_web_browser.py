@@ -272,6 +272,15 @@ def test_trace_mode_steps_through_the_backtracking_search_forward_and_back(page)
     assert drawn_path(page, 5) == board.names(back.path)
     page.keyboard.press("ArrowLeft")
     assert drawn_path(page, 5) == board.names(events[first_back - 2].path)
+    # A move given up at once is shaded, with the square that makes it hopeless outlined.
+    first_skip = next(i for i, e in enumerate(events, 1) if e.kind == "skip")
+    page.locator("#trace-first").click()
+    page.locator("h1").click()
+    for _ in range(first_skip - 1):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#trace-text")).to_have_text(events[first_skip - 1].describe(board))
+    expect(page.locator("#board .mark.skipped")).to_have_count(1)
+    expect(page.locator("#board .mark.culprit")).to_have_count(1)
     page.screenshot(path=ARTIFACTS / "browser-trace.png")
 
 
