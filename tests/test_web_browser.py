@@ -309,7 +309,7 @@ def test_bishop_panel_draws_a_valid_route_on_8x8_and_counts_the_routes(page):
     square(page, "a1").click()
     expect(page.locator("#status")).to_have_text(re.compile(r"^A route from a1 to h8: \d+ slides"))
     expect(page.locator("#bishop-count")).to_have_text("70 routes from a1 to h8.")
-    expect(page.locator("#bishop-progress")).to_have_text(re.compile(r"^Step (\d+) of \1: h8"))
+    expect(page.locator("#bishop-progress")).to_have_text(re.compile(r"^Square (\d+) of \1: h8"))
     steps = page.locator("#tour-path").get_attribute("data-squares")
     route = BishopRoute.parse(steps, board="8x8")
     assert route.problem() is None and route.last == ct.Board(8, 8).square("h8")
@@ -349,7 +349,7 @@ def test_trace_and_bishop_fit_a_phone_sized_screen(browser, url):
     p.goto(url)
     p.wait_for_selector("body[data-ready=true]")
     for tab, panel, progress in (("#tab-trace", "trace", r"^Event \d+ of 500"),
-                                 ("#tab-bishop", "bishop", r"^Step \d+ of \d+")):
+                                 ("#tab-bishop", "bishop", r"^Square \d+ of \d+")):
         p.locator(tab).tap()
         square(p, "a1").tap()
         expect(p.locator(f"#{panel}-progress")).to_have_text(re.compile(progress))

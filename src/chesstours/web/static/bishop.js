@@ -29,7 +29,7 @@ function draw(step) {
   const slide = Math.max(1, route.corners.findIndex((c) => c >= step - 1));
   const total = route.slides.length - 1;
   $("bishop-progress").textContent =
-    `Step ${step} of ${route.steps.length}: ${route.names[step - 1]} \u00b7 slide ${Math.min(slide, total)} of ${total}`;
+    `Square ${step} of ${route.steps.length}: ${route.names[step - 1]} \u00b7 slide ${Math.min(slide, total)} of ${total}`;
   const items = $("bishop-slides").children;
   for (let j = 0; j < items.length; j++) {
     if (j + 1 === slide && step > 1) items[j].setAttribute("aria-current", "step");
