@@ -398,6 +398,42 @@ class BishopFormat(str, Enum):
     moves = "moves"
     steps = "steps"
     json = "json"
+    svg = "svg"
+    png = "png"
+    gif = "gif"
+
+
+def _bishop_format(fmt: Optional[BishopFormat], as_json: bool, output: Optional[Path], animate: bool,
+                   one_route: bool) -> BishopFormat:
+    """The format ``bishop`` writes: ``--format``, else ``--json``, else the extension of ``-o``, else grid."""
+    if as_json:
+        if fmt not in (None, BishopFormat.json):
+            raise InvalidArgument(f"--json and --format {fmt.value} ask for two formats: choose one.")
+        fmt = BishopFormat.json
+    kind = _picture_format(fmt.value if fmt else None, output, animate, "grid")
+    if kind not in BishopFormat.__members__:
+        raise InvalidArgument(f"A bishop route is text (grid, moves, steps, json) or a picture (svg, png, gif), "
+                              f"not {kind}.")
+    if kind in ("svg", "png", "gif") and not one_route:
+        raise InvalidArgument("A picture shows one route: drop --count, --all and --limit to draw one.")
+    if animate and kind != "svg":
+        raise InvalidArgument("--animate goes with --format svg (a gif is always animated).")
+    return BishopFormat(kind)
+
+
+def _show_route(route, fmt: BishopFormat, output: Optional[Path], **picture) -> None:
+    """Print or write one route as text, or draw it (svg on stdout when no file)."""
+    if fmt.value in ("svg", "png", "gif"):
+        from .render.picture import draw_tour
+
+        data = draw_tour(route, fmt.value, **picture)
+        if output is None:
+            sys.stdout.write(data.decode())
+            sys.stdout.flush()
+        else:
+            write_atomic(output, data)
+        return
+    _emit(_render_route(route, fmt), output)
 
 
 def _render_route(route, fmt: "BishopFormat") -> str:
@@ -420,11 +456,15 @@ def bishop(
     limit: Optional[int] = typer.Option(None, "--limit", "-n", metavar="K", help="List at most K routes (implies --all)."),
     shortest: bool = typer.Option(False, "--shortest", help="Fewest slides: one such route, proved the fewest (with --all or --count: all of them)."),
     holes: str = HolesOpt,
-    fmt: BishopFormat = typer.Option(BishopFormat.grid, "--format", "-f", help="grid: visit numbers per square and the slides; moves: the slides, a1-e5-...; steps: one square per step; json."),
+    fmt: Optional[BishopFormat] = typer.Option(None, "--format", "-f", help="grid (default): visit numbers per square and the slides; moves: the slides, a1-e5-...; steps: one square per step; json; pictures: svg, png, gif (the bishop moving along its route). Without it, -o FILE's extension decides."),
     as_json: bool = typer.Option(False, "--json", help="JSON (the same as --format json; with --count, one object)."),
     time_limit: Optional[float] = TimeOpt,
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress of a count on a terminal."),
+    numbers: bool = typer.Option(False, "--numbers", help="Pictures: visit numbers on the squares (two on a square passed twice)."),
+    size: Optional[int] = SizeOpt,
+    fps: Optional[float] = typer.Option(None, "--fps", metavar="N", help="Animations: diagonal steps a second (default 8)."),
+    animate: bool = typer.Option(False, "--animate", help="svg: an animated picture where the bishop moves along its route (gif always is)."),
 ) -> None:
     """The bishop puzzle (seed 001): visit every square of the start's colour, entering a square
     at most once per diagonal direction."""
@@ -433,8 +473,11 @@ def bishop(
         raise InvalidArgument("Choose --count or --all, not both.")
     if limit is not None and limit < 1:
         raise InvalidArgument(f"--limit must be at least 1, not {limit}.")
-    if as_json:
-        fmt = BishopFormat.json
+    fmt = _bishop_format(fmt, as_json, output, animate, not (count_only or all_routes or limit is not None))
+    picture = {}
+    if fmt.value in ("svg", "png", "gif"):
+        _check_picture(fmt.value, b, size, fps)
+        picture = {"numbers": numbers, "size": size, "fps": fps, "animate": animate}
     if count_only:
         _bishop_count(b, start, end, shortest, fmt is BishopFormat.json, time_limit, output, progress)
     elif all_routes or limit is not None:
@@ -446,11 +489,11 @@ def bishop(
             raise _fail(exc.reason, EXIT_NO_TOUR) from None
         except LimitReached as exc:
             if exc.partial is not None and hasattr(exc.partial, "steps"):
-                _emit(_render_route(exc.partial, fmt), output)
+                _show_route(exc.partial, fmt, output, **picture)
                 message = f"{exc} The route shown has the fewest slides found so far."
                 raise _fail(message, EXIT_LIMIT) from None
             raise _fail(str(exc), EXIT_LIMIT) from None
-        _emit(_render_route(route, fmt), output)
+        _show_route(route, fmt, output, **picture)
 
 
 def _bishop_count(b, start, end, shortest, as_json, time_limit, output, progress) -> None:
