@@ -171,7 +171,8 @@ def find_tour(
         ``warnsdorff`` walks Warnsdorff's rule once with ``tiebreak`` and may
         fail; ``backtrack`` searches exhaustively; ``construct`` builds a
         knight's tour of a whole board of any size in linear time by divide
-        and conquer (Parberry 1997, Lin & Wei 2005; no holes, no fixed end);
+        and conquer (Parberry 1997, Lin & Wei 2005; no holes; an end square
+        is reached by Pósa's rotations, which may give up on 3 x n and 4 x n);
         ``auto`` is complete: the theory first (instant "no" with a reason);
         for a knight on a whole board of more than :data:`CONSTRUCT_ABOVE`
         squares the construction; otherwise Warnsdorff's rule with several
@@ -231,24 +232,29 @@ def find_tour(
         reason = obstruction(board, piece, s, e, closed)
         if reason is not None:
             raise reason
-        constructible = e is None and piece == KNIGHT and not board.holes
+        constructible = piece == KNIGHT and not board.holes
         if constructible and board.free_count > CONSTRUCT_ABOVE:
-            return _finish(_constructed(board, s, closed, piece))
+            if e is None:
+                return _finish(_constructed(board, s, None, closed, piece))
+            try:  # the end square is reached by rotations, which may give up: then search
+                return _finish(_constructed(board, s, e, closed, piece))
+            except InvalidArgument:
+                pass
         tour = _warnsdorff_tries(board, piece, s, e, closed, tiebreak, seed, t0)
         if tour is not None:
             return _finish(tour)
         if constructible:
             try:
-                return _finish(_constructed(board, s, closed, piece))
+                return _finish(_constructed(board, s, e, closed, piece))
             except InvalidArgument:
-                pass  # no stored piece fits this board: exhaustive search decides
+                pass  # no stored piece fits, or the rotations gave up: exhaustive search decides
     return _finish(_backtrack(board, piece, s, e, closed, order, deadline, node_limit, t0, method, progress))
 
 
-def _constructed(board, s, closed, piece) -> Tour:
+def _constructed(board, s, e, closed, piece) -> Tour:
     from .engines.construct import construct_tour
 
-    tour = construct_tour(board, s, None, closed, piece)
+    tour = construct_tour(board, s, e, closed, piece)
     tour.method = "auto/construct"
     return tour
 
