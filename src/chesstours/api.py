@@ -29,12 +29,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-import numpy as np
-
+from .arguments import check_limits, prepare_query
 from .board import Board
 from .engines import warnsdorff as _wd
-from .errors import InvalidArgument, InvalidSquare, LimitReached, NoTour
-from .pieces import KNIGHT, Leaper, move_table, parse_piece
+from .errors import InvalidArgument, LimitReached, NoTour
+from .pieces import KNIGHT, Leaper, move_table
 from .theory import obstruction
 from .tour import Tour
 
@@ -93,41 +92,6 @@ class TourCount:
         }
         out.update(self.extra)
         return out
-
-
-# -- argument handling -------------------------------------------------------
-
-
-def _board(board: Board | str, holes=()) -> Board:
-    if isinstance(board, Board):
-        return Board(board.rows, board.cols, set(board.holes) | {board._square_of(h) for h in holes}) if holes else board
-    return Board.parse(board, holes)
-
-
-def _square(board: Board, square: int | str | None, role: str) -> int | None:
-    if square is None:
-        return None
-    try:
-        return board.square(square)
-    except InvalidSquare as exc:
-        raise InvalidSquare(f"The {role} square: {exc}") from None
-
-
-def _limits(time_limit: float | None, node_limit: int | None) -> None:
-    if time_limit is not None and not time_limit > 0:
-        raise InvalidArgument(f"The time limit must be a positive number of seconds, not {time_limit}.")
-    if node_limit is not None and node_limit <= 0:
-        raise InvalidArgument(f"The node limit must be a positive number, not {node_limit}.")
-
-
-def _prepare(board, start, end, piece, holes=()):
-    board = _board(board, holes)
-    piece = parse_piece(piece)
-    s = _square(board, start, "start")
-    e = _square(board, end, "end")
-    if s is not None and e is not None and s == e and board.free_count > 1:
-        raise InvalidArgument(f"The start and end squares are both {board.name(s)}; a tour ends elsewhere.")
-    return board, piece, s, e
 
 
 def _finish(tour: Tour) -> Tour:
@@ -207,14 +171,14 @@ def find_tour(
     InvalidBoard, InvalidSquare, InvalidPiece, InvalidArgument
         Bad input.
     """
-    board, piece, s, e = _prepare(board, start, end, piece, holes)
+    board, piece, s, e = prepare_query(board, start, end, piece, holes)
     if method not in METHODS:
         raise InvalidArgument(f"Unknown method {method!r}; use one of {', '.join(METHODS)}.")
     if tiebreak is not None and tiebreak not in _wd.TIEBREAKS:
         raise InvalidArgument(f"Unknown tie-break {tiebreak!r}; use one of {', '.join(_wd.TIEBREAKS)}.")
     if order not in ORDERS:
         raise InvalidArgument(f"Unknown move order {order!r}; use one of {', '.join(ORDERS)}.")
-    _limits(time_limit, node_limit)
+    check_limits(time_limit, node_limit)
     if s is None:
         s = int(board.free_squares[0]) if board.holes else 0
     t0 = time.perf_counter()
@@ -383,10 +347,10 @@ def iter_tours(
     from .engines.backtrack import Search
     from .engines.parallel import closed_tasks
 
-    board, piece, s, e = _prepare(board, start, end, piece, holes)
+    board, piece, s, e = prepare_query(board, start, end, piece, holes)
     if order not in ORDERS:
         raise InvalidArgument(f"Unknown move order {order!r}; use one of {', '.join(ORDERS)}.")
-    _limits(time_limit, None)
+    check_limits(time_limit, None)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     if obstruction(board, piece, s, e, closed) is not None:
         return
@@ -461,10 +425,10 @@ def count_tours(
     """
     from .engines.parallel import NODES_PER_SECOND, closed_tasks, estimate_nodes, open_tasks, run_tasks, split_tasks
 
-    board, piece, s, e = _prepare(board, start, end, piece, holes)
+    board, piece, s, e = prepare_query(board, start, end, piece, holes)
     if method not in ("auto", "backtrack"):
         raise InvalidArgument(f"Unknown counting method {method!r}; use auto or backtrack.")
-    _limits(time_limit, node_limit)
+    check_limits(time_limit, node_limit)
     if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
         raise InvalidArgument(
             f"Counting every tour of {board} ({board.free_count:,} squares) by exhaustive search is out of "
@@ -548,7 +512,7 @@ def estimate_count(
     """
     from .engines.parallel import NODES_PER_SECOND, closed_tasks, estimate_nodes, open_tasks, split_tasks
 
-    board, piece, s, e = _prepare(board, start, end, piece, holes)
+    board, piece, s, e = prepare_query(board, start, end, piece, holes)
     if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
         return float("inf"), float("inf")
     if obstruction(board, piece, s, e, closed) is not None:
