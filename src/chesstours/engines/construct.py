@@ -207,7 +207,8 @@ def _strip_reason(board: Board, v: int) -> str | None:
     return strip_start_reason(narrow, board.size // narrow, along)
 
 
-#: Seeds tried for each way round before the rotations give up (one on boards over a million squares).
+#: Seeds tried for each way round before the rotations give up (more on small boards, where a try
+#: costs little; one on boards over a million squares).
 _ROTATION_TRIES = 6
 
 
@@ -256,7 +257,7 @@ def _rotated(board: Board, path: np.ndarray, is_closed: bool, e: int) -> np.ndar
     for way in ways:
         if way[-1] == e:
             return way
-    tries = _ROTATION_TRIES if board.size <= 1_000_000 else 1
+    tries = 1 if board.size > 1_000_000 else max(_ROTATION_TRIES, 4096 // board.size)
     for seed in range(tries):
         for way in ways:
             moved = rotate_to_end(way.copy(), board.rows, board.cols, e, seed)
