@@ -13,7 +13,8 @@ import time
 
 import numpy as np
 
-from ..api import _limits, _prepare, count_tours, estimate_count, find_tour
+from ..api import count_tours, estimate_count, find_tour
+from ..arguments import check_limits, prepare_query
 from ..bishop import resolve_end
 from ..bishop_api import bishop_obstruction, count_bishop_routes, iter_bishop_routes, solve_bishop
 from ..board import Board
@@ -85,7 +86,7 @@ def count(
     A count whose estimated search would outlast ``time_limit`` is refused
     before it starts (:class:`OverLimit`).
     """
-    _limits(time_limit, None)
+    check_limits(time_limit, None)
     _, seconds = estimate_count(board, start, end, closed, piece, workers=workers)
     if seconds > time_limit:
         raise OverLimit(
@@ -131,8 +132,8 @@ def existence(
 
     :raises LimitReached: when ``time_limit`` runs out before an answer.
     """
-    board, piece, s, e = _prepare(board, start, end, piece)
-    _limits(time_limit, None)
+    board, piece, s, e = prepare_query(board, start, end, piece)
+    check_limits(time_limit, None)
     reason = obstruction(board, piece, s, e, closed)
     if reason is not None:
         return {"exists": False, "proof": reason.proof, "reason": reason.reason, "tour": None}
@@ -280,7 +281,7 @@ def trace(
     """
     from ..engines.trace import trace_search
 
-    _limits(time_limit, None)
+    check_limits(time_limit, None)
     deadline = time.perf_counter() + time_limit
     events = trace_search(board, start, end, closed, piece, method, order=order, tiebreak=tiebreak, seed=seed)
     shown: list[dict] = []
