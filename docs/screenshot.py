@@ -6,7 +6,8 @@ a1 on 8x8, lets the tour play to the end and saves:
 
 * ``docs/web-page.png`` -- the README's picture (desktop window, ``--docs``);
 * ``test-artifacts/page-desktop.png`` and ``test-artifacts/page-phone.png``
-  (390 x 844), plus the play mode and an impossible board.
+  (390 x 844), plus the play mode, an impossible board, the search trace
+  (5x5 from a1, a few dozen events in) and the bishop puzzle (8x8 from a1).
 
 Run: ``python docs/screenshot.py [--docs]`` (needs ``apt-get install chromium``
 and the test extra, ``pip install -e '.[test]'``).
@@ -65,6 +66,27 @@ def main() -> None:
         desktop.wait_for_selector("#why:not([hidden])")
         desktop.locator("#why summary").click()
         desktop.screenshot(path=args.out / "page-why-not.png")
+        # The search trace: 5x5 from a1, stepped to its 40th event.
+        desktop.locator("#rows").fill("5")
+        desktop.locator("#cols").fill("5")
+        desktop.wait_for_selector("#count:not(:empty)")
+        desktop.locator("#tab-trace").click()
+        desktop.locator('#board [data-square="a1"]').click()
+        expect(desktop.locator("#trace-progress")).to_have_text(re.compile(r"^Event"), timeout=20_000)
+        desktop.locator("#trace-first").click()
+        for _ in range(39):
+            desktop.locator("#trace-forward").click()
+        desktop.screenshot(path=args.out / "page-trace.png")
+        # The bishop puzzle on 8x8, from a1, with the fewest slides.
+        desktop.locator("#rows").fill("8")
+        desktop.locator("#cols").fill("8")
+        desktop.wait_for_selector('#board [data-square="h8"]')
+        desktop.locator("#tab-bishop").click()
+        desktop.locator("#bishop-speed").fill("100")
+        desktop.locator("#bishop-shortest").check()
+        desktop.locator('#board [data-square="a1"]').click()
+        expect(desktop.locator("#bishop-progress")).to_have_text(re.compile(r"^Step (\d+) of \1"), timeout=20_000)
+        desktop.screenshot(path=args.out / "page-bishop.png")
         browser.close()
     print(f"screenshots in {args.out}" + (" and docs/web-page.png" if args.docs else ""))
 

@@ -17,6 +17,8 @@ COMMANDS = [
     "chesstours tour 8x8 --start a1 --closed --numbers -o docs/tour-8x8.svg",
     "chesstours tour 8x8 --start a1 --closed --size 280 --fps 6 -o docs/tour-8x8.gif",
     "chesstours trace 4x4 --start a1 --steps 24 --size 250 -o docs/trace-4x4.gif",
+    "chesstours bishop 8x8 --shortest --numbers -o docs/bishop-8x8.svg",
+    "chesstours bishop 8x8 --shortest --size 280 --fps 6 -o docs/bishop-8x8.gif",
 ]
 
 

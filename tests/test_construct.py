@@ -1,5 +1,7 @@
 """The construction: a tour on every board and from every start the theory allows, in linear time."""
 
+import time
+
 import numpy as np
 import pytest
 
@@ -158,7 +160,7 @@ def test_auto_falls_back_to_the_construction_when_warnsdorff_fails():
 
 
 def test_construction_refuses_what_it_cannot_do():
-    with pytest.raises(InvalidArgument, match="last square"):
+    with pytest.raises(NoTour, match="colour"):  # a1 and b2 are both dark
         ct.find_tour("20x20", start="a1", end="b2", method="construct")
     with pytest.raises(InvalidArgument, match="holes"):
         ct.find_tour("20x20", holes="d4", method="construct")
@@ -201,3 +203,107 @@ def test_strip_plans_exist_for_every_allowed_start_on_longer_boards():
             for closed in (True, False):
                 for s in allowed_starts(board, closed):
                     assert plan_strip(base_tours(), h, n, s, closed) is not None, (h, n, s, closed)
+
+
+# -- a fixed end square: Pósa's rotations ---------------------------------------------------
+
+
+def ends_allowed(board: Board, closed: bool = False):
+    """Every (start, end) pair for which the theory says a tour exists."""
+    from chesstours.pieces import KNIGHT
+    from chesstours.theory import decide
+
+    for s in range(board.size):
+        for e in range(board.size):
+            if s != e:
+                verdict = decide(board, KNIGHT, s, e, closed)
+                if verdict is not None and verdict.answer:
+                    yield s, e
+
+
+@pytest.mark.parametrize("spec", ["6x6", "7x7", "8x8", "9x9"])
+def test_construction_ends_on_every_square_the_theory_allows(spec):
+    board = Board.parse(spec)
+    pairs = list(ends_allowed(board))
+    assert len(pairs) > 500
+    for s, e in pairs:
+        tour = construct_tour(board, s, e)
+        tour.validate()
+        assert (tour.start, tour.end) == (s, e)
+
+
+def colour_pairs(board: Board):
+    """Every (start, end) pair the colour rule allows: opposite colours on an even board,
+    both of the corners' colour on an odd one."""
+    colour = [(board.row(v) + board.col(v)) % 2 for v in range(board.size)]
+    for s in range(board.size):
+        for e in range(board.size):
+            if s != e and (colour[s] != colour[e] if board.size % 2 == 0 else colour[s] == colour[e] == 0):
+                yield s, e
+
+
+def test_construction_ends_where_asked_on_rectangles_and_strips():
+    local = np.random.default_rng(4)
+    for spec in ("7x10", "12x12", "8x13", "11x20", "6x7"):
+        board = Board.parse(spec)
+        pairs = list(colour_pairs(board))
+        for k in local.choice(len(pairs), 300, replace=False):
+            s, e = pairs[k]
+            tour = construct_tour(board, s, e)
+            tour.validate()
+            assert (tour.start, tour.end) == (s, e)
+    # 3 x n and 4 x n: the rotations are not promised there, but whatever they build is a tour.
+    built = 0
+    for spec in ("3x10", "3x11", "4x9"):
+        board = Board.parse(spec)
+        for s in range(board.size):
+            for e in range(board.size):
+                try:
+                    tour = construct_tour(board, s, e) if s != e else None
+                except (NoTour, InvalidArgument):
+                    continue
+                if tour is not None:
+                    tour.validate()
+                    assert (tour.start, tour.end) == (s, e)
+                    built += 1
+    assert built > 400
+
+
+def test_a_closed_tour_with_both_ends_fixed_ends_on_any_knight_move_from_its_start():
+    board = Board(30, 30)
+    for start in ("a1", "d4", "o15"):
+        s = board.square(start)
+        for e in move_table(board)[s]:
+            if e < 0:
+                continue
+            tour = ct.find_tour(board, start=s, end=int(e), closed=True, method="construct")
+            assert tour.closed and (tour.start, tour.end) == (s, e)
+    with pytest.raises(NoTour, match="knight move"):
+        ct.find_tour(board, start="a1", end="d4", closed=True, method="construct")
+
+
+def test_a_million_squares_end_on_the_far_side_in_about_a_second():
+    board = Board(1000, 1000)
+    for start, end in (("c7", "all999"), ("a1", "alk1000"), ("sg501", "b1")):
+        t0 = time.perf_counter()
+        tour = ct.find_tour(board, start=start, end=end, method="construct")
+        tour.validate()
+        assert (board.name(tour.start), board.name(tour.end)) == (start, end)
+        assert time.perf_counter() - t0 < 10
+
+
+def test_the_command_line_builds_a_tour_with_its_end_fixed(capsys):
+    from chesstours.cli import main
+
+    code = main(["tour", "30x30", "--end", "b3", "--method", "construct", "--format", "moves"])
+    out, err = capsys.readouterr()
+    words = out.split()
+    assert code == 0 and err == "" and len(words) == 900 and words[0] == "a1" and words[-1] == "b3"
+
+
+def test_when_the_rotations_give_up_construct_says_so_and_auto_searches():
+    # On 5x7 the rotations do not reach some ends that a search finds (a1 to d2 is one).
+    with pytest.raises(InvalidArgument, match="could not end its tour of 5x7 on d2"):
+        ct.find_tour("5x7", start="a1", end="d2", method="construct")
+    tour = ct.find_tour("5x7", start="a1", end="d2")
+    assert tour.board.name(tour.end) == "d2"

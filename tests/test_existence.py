@@ -8,6 +8,7 @@ answer, so the oracle searches one square per orbit.
 
 from __future__ import annotations
 
+import time
 from functools import cache
 
 import pytest
@@ -280,3 +281,42 @@ def test_agrees_with_a_plain_python_brute_force_for_every_start_and_pair(brute, 
                 expected = bf["per_pair"].get((s, t), 0) > 0
                 check(tour_exists(board, start=s, end=t, piece=piece), expected, (board, piece, s, t))
     check(tour_exists(board, piece=piece, closed=True), bf["cycles"] > 0, (board, piece, "closed"))
+
+
+# -- certificates on huge boards: built by the construction -------------------------------
+
+
+@pytest.mark.parametrize("closed, start, end", [
+    (True, "c7", None), (True, "a1", None), (True, "all500", "alk498"),
+    (False, "c7", None), (False, "sg501", None), (False, "a1", "alk1000"), (False, None, "d4"),
+])
+def test_a_million_square_theorem_yes_comes_with_a_constructed_certificate_in_seconds(closed, start, end):
+    t0 = time.perf_counter()
+    answer = tour_exists("1000x1000", start=start, end=end, closed=closed, certificate=True)
+    seconds = time.perf_counter() - t0
+    # A closed tour with both ends fixed off the corners is no theorem's case: the tour built is the proof.
+    proof = "construction" if closed and end is not None else "theorem"
+    assert answer.answer is True and answer.proof == proof and answer.nodes == 0
+    tour = answer.certificate
+    tour.validate()
+    assert len(tour) == 1_000_000 and tour.closed == closed and tour.method == "construct"
+    board = tour.board
+    assert start is None or tour.start == board.square(start)
+    assert end is None or tour.end == board.square(end)
+    assert seconds < 10, seconds
+
+
+def test_without_certificate_a_theorem_yes_builds_nothing():
+    t0 = time.perf_counter()
+    answer = tour_exists("1000x1000", start="c7", closed=True)
+    assert answer.certificate is None and time.perf_counter() - t0 < 0.1
+
+
+def test_where_no_theorem_applies_the_construction_is_the_proof():
+    # Start squares of odd x odd rectangles and of 3 x n are search territory for the theory;
+    # the construction answers them at once, on any size.
+    for size, start in (("999x1001", "b2"), ("3x1001", "c1"), ("7x9", "c3")):
+        answer = tour_exists(size, start=start)
+        assert answer.answer is True and answer.proof == "construction", (size, start)
+        assert "Parberry 1997" in answer.reason and answer.certificate.start == answer.board.square(start)
+        answer.certificate.validate()

@@ -75,3 +75,10 @@ def test_ctrl_c_ends_with_one_line_and_status_130(capsys, monkeypatch):
     monkeypatch.setattr("chesstours.existence.tour_exists", interrupted)
     code, out, err = run(capsys, "exists", "12x12", "--piece", "zebra")
     assert code == 130 and out == "" and err == "chesstours: interrupted before an answer.\n"
+
+
+def test_a_certificate_of_a_million_squares_is_printed_as_json(capsys):
+    code, out, err = run(capsys, "exists", "1000x1000", "--start", "c7", "--closed", "--certificate", "--json")
+    data = json.loads(out)
+    assert code == 0 and err == "" and data["exists"] is True and data["proof"] == "theorem"
+    assert len(data["tour"]) == 1_000_000 and data["tour"][0] == "c7" and len(set(data["tour"])) == 1_000_000

@@ -355,9 +355,9 @@ def test_info_lists_choices_limits_and_features(client):
     assert data["methods"] == ["auto", "warnsdorff", "backtrack", "construct"]
     assert data["pieces"]["knight"] == [1, 2]
     assert data["limits"]["count_squares"] == 48
-    # The bishop puzzle and the trace have their places, and no route yet.
-    assert data["features"] == {"tours": True, "bishop": False, "trace": False}
-    assert client.get("/api/bishop").status_code == 404 and client.get("/api/trace").status_code == 404
+    # The bishop puzzle and the trace are served, with their own limits.
+    assert data["features"] == {"tours": True, "bishop": True, "trace": True}
+    assert data["limits"]["bishop_count_squares"] == 100 and data["limits"]["trace_steps"] == 2000
 
 
 # -- the page, the docs, and what requests cannot reach ---------------------------------------------
@@ -389,10 +389,11 @@ def test_docs_work_offline(client):
     for asset in assets:
         assert client.get(asset).status_code == 200, asset
     schema = client.get("/openapi.json").json()
-    assert {"/api/tour", "/api/count", "/api/exists", "/api/board", "/api/info"} <= set(schema["paths"])
+    assert {"/api/tour", "/api/count", "/api/exists", "/api/board", "/api/info", "/api/bishop",
+            "/api/trace"} <= set(schema["paths"])
     names = {p["name"] for p in schema["paths"]["/api/tour"]["get"]["parameters"]}
     assert names == {"board", "start", "end", "closed", "piece", "holes", "method", "tiebreak", "seed", "order",
-                     "prefix", "time_limit"}
+                     "prefix", "time_limit", "format", "numbers", "size", "fps", "animate"}
 
 
 @pytest.mark.parametrize("path", ["/static/../pyproject.toml", "/static/%2e%2e/%2e%2e/api.py", "/static/../app.py",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from itertools import islice
 from pathlib import Path
 
 import pytest
@@ -231,3 +232,150 @@ def test_the_docs_page_renders_offline(page, url):
     expect(page.locator(".swagger-ui .info .title")).to_contain_text("chesstours")
     expect(page.locator(".opblock-summary-path").first).to_be_visible()
     assert "/api/tour" in page.locator(".swagger-ui").inner_text()
+
+
+def test_trace_mode_steps_through_the_backtracking_search_forward_and_back(page):
+    from playwright.sync_api import expect
+
+    page.locator("#rows").fill("5")
+    page.locator("#cols").fill("5")
+    expect(page.locator("#count")).not_to_be_empty()
+    page.locator("#tab-trace").click()
+    expect(page.locator("#panel-trace")).to_be_visible()
+    square(page, "a1").click()
+    expect(page.locator("#trace-progress")).to_have_text(re.compile(r"^Event \d+ of 500"))
+    page.locator("#trace-first").click()
+    expect(page.locator("#trace-progress")).to_have_text(re.compile(r"^Event 1 of 500 · move 1 of 25"))
+    expect(page.locator("#trace-text")).to_have_text("Move 1: start on a1.")
+    # The two moves from a1 not yet tried are shown on the board and in words.
+    expect(page.locator("#board .legal")).to_have_count(2)
+    expect(page.locator("#trace-candidates")).to_have_text("Moves not yet tried from a1: b3, c2")
+    page.locator("h1").click()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#trace-text")).to_have_text("Move 4: c5 to e4.")
+    assert drawn_path(page, 5) == ["a1", "b3", "c5", "e4"]
+    page.locator("#trace-back").click()
+    expect(page.locator("#trace-text")).to_have_text("Move 3: b3 to c5.")
+    assert drawn_path(page, 5) == ["a1", "b3", "c5"]
+    # Further on, the search gives moves up and steps back: the path shrinks, as the library traced it.
+    board = ct.Board(5, 5)
+    events = list(islice(ct.trace_search(board, "a1"), 500))
+    first_back = next(i for i, e in enumerate(events, 1) if e.kind == "back")
+    page.locator("#trace-first").click()
+    page.locator("h1").click()  # the keys step the trace when no button has the focus
+    for _ in range(first_back - 1):
+        page.keyboard.press("ArrowRight")
+    back = events[first_back - 1]
+    expect(page.locator("#trace-text")).to_have_text(back.describe(board))
+    expect(page.locator("#board .mark.left")).to_have_count(1)
+    assert drawn_path(page, 5) == board.names(back.path)
+    page.keyboard.press("ArrowLeft")
+    assert drawn_path(page, 5) == board.names(events[first_back - 2].path)
+    # A move given up at once is shaded, with the square that makes it hopeless outlined.
+    first_skip = next(i for i, e in enumerate(events, 1) if e.kind == "skip")
+    page.locator("#trace-first").click()
+    page.locator("h1").click()
+    for _ in range(first_skip - 1):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#trace-text")).to_have_text(events[first_skip - 1].describe(board))
+    expect(page.locator("#board .mark.skipped")).to_have_count(1)
+    expect(page.locator("#board .mark.culprit")).to_have_count(1)
+    page.screenshot(path=ARTIFACTS / "browser-trace.png")
+
+
+def test_trace_mode_shows_warnsdorff_weights(page):
+    from playwright.sync_api import expect
+
+    page.locator("#tab-trace").click()
+    page.locator("#trace-method").select_option("warnsdorff")
+    expect(page.locator("#trace-order-label")).to_be_hidden()
+    square(page, "a1").click()
+    page.locator("#trace-last").click()
+    expect(page.locator("#trace-text")).to_have_text(re.compile(r"^A tour of 64 squares"))
+    page.locator("#trace-first").click()
+    assert sorted(page.locator("#board .degree").all_text_contents()) == ["5", "5"]
+    expect(page.locator("#trace-candidates")).to_have_text(re.compile(r"\((5)\), \w+ \(5\)$"))
+
+
+def test_bishop_panel_draws_a_valid_route_on_8x8_and_counts_the_routes(page):
+    from playwright.sync_api import expect
+
+    from chesstours.bishop import BishopRoute
+
+    page.locator("#tab-bishop").click()
+    expect(page.locator("#panel-bishop")).to_be_visible()
+    page.locator("#bishop-speed").fill("100")
+    square(page, "a1").click()
+    expect(page.locator("#status")).to_have_text(re.compile(r"^A route from a1 to h8: \d+ slides"))
+    expect(page.locator("#bishop-count")).to_have_text("70 routes from a1 to h8.")
+    expect(page.locator("#bishop-progress")).to_have_text(re.compile(r"^Square (\d+) of \1: h8"))
+    steps = page.locator("#tour-path").get_attribute("data-squares")
+    route = BishopRoute.parse(steps, board="8x8")
+    assert route.problem() is None and route.last == ct.Board(8, 8).square("h8")
+    # The slides listed are the same route.
+    slides = [li.split("\u2013") for li in page.locator("#bishop-slides li").all_text_contents()]
+    text = "-".join([slides[0][0]] + [end for _, end in slides])
+    assert BishopRoute.parse(text, board="8x8").steps.tolist() == route.steps.tolist()
+    # Squares visited twice show both visit numbers.
+    assert page.locator("#board .num.multi").count() >= 1
+    page.screenshot(path=ARTIFACTS / "browser-bishop.png")
+    # Fewest slides: 17, and 8 such routes.
+    page.locator("#bishop-shortest").check()
+    square(page, "a1").click()
+    expect(page.locator("#status")).to_have_text(re.compile(r"^A route from a1 to h8: 17 slides, the fewest"))
+    expect(page.locator("#bishop-count")).to_have_text("8 routes from a1 to h8 with 17 slides, the fewest.")
+
+
+def test_bishop_panel_explains_a_board_without_a_route(page):
+    from playwright.sync_api import expect
+
+    page.locator("#rows").fill("6")
+    page.locator("#cols").fill("6")
+    expect(square(page, "g1")).to_have_count(0)  # the 6x6 board is on show
+    page.locator("#tab-bishop").click()
+    square(page, "a1").click()
+    expect(page.locator("#status")).to_have_text("No bishop route from a1.")
+    page.locator("#why summary").click()
+    expect(page.locator("#why-text")).to_contain_text("No bishop route from a1 to f6")
+
+
+def test_trace_and_bishop_fit_a_phone_sized_screen(browser, url):
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+    p = context.new_page()
+    p.goto(url)
+    p.wait_for_selector("body[data-ready=true]")
+    for tab, panel, progress in (("#tab-trace", "trace", r"^Event \d+ of 500"),
+                                 ("#tab-bishop", "bishop", r"^Square \d+ of \d+")):
+        p.locator(tab).tap()
+        square(p, "a1").tap()
+        expect(p.locator(f"#{panel}-progress")).to_have_text(re.compile(progress))
+        assert p.evaluate("() => document.documentElement.scrollWidth") <= 390
+        for name in ("play", "back", "forward"):
+            b = p.locator(f"#{panel}-{name}").bounding_box()
+            assert b["height"] >= 40 and b["x"] >= 0 and b["x"] + b["width"] <= 390
+        p.screenshot(path=ARTIFACTS / f"browser-phone-{panel}.png", full_page=True)
+    context.close()
+
+
+def test_a_tour_on_show_can_be_saved_as_the_library_draws_it(page, url):
+    from playwright.sync_api import expect
+
+    page.locator("#speed").fill("100")
+    square(page, "a1").click()
+    expect(page.locator("#downloads")).to_be_visible()
+    for fmt, media in (("svg", "image/svg+xml"), ("png", "image/png"), ("gif", "image/gif")):
+        href = page.locator(f"#save-{fmt}").get_attribute("href")
+        assert f"format={fmt}" in href and "start=a1" in href
+        answer = page.request.get(url + href)
+        assert answer.status == 200 and answer.headers["content-type"].startswith(media)
+    # The other tabs have no tour to save, and the bishop's board ignores the piece and tour settings.
+    page.locator("#tab-bishop").click()
+    expect(page.locator("#downloads")).to_be_hidden()
+    expect(page.locator("#piece")).to_be_disabled()
+    expect(page.locator("#closed")).to_be_disabled()
+    page.locator("#tab-watch").click()
+    expect(page.locator("#piece")).to_be_enabled()

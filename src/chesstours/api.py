@@ -29,12 +29,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-import numpy as np
-
+from .arguments import check_limits, prepare_query
 from .board import Board
 from .engines import warnsdorff as _wd
-from .errors import InvalidArgument, InvalidSquare, LimitReached, NoTour
-from .pieces import KNIGHT, Leaper, move_table, parse_piece
+from .errors import InvalidArgument, LimitReached, NoTour
+from .pieces import KNIGHT, Leaper, move_table
 from .theory import obstruction
 from .tour import Tour
 
@@ -100,41 +99,6 @@ class TourCount:
         return out
 
 
-# -- argument handling -------------------------------------------------------
-
-
-def _board(board: Board | str, holes=()) -> Board:
-    if isinstance(board, Board):
-        return Board(board.rows, board.cols, set(board.holes) | {board._square_of(h) for h in holes}) if holes else board
-    return Board.parse(board, holes)
-
-
-def _square(board: Board, square: int | str | None, role: str) -> int | None:
-    if square is None:
-        return None
-    try:
-        return board.square(square)
-    except InvalidSquare as exc:
-        raise InvalidSquare(f"The {role} square: {exc}") from None
-
-
-def _limits(time_limit: float | None, node_limit: int | None) -> None:
-    if time_limit is not None and not time_limit > 0:
-        raise InvalidArgument(f"The time limit must be a positive number of seconds, not {time_limit}.")
-    if node_limit is not None and node_limit <= 0:
-        raise InvalidArgument(f"The node limit must be a positive number, not {node_limit}.")
-
-
-def _prepare(board, start, end, piece, holes=()):
-    board = _board(board, holes)
-    piece = parse_piece(piece)
-    s = _square(board, start, "start")
-    e = _square(board, end, "end")
-    if s is not None and e is not None and s == e and board.free_count > 1:
-        raise InvalidArgument(f"The start and end squares are both {board.name(s)}; a tour ends elsewhere.")
-    return board, piece, s, e
-
-
 def _finish(tour: Tour) -> Tour:
     tour.validate()
     return tour
@@ -176,7 +140,8 @@ def find_tour(
         ``warnsdorff`` walks Warnsdorff's rule once with ``tiebreak`` and may
         fail; ``backtrack`` searches exhaustively; ``construct`` builds a
         knight's tour of a whole board of any size in linear time by divide
-        and conquer (Parberry 1997, Lin & Wei 2005; no holes, no fixed end);
+        and conquer (Parberry 1997, Lin & Wei 2005; no holes; an end square
+        is reached by Pósa's rotations, which may give up on 3 x n and 4 x n);
         ``auto`` is complete: the theory first (instant "no" with a reason);
         for a knight on a whole board of more than :data:`CONSTRUCT_ABOVE`
         squares the construction; otherwise Warnsdorff's rule with several
@@ -211,14 +176,14 @@ def find_tour(
     InvalidBoard, InvalidSquare, InvalidPiece, InvalidArgument
         Bad input.
     """
-    board, piece, s, e = _prepare(board, start, end, piece, holes)
+    board, piece, s, e = prepare_query(board, start, end, piece, holes)
     if method not in METHODS:
         raise InvalidArgument(f"Unknown method {method!r}; use one of {', '.join(METHODS)}.")
     if tiebreak is not None and tiebreak not in _wd.TIEBREAKS:
         raise InvalidArgument(f"Unknown tie-break {tiebreak!r}; use one of {', '.join(_wd.TIEBREAKS)}.")
     if order not in ORDERS:
         raise InvalidArgument(f"Unknown move order {order!r}; use one of {', '.join(ORDERS)}.")
-    _limits(time_limit, node_limit)
+    check_limits(time_limit, node_limit)
     if s is None:
         s = int(board.free_squares[0]) if board.holes else 0
     t0 = time.perf_counter()
@@ -236,24 +201,29 @@ def find_tour(
         reason = obstruction(board, piece, s, e, closed)
         if reason is not None:
             raise reason
-        constructible = e is None and piece == KNIGHT and not board.holes
+        constructible = piece == KNIGHT and not board.holes
         if constructible and board.free_count > CONSTRUCT_ABOVE:
-            return _finish(_constructed(board, s, closed, piece))
+            if e is None:
+                return _finish(_constructed(board, s, None, closed, piece))
+            try:  # the end square is reached by rotations, which may give up: then search
+                return _finish(_constructed(board, s, e, closed, piece))
+            except InvalidArgument:
+                pass
         tour = _warnsdorff_tries(board, piece, s, e, closed, tiebreak, seed, t0)
         if tour is not None:
             return _finish(tour)
         if constructible:
             try:
-                return _finish(_constructed(board, s, closed, piece))
+                return _finish(_constructed(board, s, e, closed, piece))
             except InvalidArgument:
-                pass  # no stored piece fits this board: exhaustive search decides
+                pass  # no stored piece fits, or the rotations gave up: exhaustive search decides
     return _finish(_backtrack(board, piece, s, e, closed, order, deadline, node_limit, t0, method, progress))
 
 
-def _constructed(board, s, closed, piece) -> Tour:
+def _constructed(board, s, e, closed, piece) -> Tour:
     from .engines.construct import construct_tour
 
-    tour = construct_tour(board, s, None, closed, piece)
+    tour = construct_tour(board, s, e, closed, piece)
     tour.method = "auto/construct"
     return tour
 
@@ -382,10 +352,10 @@ def iter_tours(
     from .engines.backtrack import Search
     from .engines.parallel import closed_tasks
 
-    board, piece, s, e = _prepare(board, start, end, piece, holes)
+    board, piece, s, e = prepare_query(board, start, end, piece, holes)
     if order not in ORDERS:
         raise InvalidArgument(f"Unknown move order {order!r}; use one of {', '.join(ORDERS)}.")
-    _limits(time_limit, None)
+    check_limits(time_limit, None)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     if obstruction(board, piece, s, e, closed) is not None:
         return
@@ -479,10 +449,10 @@ def count_tours(
     from .engines.parallel import NODES_PER_SECOND, closed_tasks, estimate_nodes, open_tasks, run_tasks, split_tasks
     from .frontier_api import count_by_frontier
 
-    board, piece, s, e = _prepare(board, start, end, piece, holes)
+    board, piece, s, e = prepare_query(board, start, end, piece, holes)
     if method not in COUNT_METHODS:
         raise InvalidArgument(f"Unknown counting method {method!r}; use one of {', '.join(COUNT_METHODS)}.")
-    _limits(time_limit, node_limit)
+    check_limits(time_limit, node_limit)
     if method == "frontier":
         return count_by_frontier(board, piece, closed, s, e, time_limit=time_limit, progress=progress)
     if method == "auto" and node_limit is None:
@@ -599,7 +569,7 @@ def estimate_count(
     """
     from .engines.parallel import NODES_PER_SECOND, closed_tasks, estimate_nodes, open_tasks, split_tasks
 
-    board, piece, s, e = _prepare(board, start, end, piece, holes)
+    board, piece, s, e = prepare_query(board, start, end, piece, holes)
     if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
         return float("inf"), float("inf")
     if obstruction(board, piece, s, e, closed) is not None:

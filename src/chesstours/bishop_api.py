@@ -33,9 +33,10 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from .arguments import check_limits
 from .bishop import COLOUR_NAMES, BishopRoute, resolve_end
 from .board import Board
-from .errors import InvalidArgument, LimitReached, NoTour
+from .errors import LimitReached, NoTour
 
 __all__ = ["BishopCount", "bishop_obstruction", "count_bishop_routes", "iter_bishop_routes", "solve_bishop"]
 
@@ -92,13 +93,6 @@ def _prepare(board, start, end, holes) -> tuple[Board, int, str, int]:
     if e >= 0 and rule not in ("opposite", "any"):
         rule = board.name(e)
     return board, s, rule, e
-
-
-def _limits(time_limit, node_limit) -> None:
-    if time_limit is not None and not time_limit > 0:
-        raise InvalidArgument(f"The time limit must be a positive number of seconds, not {time_limit}.")
-    if node_limit is not None and node_limit <= 0:
-        raise InvalidArgument(f"The node limit must be a positive number, not {node_limit}.")
 
 
 def bishop_obstruction(board: Board, start: int, end: int) -> NoTour | None:
@@ -264,7 +258,7 @@ def solve_bishop(
     from .engines.bishop import BishopSearch, load_kernels
 
     board, s, rule, e = _prepare(board, start, end, holes)
-    _limits(time_limit, node_limit)
+    check_limits(time_limit, node_limit)
     load_kernels()
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
@@ -310,7 +304,7 @@ def iter_bishop_routes(
     from .engines.bishop import BishopSearch, load_kernels
 
     board, s, rule, e = _prepare(board, start, end, holes)
-    _limits(time_limit, None)
+    check_limits(time_limit, None)
     load_kernels()
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
@@ -359,7 +353,7 @@ def count_bishop_routes(
     from .engines.bishop import BishopSearch, load_kernels
 
     board, s, rule, e = _prepare(board, start, end, holes)
-    _limits(time_limit, node_limit)
+    check_limits(time_limit, node_limit)
     load_kernels()
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit

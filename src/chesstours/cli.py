@@ -19,8 +19,6 @@ import numpy as np
 import typer
 
 from . import api
-from . import bishop_api as api_bishop
-from .bishop import BishopRoute, resolve_end
 from .board import Board
 from .errors import ChessToursError, InvalidArgument, LimitReached, NoTour
 from .output import open_atomic, write_atomic
@@ -125,6 +123,15 @@ def _progress(label: str, enabled: bool = True) -> Iterator[object]:
             bar.update(task, completed=done, total=total, info=info)
 
         yield update
+
+
+def _write_picture(data: bytes, output: Optional[Path]) -> None:
+    """Write a picture to ``output`` (atomically), or an SVG to stdout when there is no file."""
+    if output is None:
+        sys.stdout.write(data.decode())
+        sys.stdout.flush()
+    else:
+        write_atomic(output, data)
 
 
 def _emit(text: str, output: Optional[Path]) -> None:
@@ -240,6 +247,11 @@ def _why_none(board: Board, start, end, closed, piece) -> str:
     return reason.reason if reason else "an exhaustive search found none."
 
 
+# -- count (chesstours.cli_count) ---------------------------------------------
+
+from . import cli_count  # noqa: E402,F401  registers the count command here, in the help's order
+
+
 # -- check ---------------------------------------------------------------------
 
 
@@ -268,7 +280,7 @@ def check(
             raise InvalidArgument("--closed and --piece are for tours; a bishop route has neither.")
         if text is None:
             raise InvalidArgument("A bishop route is text (steps, slides or JSON), not a .npy file.")
-        _check_bishop(text, board, holes, end)
+        cli_bishop.check_route(text, board, holes, end)
         return
     if end is not None:
         raise InvalidArgument("--end applies to bishop routes only (with --bishop).")
@@ -334,150 +346,9 @@ def exists(
         typer.echo("(add --certificate to print the tour)")
 
 
-# -- bishop --------------------------------------------------------------------
+# -- bishop (chesstours.cli_bishop) --------------------------------------------
 
-
-class BishopFormat(str, Enum):
-    grid = "grid"
-    moves = "moves"
-    steps = "steps"
-    json = "json"
-
-
-def _render_route(route, fmt: "BishopFormat") -> str:
-    if fmt is BishopFormat.grid:
-        return route.grid() + "\n" + route.summary()
-    if fmt is BishopFormat.moves:
-        return route.slides_text()
-    if fmt is BishopFormat.steps:
-        return route.moves()
-    return route.to_json()
-
-
-@app.command()
-def bishop(
-    board: str = BoardArg,
-    start: str = typer.Option("a1", "--start", "-s", metavar="SQ", help="First square."),
-    end: str = typer.Option("opposite", "--end", "-e", metavar="opposite|any|SQ", help="opposite: the square opposite the start (the far corner); any: stop once every square of the colour is visited, as the seed's program; or a square."),
-    count_only: bool = typer.Option(False, "--count", help="Count the routes exactly."),
-    all_routes: bool = typer.Option(False, "--all", help="List every route, one per line, as they are found."),
-    limit: Optional[int] = typer.Option(None, "--limit", "-n", metavar="K", help="List at most K routes (implies --all)."),
-    shortest: bool = typer.Option(False, "--shortest", help="Fewest slides: one such route, proved the fewest (with --all or --count: all of them)."),
-    holes: str = HolesOpt,
-    fmt: BishopFormat = typer.Option(BishopFormat.grid, "--format", "-f", help="grid: visit numbers per square and the slides; moves: the slides, a1-e5-...; steps: one square per step; json."),
-    as_json: bool = typer.Option(False, "--json", help="JSON (the same as --format json; with --count, one object)."),
-    time_limit: Optional[float] = TimeOpt,
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress of a count on a terminal."),
-) -> None:
-    """The bishop puzzle (seed 001): visit every square of the start's colour, entering a square
-    at most once per diagonal direction."""
-    b = _board(board, holes)
-    if count_only and (all_routes or limit is not None):
-        raise InvalidArgument("Choose --count or --all, not both.")
-    if limit is not None and limit < 1:
-        raise InvalidArgument(f"--limit must be at least 1, not {limit}.")
-    if as_json:
-        fmt = BishopFormat.json
-    if count_only:
-        _bishop_count(b, start, end, shortest, fmt is BishopFormat.json, time_limit, output, progress)
-    elif all_routes or limit is not None:
-        _bishop_all(b, start, end, shortest, fmt, limit, time_limit, output)
-    else:
-        try:
-            route = api_bishop.solve_bishop(b, start, end, shortest, time_limit=time_limit)
-        except NoTour as exc:
-            raise _fail(exc.reason, EXIT_NO_TOUR) from None
-        except LimitReached as exc:
-            if exc.partial is not None and hasattr(exc.partial, "steps"):
-                _emit(_render_route(exc.partial, fmt), output)
-                message = f"{exc} The route shown has the fewest slides found so far."
-                raise _fail(message, EXIT_LIMIT) from None
-            raise _fail(str(exc), EXIT_LIMIT) from None
-        _emit(_render_route(route, fmt), output)
-
-
-def _bishop_count(b, start, end, shortest, as_json, time_limit, output, progress) -> None:
-    with _progress("counting routes", progress) as update:
-        def report(c) -> None:
-            if update is not None:
-                update(None, None, f"{c.count:,} routes, {c.nodes:,} steps")
-
-        code = 0
-        try:
-            result = api_bishop.count_bishop_routes(b, start, end, shortest, time_limit=time_limit,
-                                                    progress=report)
-        except LimitReached as exc:
-            result, code = exc.partial, EXIT_LIMIT
-            typer.echo(f"chesstours: {exc}", err=True)
-        except KeyboardInterrupt as exc:
-            result, code = getattr(exc, "partial", None), EXIT_INTERRUPT
-            typer.echo("chesstours: interrupted; the count below is incomplete.", err=True)
-            if result is None:
-                raise typer.Exit(EXIT_INTERRUPT) from None
-    if as_json:
-        text = json.dumps(result.to_dict())
-    else:
-        rb = result.board
-        to = "anywhere" if result.end_square < 0 else f"to {rb.name(result.end_square)}"
-        to += f" ({result.end})" if result.end in ("opposite", "any") else ""
-        note = "" if result.complete else "  (incomplete)"
-        fewest = f" with {result.slides} slides, the fewest" if result.slides is not None else ""
-        colour = "dark" if rb.colour(result.start) == 0 else "light"
-        lines = [f"board:    {rb}, bishop from {rb.name(result.start)} {to}, every {colour} square",
-                 f"routes:   {result.count:,}{fewest}{note}"]
-        if "reason" in result.extra:
-            lines.append(f"why:      {result.extra['reason']}")
-        lines += [f"nodes:    {result.nodes:,}", f"seconds:  {result.seconds:.3f}"]
-        text = "\n".join(lines)
-    _emit(text, output)
-    if code:
-        raise typer.Exit(code)
-
-
-def _bishop_all(b, start, end, shortest, fmt, limit, time_limit, output) -> None:
-    found: list[str] = []
-    separator = "\n\n" if fmt is BishopFormat.grid else "\n"
-
-    def show(text: str) -> None:
-        found.append(text)
-        if output is None:
-            sys.stdout.write(("" if len(found) == 1 else separator[1:]) + text + "\n")
-            sys.stdout.flush()
-
-    def save() -> None:
-        if output is not None and found:
-            write_atomic(output, separator.join(found) + "\n")
-
-    try:
-        for route in api_bishop.iter_bishop_routes(b, start, end, shortest, time_limit=time_limit):
-            show(_render_route(route, fmt))
-            if limit is not None and len(found) >= limit:
-                break
-    except LimitReached as exc:
-        save()
-        raise _fail(f"{exc} ({len(found)} listed)", EXIT_LIMIT) from None
-    except KeyboardInterrupt:
-        save()
-        raise _fail(f"interrupted after {len(found)} routes.", EXIT_INTERRUPT) from None
-    if not found:
-        s = b.square(start)
-        e = resolve_end(b, s, end)
-        reason = api_bishop.bishop_obstruction(b, s, e)
-        raise _fail("no route: " + (reason.reason if reason else "an exhaustive search found none."), EXIT_NO_TOUR)
-    save()
-
-
-def _check_bishop(text: str, board: Optional[str], holes: str, end: Optional[str]) -> None:
-    route = BishopRoute.parse(text, board=board, holes=holes, end=end)
-    problem = route.problem()
-    if problem:
-        raise _fail(f"invalid: {problem}", 1)
-    rb = route.board
-    colour = "dark" if rb.colour(route.start) == 0 else "light"
-    typer.echo(f"valid: bishop route of {rb} from {rb.name(route.start)} to {rb.name(route.last)} ({route.end}), "
-               f"{route.slide_count} slides, {route.step_count} steps, every {colour} square visited")
-
+from . import cli_bishop  # registers the bishop command here, in the help's order
 
 # -- large tours: streamed text and NumPy output ------------------------------------
 
@@ -569,12 +440,7 @@ def _show_tour(found: Tour, kind: str, output: Optional[Path], **picture) -> Non
     if kind in ("svg", "png", "gif"):
         from .render.picture import draw_tour
 
-        data = draw_tour(found, kind, **picture)
-        if output is None:
-            sys.stdout.write(data.decode())
-            sys.stdout.flush()
-        else:
-            write_atomic(output, data)
+        _write_picture(draw_tour(found, kind, **picture), output)
         return
     if kind == "grid" and output is None and len(found) <= 4096 and sys.stdout.isatty():
         from rich.console import Console
@@ -651,12 +517,7 @@ def trace(
         return
     from .render.picture import draw_trace
 
-    data = draw_trace(list(shown), b, kind, size=size, fps=fps)
-    if output is None:
-        sys.stdout.write(data.decode())
-        sys.stdout.flush()
-    else:
-        write_atomic(output, data)
+    _write_picture(draw_trace(list(shown), b, kind, size=size, fps=fps), output)
 
 
 # -- serve ---------------------------------------------------------------------
@@ -730,8 +591,6 @@ def _one_line(message: str) -> str:
     text = " ".join(message.split())
     return text if text.endswith((".", "?", "!")) else text + "."
 
-
-from . import cli_count  # noqa: E402,F401  (registers the count command on ``app``)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -30,7 +30,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from .api import _finish, _limits, _prepare
+from .api import _finish
+from .arguments import check_limits, prepare_query
 from .board import Board
 from .errors import InvalidArgument, InvalidSquare, LimitReached, NoTour
 from .pieces import KNIGHT, Leaper, move_table
@@ -136,10 +137,10 @@ def complete_tour(
     """
     from .engines.parallel import Task, first_tour, split_tasks
 
-    board, piece, _, e = _prepare(board, None, end, piece, holes)
+    board, piece, _, e = prepare_query(board, None, end, piece, holes)
     if order not in ("warnsdorff", "fixed"):
         raise InvalidArgument(f"Unknown move order {order!r}; use one of warnsdorff, fixed.")
-    _limits(time_limit, node_limit)
+    check_limits(time_limit, node_limit)
     path = parse_path(board, played)
     _check_path(board, piece, path)
     s, n = path[0], board.free_count

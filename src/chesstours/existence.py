@@ -44,10 +44,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from .arguments import check_limits, prepare_query
 from .board import Board
 from .engines.existence_search import as_tour, search_tour
-from .errors import InvalidArgument, InvalidSquare
-from .pieces import KNIGHT, Leaper, parse_piece
+from .errors import ChessToursError
+from .pieces import KNIGHT, Leaper
 from .theory import decide
 from .tour import Tour
 
@@ -176,10 +177,15 @@ def tour_exists(
 
     Notes
     -----
-    The theorems answer instantly for the knight on whole boards; a search
-    runs only where no argument applies (start squares on 3 x n, on the outer
-    ranks of 4 x n and on odd x odd rectangles; end pairs off n x n; other
-    leapers; boards with holes), or to build a requested certificate.
+    The theorems answer instantly for the knight on whole boards. A requested
+    certificate for a theorem's "yes" is built by the linear-time construction
+    (Parberry 1997; Lin & Wei 2005; an end square by Pósa's rotations), which
+    makes one in about a second on 1000x1000; only where it does not reach the
+    query is one searched for. Where no argument applies (start squares on
+    3 x n, on the outer ranks of 4 x n and on odd x odd rectangles; end pairs
+    off n x n) the construction is tried first too, and its tour is the proof
+    (``construction``); otherwise, and for other leapers and boards with holes,
+    a search decides.
 
     Examples
     --------
@@ -191,14 +197,8 @@ def tour_exists(
     True
     """
     t0 = time.perf_counter()
-    if time_limit is not None and not time_limit > 0:
-        raise InvalidArgument(f"The time limit must be a positive number of seconds, not {time_limit}.")
-    board = _board(board, holes)
-    piece = parse_piece(piece)
-    s = _square(board, start, "start")
-    e = _square(board, end, "end")
-    if s is not None and s == e and board.free_count > 1:
-        raise InvalidArgument(f"The start and end squares are both {board.name(s)}; a tour ends elsewhere.")
+    check_limits(time_limit)
+    board, piece, s, e = prepare_query(board, start, end, piece, holes)
     deadline = None if time_limit is None else t0 + time_limit
     query = {"board": board, "piece": piece, "start": s, "end": e, "closed": closed}
 
@@ -207,6 +207,8 @@ def tour_exists(
         found = Existence(verdict.answer, verdict.reason, verdict.proof, theorem=verdict.theorem, **query)
         if verdict.answer and board.free_count == 1:
             found.certificate = as_tour(board, piece, board.free_squares, False, "the one square", None, None)
+        elif verdict.answer and certificate and (built := _constructed(board, piece, s, e, closed)) is not None:
+            found.certificate = built
         elif verdict.answer and certificate:
             status, tour, nodes = search_tour(board, piece, s, e, closed, deadline)
             found.nodes = nodes
@@ -221,8 +223,12 @@ def tour_exists(
         found.seconds = time.perf_counter() - t0
         return found
 
-    status, tour, nodes = search_tour(board, piece, s, e, closed, deadline)
     what = _what(board, piece, s, e, closed)
+    built = _constructed(board, piece, s, e, closed)
+    if built is not None:
+        reason = f"Yes: {CONSTRUCTION} built {what}; it comes with this answer as its certificate."
+        return Existence(True, reason, "construction", built, seconds=time.perf_counter() - t0, **query)
+    status, tour, nodes = search_tour(board, piece, s, e, closed, deadline)
     seconds = time.perf_counter() - t0
     if status == "found":
         how = tour.stats.get("how", "a search")
@@ -245,22 +251,32 @@ def tour_exists(
     return Existence(None, reason, "limit", nodes=nodes, seconds=seconds, **query)
 
 
-def _board(board: Board | str, holes) -> Board:
-    if isinstance(board, Board):
-        if not holes:
-            return board
-        extra = Board(board.rows, board.cols, holes).holes
-        return Board(board.rows, board.cols, set(board.holes) | extra)
-    return Board.parse(board, holes)
+#: How a constructed certificate was made, as the reasons say it.
+CONSTRUCTION = "the divide-and-conquer construction (Parberry 1997; Lin & Wei 2005)"
 
 
-def _square(board: Board, square: int | str | None, role: str) -> int | None:
-    if square is None:
+def _constructed(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool) -> Tour | None:
+    """A tour built by the linear-time construction that answers the query, validated; None where
+    the construction does not apply (holes, another leaper) or does not reach it.
+
+    With only the end given, the tour is built from the end and walked backwards
+    (a closed one is turned to end there). The construction is an answer only
+    when it succeeds; where it cannot, the search decides.
+    """
+    from .engines.construct import can_construct, construct_tour
+
+    if not can_construct(board, piece) or board.free_count < 2:
         return None
+    first, last = (s, e) if s is not None or e is None else (e, None)
     try:
-        return board.square(square)
-    except InvalidSquare as exc:
-        raise InvalidSquare(f"The {role} square: {exc}") from None
+        tour = construct_tour(board, first, last, closed, piece)
+        tour = as_tour(board, piece, tour.path, closed, CONSTRUCTION, s, e)
+    except ChessToursError:
+        return None
+    if (s is not None and tour.start != s) or (e is not None and tour.end != e):
+        return None
+    tour.method = "construct"
+    return tour
 
 
 def _what(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool) -> str:

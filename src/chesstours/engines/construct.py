@@ -21,8 +21,12 @@ as a *step field* -- for each square, the difference to the next square --
 written by numpy for whole runs of identical pieces at once, and then read off
 from the start square by one compiled loop (:func:`follow_steps`).
 
-The end square cannot be chosen: the tour ends where the construction ends it
-(next to the start, for a closed tour).
+The construction ends its tour where its pieces end it (next to the start,
+for a closed tour). An end square asked for is then reached by Pósa's
+rotations (:mod:`~chesstours.engines.construct_end`): a tour from ``s`` to
+any ``e`` the theory allows on boards with both sides at least 5, and a
+closed tour from ``s`` whose last square is any knight move from ``s``; on
+3 x n and 4 x n boards the rotations often succeed but are not promised.
 
 References
 ----------
@@ -157,7 +161,9 @@ def construct_tour(board: Board, start: int | None = None, end: int | None = Non
     start : int, optional
         First square (a1 by default).
     end : int, optional
-        Not supported: the construction decides where the tour ends.
+        Last square: the constructed tour is rotated until it ends there
+        (:func:`~chesstours.engines.construct_end.rotate_to_end`). With
+        ``closed``, it must be a knight move from the start.
     closed : bool
         Ask for a closed tour.
 
@@ -166,27 +172,102 @@ def construct_tour(board: Board, start: int | None = None, end: int | None = Non
     NoTour
         The theory rules the tour out (with its reason).
     InvalidArgument
-        Holes, another piece than the knight, or a fixed end square.
+        Holes, another piece than the knight, or an end square the rotations
+        did not reach (on 3 x n and 4 x n boards, or past their budget of work).
     """
     if not can_construct(board, piece):
         raise InvalidArgument("The construction makes knight's tours of whole boards only (no holes).")
-    if end is not None:
-        raise InvalidArgument(
-            "The construction cannot fix the last square; leave the end free, or use another method."
-        )
     s = 0 if start is None else int(start)
-    reason = obstruction(board, piece, s, None, closed)
+    e = None if end is None else int(end)
+    reason = obstruction(board, piece, s, e, closed)
     if reason is not None:
         raise reason
     if min(board.rows, board.cols) <= 4 and board.size > 1:
-        narrow = min(board.rows, board.cols)
-        along = s if board.rows <= board.cols else int(_transpose(np.array([s]), board.rows, board.cols)[0])
-        why = strip_start_reason(narrow, board.size // narrow, along)
-        if why is not None:
-            raise NoTour(f"No tour from {board.name(s)} on {board}: {why}.",
-                         "exhaustive" if "search" in why else "theorem")
+        for v, role in ((s, None), (e, "end")):
+            why = None if v is None else _strip_reason(board, v)
+            if why is not None and role is None:
+                raise NoTour(f"No tour from {board.name(s)} on {board}: {why}.",
+                             "exhaustive" if "search" in why else "theorem")
+            if why is not None:
+                raise NoTour(f"No tour ends on {board.name(v)} on {board} (walked backwards, it would be a tour "
+                             f"from there): {why}.", "exhaustive" if "search" in why else "theorem")
     t0 = time.perf_counter()
-    path, _ = construct_path(board.rows, board.cols, s, closed)
+    path, is_closed = construct_path(board.rows, board.cols, s, closed)
+    if e is not None:
+        path = _ending_at(board, path, is_closed, e, closed)
     seconds = time.perf_counter() - t0
     stats = {"seconds": seconds, "squares_per_second": round(path.size / max(1e-9, seconds))}
     return Tour(board, piece, path, closed, "construct", stats)
+
+
+def _strip_reason(board: Board, v: int) -> str | None:
+    """Why no tour of a board 3 or 4 wide can start on ``v``, or None."""
+    narrow = min(board.rows, board.cols)
+    along = v if board.rows <= board.cols else int(_transpose(np.array([v]), board.rows, board.cols)[0])
+    return strip_start_reason(narrow, board.size // narrow, along)
+
+
+#: Seeds tried for each way round before the rotations give up (more on small boards, where a try
+#: costs little; one on boards over a million squares).
+_ROTATION_TRIES = 6
+
+
+def _ending_at(board: Board, path: np.ndarray, is_closed: bool, e: int, closed: bool) -> np.ndarray:
+    """The constructed ``path`` changed to end at ``e`` (same first square ``s``).
+
+    First the tour from ``s`` is rotated until it ends at ``e``; if that gives
+    up, a tour built from ``e`` is rotated until it ends at ``s``, and walked
+    backwards.
+
+    :raises InvalidArgument: if the rotations gave up both ways.
+    """
+    s = int(path[0])
+    found = _rotated(board, path, is_closed, e)
+    if found is None:
+        try:
+            back, back_closed = construct_path(board.rows, board.cols, e, closed)
+        except InvalidArgument:
+            back = None
+        found = None if back is None else _rotated(board, back, back_closed, s)
+        if found is not None:
+            found = np.ascontiguousarray(found[::-1])
+    if found is None:
+        raise InvalidArgument(
+            f"The construction could not end its tour of {board} on {board.name(e)}: it moves the end of "
+            "its tour by rotations, and they gave up; method auto searches instead."
+        )
+    return found
+
+
+def _rotated(board: Board, path: np.ndarray, is_closed: bool, e: int) -> np.ndarray | None:
+    """``path`` rotated to end at ``e``, or None.
+
+    A closed tour can be walked either way round from its start: the way
+    whose last square is nearer ``e`` is rotated first, then the other, each
+    with a few seeds of the rotations' random tie-breaks (the greedy search
+    can circle on small boards; another seed goes another way).
+    """
+    from .construct_end import rotate_to_end
+
+    ways = [path]
+    if is_closed:
+        ways.append(np.concatenate((path[:1], path[:0:-1])))
+        if path[1] == e or _nearer(board, int(path[1]), int(path[-1]), e):
+            ways.reverse()
+    for way in ways:
+        if way[-1] == e:
+            return way
+    tries = 1 if board.size > 1_000_000 else max(_ROTATION_TRIES, 4096 // board.size)
+    for seed in range(tries):
+        for way in ways:
+            moved = rotate_to_end(way.copy(), board.rows, board.cols, e, seed)
+            if moved is not None:
+                return moved
+    return None
+
+
+def _nearer(board: Board, a: int, b: int, e: int) -> bool:
+    """True when square ``a`` is nearer ``e`` than ``b`` is (in rows plus columns)."""
+    def far(v: int) -> int:
+        return abs(v // board.cols - e // board.cols) + abs(v % board.cols - e % board.cols)
+    return far(a) < far(b)

@@ -103,6 +103,32 @@ class TraceEvent:
     nodes: int = 0
     weight: int = -1
 
+    def to_dict(self, board: Board) -> dict:
+        """JSON-ready dict, squares by name; ``text`` is :meth:`describe`.
+
+        ``square`` and ``culprit`` are None where the event has none;
+        ``candidates`` lists ``{"square", "weight"}`` for each move not yet tried.
+
+        >>> b = Board(5, 5)
+        >>> first = next(iter(trace_search(b, "a1")))
+        >>> d = first.to_dict(b); d["kind"], d["path"], [c["square"] for c in d["candidates"]]
+        ('start', ['a1'], ['b3', 'c2'])
+        """
+        name = board.name
+        return {
+            "kind": self.kind,
+            "step": self.step,
+            "square": name(self.square) if self.square >= 0 else None,
+            "path": [name(v) for v in self.path],
+            "candidates": [{"square": name(u), "weight": w} for u, w in self.candidates],
+            "culprit": name(self.culprit) if self.culprit >= 0 else None,
+            "reason": self.reason,
+            "new": self.new,
+            "weight": self.weight if self.weight >= 0 else None,
+            "nodes": self.nodes,
+            "text": self.describe(board),
+        }
+
     def describe(self, board: Board) -> str:
         """One sentence, in the words of seed 004."""
         name = board.name

@@ -33,6 +33,7 @@ from ..errors import InvalidArgument
 from .style import Scene, check_fps, check_size, checked_path, default_size
 
 __all__ = ["draw_tour", "draw_trace", "save_tour", "check_request", "trace_scenes", "format_for", "route_of",
+           "route_style",
            "PICTURE_FORMATS",
            "MAX_PICTURE_SQUARES"]
 
@@ -98,6 +99,24 @@ def _title(board: Board, squares: np.ndarray, closed: bool, piece) -> str:
     return f"{kind}{who} on {board}, from {board.name(int(squares[0]))} to {board.name(int(squares[-1]))}"
 
 
+def route_style(obj, board: Board, squares: np.ndarray) -> dict:
+    """How ``obj`` is drawn besides its squares: for a bishop route (seed 001) the
+    bishop moves, the line turns and is dotted only at the slides' ends, and the
+    squares of the other colour, which the bishop never reaches, are grey.
+    Empty for a tour."""
+    from ..bishop import BishopRoute, slide_corners
+
+    if not isinstance(obj, BishopRoute):
+        return {}
+    return {"figure": "bishop", "corners": slide_corners(board, squares), "faded": 1 - board.colour(int(squares[0]))}
+
+
+def _bishop_title(obj, board: Board, squares: np.ndarray) -> str:
+    slides = obj.slide_count
+    return (f"Bishop route on {board}, from {board.name(int(squares[0]))} to {board.name(int(squares[-1]))}, "
+            f"{slides} slide{'' if slides == 1 else 's'}, {len(squares) - 1} steps")
+
+
 def draw_tour(obj, fmt: str = "svg", *, numbers: bool = False, size: int | None = None,
               fps: float | None = None,
               animate: bool = False) -> bytes:
@@ -106,7 +125,9 @@ def draw_tour(obj, fmt: str = "svg", *, numbers: bool = False, size: int | None 
     Parameters
     ----------
     obj : Tour or route
-        Anything :func:`route_of` accepts.
+        Anything :func:`route_of` accepts. A :class:`~chesstours.bishop.BishopRoute`
+        is drawn as a bishop's: see :func:`route_style`; its numbers are the
+        visit numbers, two on a square the bishop passes twice.
     fmt : {"svg", "png", "gif"}
         ``gif`` is always an animation; ``svg`` is one when ``animate``.
     numbers : bool
@@ -126,22 +147,24 @@ def draw_tour(obj, fmt: str = "svg", *, numbers: bool = False, size: int | None 
     _check(fmt, board, len(squares))
     check_size(size, board)
     rate = check_fps(fps)
-    title = _title(board, squares, closed, getattr(obj, "piece", None))
+    style = route_style(obj, board, squares)
+    title = (_bishop_title(obj, board, squares) if style else
+             _title(board, squares, closed, getattr(obj, "piece", None)))
     if size is None and (fmt == "gif" or animate):
         size = min(default_size(board), ANIMATION_SIZE)
     if fmt == "svg":
         from . import svg
 
         if animate:
-            return svg.animation_svg(board, squares, closed, size, rate, title).encode()
-        return svg.scene_svg(Scene(board, squares, closed, numbers), size, title).encode()
+            return svg.animation_svg(board, squares, closed, size, rate, title, **style).encode()
+        return svg.scene_svg(Scene(board, squares, closed, numbers, **style), size, title).encode()
     from . import raster
 
     if fmt == "png":
         if animate:
             raise InvalidArgument("A PNG cannot move: use --format gif (or svg) for an animation.")
-        return raster.scene_png(Scene(board, squares, closed, numbers), size)
-    return raster.animation_gif(board, squares, closed, size, rate)
+        return raster.scene_png(Scene(board, squares, closed, numbers, **style), size)
+    return raster.animation_gif(board, squares, closed, size, rate, **style)
 
 
 def save_tour(obj, path: str | os.PathLike, fmt: str | None = None, **options) -> str:

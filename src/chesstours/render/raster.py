@@ -35,8 +35,7 @@ from ..board import Board
 from .style import (
     CAPTION_LINES,
     COLOURS,
-    KNIGHT_EYE,
-    KNIGHT_OUTLINE,
+    FIGURES,
     Geometry,
     Scene,
     geometry,
@@ -67,14 +66,14 @@ def _scale_for(geom: Geometry) -> int:
     return 2 if geom.width * geom.height <= 1600 * 1600 else 1
 
 
-def _board_image(geom: Geometry, board: Board, k: int) -> Image.Image:
-    """The paper, the chequer, the holes and the coordinates, at scale ``k``."""
+def _board_image(geom: Geometry, board: Board, k: int, faded: int | None = None) -> Image.Image:
+    """The paper, the chequer (squares of colour ``faded`` grey), the holes and the coordinates, at scale ``k``."""
     g = geom.scaled(k)
     img = Image.new("RGB", (g.width, g.height), _rgb(COLOURS["paper"]))
     r = np.arange(board.rows)[::-1, None]
     c = np.arange(board.cols)[None, :]
     dark = (r + c) % 2 == 0
-    light_colour, dark_colour = square_colours(geom.cell)
+    light_colour, dark_colour = square_colours(geom.cell, faded)
     colours = np.where(dark[..., None], np.array(_rgb(dark_colour), np.uint8), np.array(_rgb(light_colour),
                                                                                         np.uint8))
     if board.holes:
@@ -110,12 +109,14 @@ def _polyline(draw: ImageDraw.ImageDraw, points: np.ndarray, width: float, colou
             _circle(draw, x, y, w / 2 - 0.5, colour)
 
 
-def _knight(draw: ImageDraw.ImageDraw, g: Geometry, v: int) -> None:
+def _knight(draw: ImageDraw.ImageDraw, g: Geometry, v: int, figure: str = "knight") -> None:
+    """The knight (or another of :data:`FIGURES`) on square ``v``."""
     x, y = g.centre(v)
-    pts = [(x + px * g.cell, y + py * g.cell) for px, py in KNIGHT_OUTLINE]
+    shape, dot = FIGURES[figure]
+    pts = [(x + px * g.cell, y + py * g.cell) for px, py in shape]
     outline = max(1, int(round(g.cell * 0.035)))
     draw.polygon(pts, fill=COLOURS["knight"], outline=COLOURS["text"], width=outline)
-    ex, ey, er = KNIGHT_EYE
+    ex, ey, er = dot
     _circle(draw, x + ex * g.cell, y + ey * g.cell, max(0.7, er * g.cell), COLOURS["text"])
 
 
@@ -143,7 +144,8 @@ def _draw_path(draw: ImageDraw.ImageDraw, g: Geometry, scene: Scene) -> None:
     if len(path) == 0:
         return
     numbers = scene.numbers and g.fits(str(len(path)))
-    points = g.centres(path)
+    turns = scene.turns
+    points = g.centres(turns)
     if len(path) > 1:
         if scene.closed:
             points = np.vstack((points, points[:1]))
@@ -162,8 +164,8 @@ def _draw_path(draw: ImageDraw.ImageDraw, g: Geometry, scene: Scene) -> None:
                 fill, ink = COLOURS["end"], COLOURS["paper"]
             _badge(draw, g, v, text, fill, ink)
         return
-    if g.show_markers and len(path) > 2:
-        for x, y in g.centres(path[1:-1]).tolist():
+    if g.show_markers and len(turns) > 2:
+        for x, y in g.centres(turns[1:-1]).tolist():
             _circle(draw, x, y, g.dot_radius, COLOURS["marker"], COLOURS["line"], max(1.0,
                                                                                       g.dot_radius * 0.45))
     if scene.ends:
@@ -186,7 +188,7 @@ def _draw_trace(draw: ImageDraw.ImageDraw, g: Geometry, scene: Scene) -> None:
             colour = COLOURS["left"] if how == "left" else COLOURS["skipped"]
             _circle(draw, x, y, r * 1.1, None, colour, max(1.0, g.cell * 0.07))
     if scene.knight is not None:
-        _knight(draw, g, scene.knight)
+        _knight(draw, g, scene.knight, scene.figure)
     if scene.caption and g.caption:
         font = _font(g.caption_font())
         for line, x, y in g.caption_lines(scene.caption):
@@ -197,7 +199,7 @@ def scene_image(scene: Scene, size: int | None = None, geom: Geometry | None = N
     """One still ``scene`` as an RGB image (``size``: the longer side in pixels)."""
     geom = geom or geometry(scene.board, size, caption=CAPTION_LINES if scene.caption else 0)
     k = _scale_for(geom)
-    img = _board_image(geom, scene.board, k)
+    img = _board_image(geom, scene.board, k, scene.faded)
     g = geom.scaled(k)
     draw = ImageDraw.Draw(img)
     _draw_path(draw, g, scene)
@@ -351,17 +353,24 @@ class _Canvas:
 
 def animation_gif(board: Board, path: np.ndarray, closed: bool = False, size: int | None = None,
                   fps: float = 8.0,
-                  hold: float = 2.0, max_frames: int = MAX_FRAMES) -> bytes:
+                  hold: float = 2.0, max_frames: int = MAX_FRAMES, *, figure: str = "knight",
+                  corners: np.ndarray | None = None, faded: int | None = None) -> bytes:
     """A GIF of a knight leaping along ``path``, drawing its line, ``fps`` frames a second.
 
     Paths longer than ``max_frames`` moves advance several moves a frame. The
     finished tour (closed if ``closed``) is held ``hold`` seconds, then it loops.
+    ``figure``, ``corners`` and ``faded`` are as in :class:`Scene`: a bishop
+    moves one diagonal step a frame, with dots only where its slides end.
     """
     path = np.asarray(path)
     geom = geometry(board, size)
     k = _scale_for(geom)
     g = geom.scaled(k)
-    canvas = _Canvas(_board_image(geom, board, k), geom, k)
+    canvas = _Canvas(_board_image(geom, board, k, faded), geom, k)
+    dotted = np.ones(len(path) + 1, dtype=bool)
+    if corners is not None:
+        dotted[:] = False
+        dotted[np.asarray(corners)] = True
     draw = ImageDraw.Draw(canvas.big)
     moves = len(path) - 1 + (1 if closed and len(path) > 1 else 0)
     per_frame = max(1, math.ceil(moves / max(1, max_frames - 1)))
@@ -377,7 +386,8 @@ def animation_gif(board: Board, path: np.ndarray, closed: bool = False, size: in
             colour = gradient_colour((done + stop) / 2 / max(1, moves)) if g.gradient else COLOURS["line"]
             _polyline(draw, part, g.line_width, colour)
             if g.show_markers:
-                for x, y in centres[max(done, 1) : stop + 1].tolist():
+                inner = np.arange(max(done, 1), stop + 1)
+                for x, y in centres[inner[dotted[inner]]].tolist():
                     _circle(draw, x, y, g.dot_radius, COLOURS["marker"], COLOURS["line"],
                             max(1.0, g.dot_radius * 0.45))
             lo, hi = part.min(axis=0), part.max(axis=0)
@@ -392,7 +402,7 @@ def animation_gif(board: Board, path: np.ndarray, closed: bool = False, size: in
             if finished:
                 _end(d, shifted, last)
             if not finished:
-                _knight(d, shifted, at)
+                _knight(d, shifted, at, figure)
 
         frames.append(canvas.frame(sorted({first, at, last}), overlay))
     return _gif(frames, _durations(len(frames), fps, hold))

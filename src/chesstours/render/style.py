@@ -38,7 +38,7 @@ from ..errors import InvalidArgument
 
 __all__ = [
     "Scene", "Geometry", "geometry", "CAPTION_LINES", "square_colours", "gradient_bands", "gradient_colour",
-    "GRADIENT", "step_labels", "COLOURS", "KNIGHT_OUTLINE", "MAX_SIZE", "MIN_SIZE",
+    "GRADIENT", "step_labels", "COLOURS", "KNIGHT_OUTLINE", "BISHOP_OUTLINE", "FIGURES", "MAX_SIZE", "MIN_SIZE",
     "DEFAULT_FPS", "MAX_FPS", "check_fps",
 ]
 
@@ -71,6 +71,7 @@ COLOURS = {
     "skipped": "#c0392b",    # a move tried and given up at once (trace)
     "left": "#e67e22",       # a square the search steps back from (trace)
     "caption": "#1b1b1b",
+    "unvisited": "#dadada",  # squares of the colour a bishop never stands on
 }
 
 #: A knight's head facing left, in units of one square, centred on (0, 0), y down.
@@ -82,6 +83,17 @@ KNIGHT_OUTLINE = (
 )
 #: The knight's eye, (x, y, radius) in the same units.
 KNIGHT_EYE = (-0.13, -0.16, 0.035)
+#: A bishop: a base, a collar and a mitre, in the same units.
+BISHOP_OUTLINE = (
+    (0.30, 0.40), (-0.30, 0.40), (-0.30, 0.32), (-0.12, 0.26), (-0.10, 0.18), (-0.17, 0.16),
+    (-0.17, 0.09), (-0.10, 0.07), (-0.20, -0.05), (-0.18, -0.17), (-0.08, -0.28), (0.00, -0.31),
+    (0.08, -0.28), (0.18, -0.17), (0.20, -0.05), (0.10, 0.07), (0.17, 0.09), (0.17, 0.16),
+    (0.10, 0.18), (0.12, 0.26), (0.30, 0.32),
+)
+#: The ball on the bishop's mitre, (x, y, radius).
+BISHOP_BALL = (0.0, -0.36, 0.055)
+#: The figures an animation can move: outline and dot (the knight's eye, the bishop's ball).
+FIGURES = {"knight": (KNIGHT_OUTLINE, KNIGHT_EYE), "bishop": (BISHOP_OUTLINE, BISHOP_BALL)}
 
 
 @dataclass
@@ -108,6 +120,15 @@ class Scene:
         Square -> ``"skipped"`` (a red cross) or ``"left"`` (an orange ring).
     caption : str, optional
         A line of text under the board.
+    figure : {"knight", "bishop"}
+        What is drawn on ``knight``'s square.
+    corners : int array, optional
+        Indices into ``path`` where the line turns (a bishop route's slide
+        ends): the line is drawn through these squares only and the markers
+        sit on them. Default: every square of the path.
+    faded : {0, 1}, optional
+        Squares of this colour (0 dark, 1 light) are shaded grey: a bishop
+        never stands on them.
     """
 
     board: Board
@@ -119,6 +140,14 @@ class Scene:
     labels: dict[int, str] = field(default_factory=dict)
     marks: dict[int, str] = field(default_factory=dict)
     caption: str | None = None
+    figure: str = "knight"
+    corners: np.ndarray | None = None
+    faded: int | None = None
+
+    @property
+    def turns(self) -> np.ndarray:
+        """The squares the line is drawn through: ``path[corners]``, or the whole path."""
+        return self.path if self.corners is None else np.asarray(self.path)[self.corners]
 
 
 @dataclass(frozen=True)
@@ -250,17 +279,23 @@ def gradient_bands(points: int, bands: int = 96) -> list[tuple[int, int, str]]:
     return [(int(a), int(b), gradient_colour((a + b) / 2 / span)) for a, b in zip(edges[:-1], edges[1:])]
 
 
-def square_colours(cell: float) -> tuple[str, str]:
+def square_colours(cell: float, faded: int | None = None) -> tuple[str, str]:
     """``(light, dark)`` square colours for squares of ``cell`` pixels.
 
     Small squares get a softer chequer, so the path stays the thing one sees.
+    Squares of colour ``faded`` (0 dark, 1 light) are grey: a bishop's route
+    never uses them.
     """
     t = min(0.55, max(0.0, (48 - cell) / 40))
     light, dark = COLOURS["light"], COLOURS["dark"]
-    if t == 0:
-        return light, dark
-    rgb = [round(int(dark[i : i + 2], 16) * (1 - t) + int(light[i : i + 2], 16) * t) for i in (1, 3, 5)]
-    return light, "#" + "".join(f"{v:02x}" for v in rgb)
+    if t > 0:
+        rgb = [round(int(dark[i : i + 2], 16) * (1 - t) + int(light[i : i + 2], 16) * t) for i in (1, 3, 5)]
+        dark = "#" + "".join(f"{v:02x}" for v in rgb)
+    if faded == 0:
+        dark = COLOURS["unvisited"]
+    elif faded == 1:
+        light = COLOURS["unvisited"]
+    return light, dark
 
 
 def default_size(board: Board) -> int:

@@ -34,8 +34,7 @@ from ..board import Board
 from .style import (
     CAPTION_LINES,
     COLOURS,
-    KNIGHT_EYE,
-    KNIGHT_OUTLINE,
+    FIGURES,
     Geometry,
     Scene,
     geometry,
@@ -71,11 +70,11 @@ def _drawing(geom: Geometry, title: str | None) -> dw.Drawing:
     return d
 
 
-def _board(d: dw.Drawing, geom: Geometry, board: Board) -> None:
-    """The chequer, the holes and the coordinates."""
+def _board(d: dw.Drawing, geom: Geometry, board: Board, faded: int | None = None) -> None:
+    """The chequer (squares of colour ``faded`` grey), the holes and the coordinates."""
     cell = geom.cell
     w, h = board.cols * cell, board.rows * cell
-    light, dark = square_colours(cell)
+    light, dark = square_colours(cell, faded)
     if cell >= 2:
         pattern = dw.Pattern(_num(2 * cell), _num(2 * cell), x=_num(geom.left), y=_num(geom.top),
                              patternUnits="userSpaceOnUse")
@@ -117,6 +116,7 @@ def _dot_marker(geom: Geometry) -> dw.Marker:
 
 
 def _line(geom: Geometry, path: np.ndarray, closed: bool, dots: bool, **extra) -> dw.Path:
+    """The route through the centres of ``path``, with a dot at each inner point when ``dots``."""
     kwargs = dict(fill="none", stroke=COLOURS["line"], stroke_width=_num(geom.line_width),
                   stroke_linejoin="round", stroke_linecap="round", class_="route")
     kwargs.update(extra)
@@ -161,14 +161,15 @@ def _badge(geom: Geometry, v: int, text: str, fill: str, ink: str, role: str) ->
     return g
 
 
-def _knight_shape(geom: Geometry, x: float = 0.0, y: float = 0.0) -> dw.Group:
-    """The knight drawn around ``(x, y)``."""
+def _knight_shape(geom: Geometry, x: float = 0.0, y: float = 0.0, figure: str = "knight") -> dw.Group:
+    """The knight (or another of :data:`FIGURES`) drawn around ``(x, y)``."""
     c = geom.cell
-    pts = np.array(KNIGHT_OUTLINE) * c + (x, y)
-    g = dw.Group(class_="knight")
+    outline, dot = FIGURES[figure]
+    pts = np.array(outline) * c + (x, y)
+    g = dw.Group(class_=figure)
     g.append(dw.Path(d=path_data(pts, closed=True), fill=COLOURS["knight"], stroke=COLOURS["text"],
                      stroke_width=_num(max(0.6, c * 0.035)), stroke_linejoin="round"))
-    ex, ey, er = KNIGHT_EYE
+    ex, ey, er = dot
     g.append(dw.Circle(_num(x + ex * c), _num(y + ey * c), _num(max(0.5, er * c)), fill=COLOURS["text"]))
     return g
 
@@ -183,7 +184,7 @@ def _path_layers(geom: Geometry, scene: Scene) -> list:
     if len(path) > 1 and geom.gradient:
         out.append(_gradient_line(geom, path, scene.closed))
     elif len(path) > 1:
-        out.append(_line(geom, path, scene.closed, dots=geom.show_markers and not numbers))
+        out.append(_line(geom, scene.turns, scene.closed, dots=geom.show_markers and not numbers))
     first, last = int(path[0]), int(path[-1])
     if numbers:
         labels = step_labels(path)
@@ -221,7 +222,7 @@ def _trace_layers(geom: Geometry, scene: Scene) -> list:
             out.append(dw.Circle(_num(x), _num(y), _num(r * 1.1), fill="none", stroke=colour,
                                  stroke_width=_num(max(1.0, geom.cell * 0.07)), class_=how))
     if scene.knight is not None:
-        out.append(_knight_shape(geom, *geom.centre(scene.knight)))
+        out.append(_knight_shape(geom, *geom.centre(scene.knight), figure=scene.figure))
     if scene.caption and geom.caption:
         caption = dw.Group(class_="caption", fill=COLOURS["caption"], font_family=FONT,
                            font_size=_num(geom.caption_font()))
@@ -235,7 +236,7 @@ def scene_svg(scene: Scene, size: int | None = None, title: str | None = None) -
     """The SVG text of one still ``scene``; ``size`` is the board's longer side in pixels."""
     geom = geometry(scene.board, size, caption=CAPTION_LINES if scene.caption else 0)
     d = _drawing(geom, title)
-    _board(d, geom, scene.board)
+    _board(d, geom, scene.board, scene.faded)
     for element in _path_layers(geom, scene) + _trace_layers(geom, scene):
         d.append(element)
     return d.as_svg()
@@ -243,22 +244,28 @@ def scene_svg(scene: Scene, size: int | None = None, title: str | None = None) -
 
 def animation_svg(board: Board, path: np.ndarray, closed: bool = False, size: int | None = None,
                   fps: float = 8.0,
-                  title: str | None = None, hold: float = 2.0) -> str:
+                  title: str | None = None, hold: float = 2.0, *, figure: str = "knight",
+                  corners: np.ndarray | None = None, faded: int | None = None) -> str:
     """An animated SVG: a knight leaps along ``path`` at ``fps`` moves a second, drawing its line.
 
     The whole tour is drawn faintly beneath, so the picture makes sense even
     where SMIL animation is not played. The animation repeats after holding the
-    finished tour for ``hold`` seconds.
+    finished tour for ``hold`` seconds. ``figure``, ``corners`` and ``faded``
+    are as in :class:`Scene` (a bishop's route: the bishop moves one diagonal
+    step a frame, the line turns and is dotted at its slides' ends only).
+    Every move has the same length, so the motion along the line is linear in
+    time whether the line lists every square or only its turns.
     """
     geom = geometry(board, size)
     d = _drawing(geom, title)
-    _board(d, geom, board)
+    _board(d, geom, board, faded)
     path = np.asarray(path)
+    line_path = path if corners is None else path[np.asarray(corners)]
     moves = len(path) - 1 + (1 if closed and len(path) > 1 else 0)
     run = max(moves, 1) / fps
     total = run + hold
     key = f"0;{_num(run / total)};1"
-    d.append(_line(geom, path, closed, dots=False, stroke_opacity="0.18", class_="route-shadow"))
+    d.append(_line(geom, line_path, closed, dots=False, stroke_opacity="0.18", class_="route-shadow"))
     if len(path) > 1 and geom.gradient:
         # Each run of the coloured line is drawn in its own stretch of time.
         points = geom.centres(np.append(path, path[0]) if closed else path)
@@ -276,7 +283,7 @@ def animation_svg(board: Board, path: np.ndarray, closed: bool = False, size: in
         d.append(group)
     elif len(path) > 1:
         length = max(moves, 1)
-        line = _line(geom, path, closed, dots=geom.show_markers, pathLength=length,
+        line = _line(geom, line_path, closed, dots=geom.show_markers, pathLength=length,
                      stroke_dasharray=f"{length} {length}", stroke_dashoffset=length)
         line.append_anim(dw.Animate("stroke-dashoffset", f"{_num(total)}s", f"{length};0;0", keyTimes=key,
                                     repeatCount="indefinite", calcMode="linear"))
@@ -287,8 +294,8 @@ def animation_svg(board: Board, path: np.ndarray, closed: bool = False, size: in
         end.append_anim(dw.Animate("opacity", f"{_num(total)}s", "0;1", keyTimes=f"0;{_num(run / total)}",
                                    calcMode="discrete", repeatCount="indefinite"))
         d.append(end)
-    knight = _knight_shape(geom)
-    points = geom.centres(np.append(path, path[0]) if closed and len(path) > 1 else path)
+    knight = _knight_shape(geom, figure=figure)
+    points = geom.centres(np.append(line_path, path[0]) if closed and len(path) > 1 else line_path)
     motion = dw.AnimateMotion(path_data(points), f"{_num(total)}s", repeatCount="indefinite",
                               calcMode="linear",
                               keyPoints="0;1;1", keyTimes=key)
@@ -309,7 +316,7 @@ def frames_svg(scenes: list[Scene], size: int | None = None, fps: float = 2.0, t
     board = scenes[0].board
     geom = geometry(board, size, caption=CAPTION_LINES if any(s.caption for s in scenes) else 0)
     d = _drawing(geom, title)
-    _board(d, geom, board)
+    _board(d, geom, board, scenes[0].faded)
     n = len(scenes)
     total = n / fps + hold
     starts = [i / fps / total for i in range(n)] + [1.0]

@@ -10,7 +10,7 @@ HTTP   when                                                        CLI exit stat
 404    no tour exists (``detail`` is the reason, ``proof`` how)     1
 422    a parameter of the wrong type or an unknown choice          2
 503    the server is busy (``Retry-After`` says when to retry)     --
-504    the time limit ran out (``partial`` holds a partial count)  3
+504    the time limit ran out (``partial``: what was found)         3
 =====  ==========================================================  =================
 
 Every error body is ``{"detail": "<one sentence>"}``, the sentence the command
@@ -27,12 +27,12 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from .. import __version__
-from ..api import TourCount
 from ..errors import ChessToursError, LimitReached, NoTour
 from .limits import Busy, Lanes, Limits
 from .routes import ROUTERS
@@ -76,6 +76,8 @@ def create_app(limits: Limits | None = None, warm_up: bool = True) -> FastAPI:
     for _, router in ROUTERS:
         app.include_router(router)
     _errors(app)
+    # A trace repeats its path in every event: compressed, it is a tenth of the size.
+    app.add_middleware(GZipMiddleware, minimum_size=4096)
     app.add_middleware(_Guard, limits=limits)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -93,7 +95,8 @@ def _errors(app: FastAPI) -> None:
             return JSONResponse({"detail": exc.reason, "proof": exc.proof, "nodes": exc.nodes}, status_code=404)
         if isinstance(exc, LimitReached):
             body = {"detail": str(exc)}
-            if isinstance(exc.partial, TourCount):
+            # What was found before the limit: a count so far, or the best bishop route so far.
+            if hasattr(exc.partial, "to_dict"):
                 body["partial"] = exc.partial.to_dict()
             return JSONResponse(body, status_code=504)
         if isinstance(exc, Busy):

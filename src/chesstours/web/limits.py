@@ -74,6 +74,14 @@ class Limits:
         The same for the slow lane.
     count_workers : int
         Threads of one count.
+    bishop_squares, bishop_count_squares : int
+        Largest board for a bishop route, and for counting bishop routes.
+    bishop_routes : int
+        Most bishop routes one request may list.
+    trace_squares, trace_steps : int
+        Largest board of a search trace, and most events one trace may return.
+    gif_squares : int
+        Largest board drawn as an animated GIF (one frame a move).
     query_chars : int
         Longest query string accepted (HTTP 414 beyond).
     body_bytes : int
@@ -92,6 +100,12 @@ class Limits:
     slow_queue: int = 4
     slow_wait: float = 1.0
     count_workers: int = 1
+    bishop_squares: int = 400
+    bishop_count_squares: int = 100
+    bishop_routes: int = 100
+    trace_squares: int = 400
+    trace_steps: int = 2000
+    gif_squares: int = 144
     query_chars: int = 4096
     body_bytes: int = 1024
 
@@ -110,6 +124,39 @@ class Limits:
                 f"This server counts tours on boards of at most {self.count_squares} squares and {board} has "
                 f"{board.free_count:,}: the number of paths grows exponentially with the board "
                 f"(chesstours count {board.rows}x{board.cols} --time-limit SECONDS counts as far as it gets)."
+            )
+
+    def check_bishop_board(self, board: Board, count: bool = False) -> None:
+        """:raises OverLimit: when ``board`` is too large for a bishop route (or, with ``count``, a count)."""
+        most = self.bishop_count_squares if count else self.bishop_squares
+        if board.size > most:
+            what = "counts bishop routes" if count else "looks for bishop routes"
+            flag = " --count" if count else ""
+            raise OverLimit(
+                f"This server {what} on boards of at most {most:,} squares and {board.rows}x{board.cols} has "
+                f"{board.size:,}; the command line has no such limit (chesstours bishop {board.rows}x{board.cols}"
+                f"{flag})."
+            )
+
+    def check_trace(self, board: Board, steps: int) -> None:
+        """:raises OverLimit: when a trace of ``steps`` events on ``board`` is larger than this server returns."""
+        if board.size > self.trace_squares:
+            raise OverLimit(
+                f"This server traces searches on boards of at most {self.trace_squares:,} squares and "
+                f"{board.rows}x{board.cols} has {board.size:,}; the command line has no such limit "
+                f"(chesstours trace {board.rows}x{board.cols})."
+            )
+        if not 1 <= steps <= self.trace_steps:
+            raise OverLimit(f"A trace here has from 1 to {self.trace_steps:,} steps, not {steps:,}; the command "
+                            f"line shows any number (chesstours trace --steps N).")
+
+    def check_picture(self, fmt: str, board: Board) -> None:
+        """:raises OverLimit: when an animated GIF of ``board`` would be larger than this server draws."""
+        if fmt == "gif" and board.size > self.gif_squares:
+            raise OverLimit(
+                f"This server draws animated GIFs of boards of at most {self.gif_squares:,} squares and "
+                f"{board.rows}x{board.cols} has {board.size:,}; ask for format=svg or png, or use the command "
+                f"line (chesstours tour {board.rows}x{board.cols} -o tour.gif)."
             )
 
     def time_limit(self, asked: float | None, cap: float) -> float:

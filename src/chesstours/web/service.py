@@ -13,7 +13,10 @@ import time
 
 import numpy as np
 
-from ..api import _limits, _prepare, count_tours, estimate_count, find_tour
+from ..api import count_tours, estimate_count, find_tour
+from ..arguments import check_limits, prepare_query
+from ..bishop import resolve_end
+from ..bishop_api import bishop_obstruction, count_bishop_routes, iter_bishop_routes, solve_bishop
 from ..board import Board
 from ..complete import complete_tour, parse_path
 from ..errors import InvalidArgument, LimitReached, NoTour
@@ -21,7 +24,7 @@ from ..pieces import Leaper, move_table
 from ..theory import obstruction
 from .limits import OverLimit
 
-__all__ = ["board_moves", "count", "existence", "tour"]
+__all__ = ["bishop", "bishop_count", "bishop_routes", "board_moves", "count", "existence", "tour", "trace"]
 
 
 def tour(
@@ -36,24 +39,37 @@ def tour(
     order: str,
     played: str | None,
     time_limit: float,
-) -> dict:
+    picture: dict | None = None,
+) -> dict | bytes:
     """One tour, as ``chesstours tour ... --format json`` prints it.
 
     With ``played`` (comma-separated squares), a tour that begins with those
-    moves (:func:`~chesstours.complete_tour`).
+    moves (:func:`~chesstours.complete_tour`). With ``picture``
+    (``{"fmt": "svg" | "png" | "gif", "numbers", "size", "fps", "animate"}``),
+    the bytes of the picture that :func:`~chesstours.render.picture.draw_tour`
+    draws of it (``chesstours tour ... -o tour.png``); the request is checked
+    before the search.
     """
+    if picture is not None:
+        from ..render.picture import check_request, draw_tour
+
+        check_request(picture["fmt"], board, picture.get("size"), picture.get("fps"))
     if played is None:
         found = find_tour(board, start, end, closed, piece, method, tiebreak=tiebreak, seed=seed, order=order,
                           time_limit=time_limit)
+    else:
+        path = parse_path(board, played)
+        if start is not None and board.square(start) != path[0]:
+            raise InvalidArgument(
+                f"The played path starts on {board.name(path[0])}, not on the start square {start.strip()}."
+            )
+        if method == "warnsdorff":
+            raise InvalidArgument("A played path is finished by backtracking; use the method auto or backtrack.")
+        found = complete_tour(board, path, end, closed, piece, order=order, time_limit=time_limit)
+    if picture is None:
         return found.to_dict()
-    path = parse_path(board, played)
-    if start is not None and board.square(start) != path[0]:
-        raise InvalidArgument(
-            f"The played path starts on {board.name(path[0])}, not on the start square {start.strip()}."
-        )
-    if method == "warnsdorff":
-        raise InvalidArgument("A played path is finished by backtracking; use the method auto or backtrack.")
-    return complete_tour(board, path, end, closed, piece, order=order, time_limit=time_limit).to_dict()
+    return draw_tour(found, picture["fmt"], numbers=picture.get("numbers", False), size=picture.get("size"),
+                     fps=picture.get("fps"), animate=picture.get("animate", False))
 
 
 def count(
@@ -70,7 +86,7 @@ def count(
     A count whose estimated search would outlast ``time_limit`` is refused
     before it starts (:class:`OverLimit`).
     """
-    _limits(time_limit, None)
+    check_limits(time_limit, None)
     _, seconds = estimate_count(board, start, end, closed, piece, workers=workers)
     if seconds > time_limit:
         raise OverLimit(
@@ -116,8 +132,8 @@ def existence(
 
     :raises LimitReached: when ``time_limit`` runs out before an answer.
     """
-    board, piece, s, e = _prepare(board, start, end, piece)
-    _limits(time_limit, None)
+    board, piece, s, e = prepare_query(board, start, end, piece)
+    check_limits(time_limit, None)
     reason = obstruction(board, piece, s, e, closed)
     if reason is not None:
         return {"exists": False, "proof": reason.proof, "reason": reason.reason, "tour": None}
@@ -180,4 +196,114 @@ def board_moves(board: Board, piece: Leaper) -> dict:
         "piece": piece.spec(),
         "names": board.names(range(board.size)),
         "moves": [[int(u) for u in row if u >= 0] for row in table],
+    }
+
+
+# -- the bishop puzzle -------------------------------------------------------------
+
+
+def bishop(board: Board, start: str, end: str, shortest: bool, time_limit: float) -> dict:
+    """One bishop route, as ``chesstours bishop BOARD ... --format json`` prints it.
+
+    :raises NoTour: when no route exists; :raises LimitReached: when ``time_limit`` runs out
+        (with ``shortest``, its ``partial`` is the route with the fewest slides found so far).
+    """
+    return solve_bishop(board, start, end, shortest, time_limit=time_limit).to_dict()
+
+
+def bishop_routes(board: Board, start: str, end: str, shortest: bool, limit: int, time_limit: float,
+                  keep_partial: bool = True) -> dict:
+    """Up to ``limit`` bishop routes in the seed's move order (``chesstours bishop ... --limit K --format json``).
+
+    Returns ``{"board", "start", "end", "routes": [route, ...], "listed", "complete"}``;
+    ``complete`` is true when no other route exists, false when there are more
+    (or the time ran out after some were listed: ``stopped`` then says so).
+
+    :raises NoTour: when there is no route; :raises LimitReached: when the time runs out before the
+        first (or at all, without ``keep_partial``).
+    """
+    routes: list[dict] = []
+    complete, stopped = True, None
+    try:
+        for route in iter_bishop_routes(board, start, end, shortest, time_limit=time_limit):
+            if len(routes) == limit:
+                complete = False
+                break
+            routes.append(route.to_dict())
+    except LimitReached as exc:
+        if not routes or not keep_partial:
+            raise
+        complete, stopped = False, f"{exc} ({len(routes)} listed)"
+    if not routes:
+        s = board.square(start)
+        e = resolve_end(board, s, end)
+        reason = bishop_obstruction(board, s, e)
+        if reason is not None:
+            raise reason
+        raise NoTour(f"No bishop route from {board.name(s)} visits every square of its colour on {board}: an "
+                     f"exhaustive search found none.", proof="exhaustive")
+    first = routes[0]
+    return {"board": first["board"], "start": first["start"], "end": first["end"], "routes": routes,
+            "listed": len(routes), "complete": complete, "stopped": stopped}
+
+
+def bishop_count(board: Board, start: str, end: str, shortest: bool, time_limit: float) -> dict:
+    """Exact count of bishop routes, as ``chesstours bishop ... --count --json`` prints it.
+
+    :raises LimitReached: when ``time_limit`` runs out; its ``partial`` is what was counted.
+    """
+    return count_bishop_routes(board, start, end, shortest, time_limit=time_limit).to_dict()
+
+
+# -- the search trace ----------------------------------------------------------------
+
+
+def trace(
+    board: Board,
+    piece: Leaper,
+    start: str,
+    end: str | None,
+    closed: bool,
+    method: str,
+    order: str,
+    tiebreak: str,
+    seed: int,
+    steps: int,
+    time_limit: float,
+) -> dict:
+    """The first ``steps`` events of a search, as :func:`~chesstours.engines.trace.trace_search` records them.
+
+    Returns ``{"board", "piece", "start", "end", "closed", "method", "order",
+    "tiebreak", "events": [event, ...], "complete", "stopped"}``; each event is
+    :meth:`TraceEvent.to_dict`. ``complete`` is true when the search ended
+    within the events returned; ``stopped`` is ``"steps"`` or ``"time"`` when
+    it was cut short there (the time limit keeps what was traced so far).
+    """
+    from ..engines.trace import trace_search
+
+    check_limits(time_limit, None)
+    deadline = time.perf_counter() + time_limit
+    events = trace_search(board, start, end, closed, piece, method, order=order, tiebreak=tiebreak, seed=seed)
+    shown: list[dict] = []
+    stopped = None
+    for event in events:
+        if len(shown) == steps:
+            stopped = "steps"
+            break
+        shown.append(event.to_dict(board))
+        if time.perf_counter() > deadline:
+            stopped = "time"
+            break
+    return {
+        "board": board.spec(),
+        "piece": piece.spec(),
+        "start": shown[0]["square"],
+        "end": end.strip() if end else None,
+        "closed": closed,
+        "method": method,
+        "order": order if method == "backtrack" else None,
+        "tiebreak": tiebreak if method == "warnsdorff" else None,
+        "events": shown,
+        "complete": stopped is None,
+        "stopped": stopped,
     }

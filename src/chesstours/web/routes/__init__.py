@@ -1,8 +1,9 @@
 """The web api's routes, one module per part of the page.
 
-``tours`` serves tours, counts and existence; ``bishop`` and ``trace`` are the
-places for the bishop puzzle and the backtracking trace (empty until the
-library provides them). :data:`ROUTERS` lists them all for the app.
+``tours`` serves tours (as JSON or pictures), counts and existence; ``bishop``
+the bishop puzzle; ``trace`` a search move by move. :data:`ROUTERS` lists them
+all for the app, which reports a router with routes as an available feature
+in ``/api/info``.
 """
 
 from . import bishop, tours, trace

@@ -1,12 +1,89 @@
-"""The place of the bishop puzzle (seed 001): ``GET /api/bishop``.
+"""The bishop puzzle (seed 001): ``GET /api/bishop``.
 
-The endpoint will call the library's bishop solver (``solve_bishop``) with the
-same parameters and JSON as the command line, as :mod:`.tours` does for tours.
-Until the library has that solver this router has no route: ``/api/info``
-then reports the feature ``bishop`` as unavailable and the page keeps its
-bishop panel hidden (see ``static/index.html``, section ``panel-bishop``).
+Parameters and JSON are those of the command line, as :mod:`.tours` does for tours:
+
+==========================================  ===============================================
+``/api/bishop?board=8x8``                   ``chesstours bishop 8x8 --format json``
+``/api/bishop?board=8x8&shortest=true``     ``chesstours bishop 8x8 --shortest --format json``
+``/api/bishop?board=8x8&count=true``        ``chesstours bishop 8x8 --count --json``
+``/api/bishop?board=8x8&limit=3``           the first three routes (``--limit 3``), in one object
+==========================================  ===============================================
+
+Every search has the server's time limit; boards are limited in size (counts
+more strictly). **404** when no route exists (``detail`` is the reason),
+**504** when the time ran out (``partial``: the count so far, or the route
+with the fewest slides found so far).
 """
 
-from fastapi import APIRouter
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+
+from ...board import Board
+from ...errors import InvalidArgument
+from .. import service
+from ..limits import Lanes, Limits
 
 router = APIRouter(prefix="/api", tags=["bishop"])
+
+
+def _limits(request: Request) -> Limits:
+    return request.app.state.limits
+
+
+def _lanes(request: Request) -> Lanes:
+    return request.app.state.lanes
+
+
+@router.get("/bishop", summary="The bishop puzzle: a route, a few, or their count")
+async def get_bishop(
+    request: Request,
+    board: Annotated[str, Query(description="Board size: ROWSxCOLS such as 8x8, or one number.", examples=["8x8"],
+                                max_length=32)],
+    start: Annotated[str, Query(description="First square.", max_length=16)] = "a1",
+    end: Annotated[str, Query(description="opposite: the square opposite the start (the far corner); any: stop "
+                                          "once every square of the colour is visited, as the seed's program; "
+                                          "or a square.", max_length=16)] = "opposite",
+    shortest: Annotated[bool, Query(description="Fewest slides: one such route, proved the fewest (with count "
+                                                "or limit: all of them).")] = False,
+    count: Annotated[bool, Query(description="Count the routes exactly.")] = False,
+    limit: Annotated[int | None, Query(description="List at most this many routes, in the seed's move order.")]
+    = None,
+    holes: Annotated[str, Query(description="Squares removed from the board, comma-separated: d4,e5.",
+                                max_length=2048)] = "",
+    time_limit: Annotated[float | None, Query(description="Stop after this many seconds (at most the server's "
+                                                          "limit).")] = None,
+) -> dict:
+    """A bishop route that enters each square at most once per diagonal direction and visits every
+    square of the start's colour, as ``chesstours bishop BOARD ... --format json`` prints it.
+
+    With ``count``, the exact number of routes (``--count --json``); with ``limit``,
+    ``{"routes": [...], "listed", "complete"}``.
+    """
+    limits = _limits(request)
+    b = Board.parse(board.strip(), holes)
+    if count and limit is not None:
+        raise InvalidArgument("Choose count or limit, not both.")
+    if limit is not None and not 1 <= limit <= limits.bishop_routes:
+        raise InvalidArgument(f"limit must be from 1 to {limits.bishop_routes} here, not {limit}.")
+    limits.check_bishop_board(b, count=count)
+    start = start.strip() or "a1"
+    end = end.strip() or "opposite"
+    if count:
+        seconds = limits.time_limit(time_limit, limits.count_seconds)
+        return await _lanes(request).count(lambda: service.bishop_count(b, start, end, shortest, seconds))
+    cap = limits.time_limit(time_limit, limits.search_seconds)
+    if limit is not None:
+        tries: list[float] = []
+
+        def listing(left: float) -> dict:
+            # The quick lane's short budget must not cut a listing short: there, running
+            # out of time moves the listing on to the slow lane, which keeps what it found.
+            tries.append(left)
+            last = len(tries) > 1 or left >= cap
+            return service.bishop_routes(b, start, end, shortest, limit, left, keep_partial=last)
+
+        return await _lanes(request).search(listing, cap)
+    return await _lanes(request).search(lambda left: service.bishop(b, start, end, shortest, left), cap)

@@ -11,6 +11,7 @@ from enum import Enum
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
 
 from ... import __version__, api
 from ...board import Board
@@ -25,6 +26,10 @@ router = APIRouter(prefix="/api", tags=["tours"])
 Method = Enum("Method", {m: m for m in api.METHODS}, type=str)
 Tiebreak = Enum("Tiebreak", {t: t for t in TIEBREAKS}, type=str)
 Order = Enum("Order", {o: o for o in api.ORDERS}, type=str)
+Format = Enum("Format", {f: f for f in ("json", "svg", "png", "gif")}, type=str)
+
+#: The media type of each picture format.
+MEDIA_TYPES = {"svg": "image/svg+xml", "png": "image/png", "gif": "image/gif"}
 
 BoardQ = Annotated[str, Query(description="Board size: ROWSxCOLS such as 8x8 or 5x6, or one number (8 means 8x8).",
                               examples=["8x8"], max_length=32)]
@@ -56,7 +61,9 @@ def _end(start: str | None, end: str | None) -> tuple[str | None, str | None]:
     return (start or None), (end or None)
 
 
-@router.get("/tour", summary="Find one tour")
+@router.get("/tour", summary="Find one tour",
+            responses={200: {"content": {media: {} for media in MEDIA_TYPES.values()},
+                             "description": "The tour's JSON, or its picture (format=svg, png or gif)."}})
 async def get_tour(
     request: Request,
     board: BoardQ,
@@ -74,8 +81,16 @@ async def get_tour(
     prefix: Annotated[str | None, Query(description="Moves already played, comma-separated (a1,b3,c5): the tour "
                                                        "must begin with them (solve from here).")] = None,
     time_limit: TimeQ = None,
+    format: Annotated[Format, Query(description="json, or a picture: svg, png, or gif (animated).")] = Format.json,
+    numbers: Annotated[bool, Query(description="Pictures: the step number in each square.")] = False,
+    size: Annotated[int | None, Query(description="Pictures: the longer side in pixels (64 to 4096).")] = None,
+    fps: Annotated[float | None, Query(description="Animations: moves a second (default 8).")] = None,
+    animate: Annotated[bool, Query(description="svg: an animated picture (a gif always is).")] = False,
 ) -> dict:
     """One tour, validated, as ``chesstours tour BOARD ... --format json`` prints it.
+
+    With ``format=svg``, ``png`` or ``gif``, the picture that ``chesstours tour BOARD ...
+    -o tour.svg`` draws (an animated GIF only of boards small enough here).
 
     **404** when no tour exists (or the chosen heuristic failed): ``detail`` is the
     reason, ``proof`` how it is known. **504** when the time limit ran out.
@@ -85,11 +100,19 @@ async def get_tour(
     start, end = _end(start, end)
     limit = _limits(request).time_limit(time_limit, _limits(request).search_seconds)
 
-    def search(seconds: float) -> dict:
-        return service.tour(b, p, start, end, closed, method.value, tiebreak.value if tiebreak else None, seed,
-                            order.value, prefix or None, seconds)
+    picture = None
+    if format is not Format.json:
+        _limits(request).check_picture(format.value, b)
+        picture = {"fmt": format.value, "numbers": numbers, "size": size, "fps": fps, "animate": animate}
 
-    return await _lanes(request).search(search, limit)
+    def search(seconds: float) -> dict | bytes:
+        return service.tour(b, p, start, end, closed, method.value, tiebreak.value if tiebreak else None, seed,
+                            order.value, prefix or None, seconds, picture)
+
+    found = await _lanes(request).search(search, limit)
+    if picture is None:
+        return found
+    return Response(found, media_type=MEDIA_TYPES[format.value])
 
 
 @router.get("/count", summary="Count tours exactly")
@@ -177,6 +200,11 @@ async def get_info(request: Request) -> dict:
             "search_seconds": limits.search_seconds,
             "count_seconds": limits.count_seconds,
             "query_chars": limits.query_chars,
+            "bishop_squares": limits.bishop_squares,
+            "bishop_count_squares": limits.bishop_count_squares,
+            "trace_squares": limits.trace_squares,
+            "trace_steps": limits.trace_steps,
+            "gif_squares": limits.gif_squares,
         },
         "features": request.app.state.features,
         "lanes": _lanes(request).state(),

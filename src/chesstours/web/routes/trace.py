@@ -1,12 +1,76 @@
-"""The place of the backtracking trace: ``GET /api/trace``.
+"""The search made visible: ``GET /api/trace``.
 
-The endpoint will return the moves and step-backs of a backtracking search,
-as the library's search trace records them, for the page to step through move
-by move. Until the library records a trace this router has no route:
-``/api/info`` then reports the feature ``trace`` as unavailable and the page
-keeps its trace panel hidden (see ``static/index.html``, section ``panel-trace``).
+The first events of a search -- each move, each move given up, each step
+back -- as the library's trace records them
+(:func:`chesstours.engines.trace.trace_search`, ``chesstours trace``), for
+the page to step through move by move. ``/api/trace?board=5x5&start=a1&steps=50``
+returns the events that ``chesstours trace 5x5 --start a1 --steps 50`` prints,
+as JSON. The number of events and the board are limited; a trace that runs
+out of time returns what it traced (``stopped: "time"``).
 """
 
-from fastapi import APIRouter
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+
+from ...board import Board
+from ...engines.trace import TRACE_METHODS
+from ...engines.warnsdorff import TIEBREAKS
+from ...pieces import parse_piece
+from .. import service
+from ..limits import Limits
 
 router = APIRouter(prefix="/api", tags=["trace"])
+
+TraceMethod = Enum("TraceMethod", {m: m for m in TRACE_METHODS}, type=str)
+TraceOrder = Enum("TraceOrder", {o: o for o in ("fixed", "warnsdorff")}, type=str)
+Tiebreak = Enum("Tiebreak", {t: t for t in TIEBREAKS}, type=str)
+
+
+def _limits(request: Request) -> Limits:
+    return request.app.state.limits
+
+
+@router.get("/trace", summary="A search, move by move")
+async def get_trace(
+    request: Request,
+    board: Annotated[str, Query(description="Board size: ROWSxCOLS such as 5x5, or one number.", examples=["5x5"],
+                                max_length=32)],
+    start: Annotated[str, Query(description="First square, such as a1.", max_length=16)],
+    end: Annotated[str | None, Query(description="Last square.", max_length=16)] = None,
+    closed: Annotated[bool, Query(description="Closed tours: the last square leaps back to the first.")] = False,
+    piece: Annotated[str, Query(description="knight, camel, zebra, giraffe, or a leap A,B.", max_length=32)]
+    = "knight",
+    holes: Annotated[str, Query(description="Squares removed from the board, comma-separated: d4,e5.",
+                                max_length=2048)] = "",
+    method: Annotated[TraceMethod, Query(description="backtrack: the exhaustive search, step by step; warnsdorff: "
+                                                     "Warnsdorff's rule, with each open square's onward moves.")]
+    = TraceMethod.backtrack,
+    order: Annotated[TraceOrder, Query(description="Backtracking move order (fixed, as in the seeds, or "
+                                                   "warnsdorff).")] = TraceOrder.fixed,
+    tiebreak: Annotated[Tiebreak, Query(description="Warnsdorff tie-break.")] = Tiebreak.roth,
+    seed: Annotated[int, Query(description="Seed of the random tie-break.")] = 0,
+    steps: Annotated[int, Query(description="Return the first N events (moves, skipped moves, steps back).")]
+    = 200,
+    time_limit: Annotated[float | None, Query(description="Stop after this many seconds (at most the server's "
+                                                          "limit); the events so far are returned.")] = None,
+) -> dict:
+    """``{"board", "piece", "start", "method", "events": [...], "complete", "stopped"}``.
+
+    Each event has ``kind`` (``start``, ``move``, ``skip``, ``back``, ``tour``,
+    ``stuck``, ``done``), ``step`` (the move number), ``square``, ``path`` (the
+    squares after it), ``candidates`` (the moves not yet tried, each with its
+    Warnsdorff ``weight``: its onward moves), ``culprit`` and ``reason`` for a
+    skipped move, and ``text``: the event in words.
+    """
+    limits = _limits(request)
+    b = Board.parse(board.strip(), holes)
+    limits.check_trace(b, steps)
+    p = parse_piece(piece)
+    seconds = limits.time_limit(time_limit, limits.search_seconds)
+    return await request.app.state.lanes.quick.run(
+        service.trace, b, p, start, end or None, closed, method.value, order.value, tiebreak.value, seed, steps,
+        seconds)

@@ -1,49 +1,16 @@
-// The chesstours page: settings, watching a tour, playing one.
-// Every tour, count and reason comes from the JSON api; this file only shows them.
+// The chesstours page: settings, the board, watching a tour, and the tabs that switch
+// between the modes (play.js, trace.js, bishop.js). Every tour, count and reason comes
+// from the JSON api; the page only shows them.
 
 import { get, Latest } from "./api.js";
-import { BoardView } from "./board.js";
+import { bishopMode } from "./bishop.js";
+import { $, boardParams, describeBoard, failure, rate, say, settings, squares, state, tourParams, view, whyNot } from "./page.js";
+import { playMode, restart, showPlay, solveFromHere, undo } from "./play.js";
+import { traceMode } from "./trace.js";
 
-const $ = (id) => document.getElementById(id);
-
-const view = new BoardView($("board"));
 const requests = { board: new Latest(), exists: new Latest(), count: new Latest(), tour: new Latest() };
 
-const state = {
-  info: null,
-  board: null,       // {rows, cols, names, moves, holes: Set, free}
-  mode: "watch",     // "watch" | "play"
-  tour: null,        // {path: [v...], closed}
-  played: 0,         // squares of state.tour the player made (play mode)
-  step: 0,           // squares of the tour shown
-  playing: false,
-  cursor: 0,
-  moves: [],         // play mode: the player's squares
-};
-
 // -- settings -----------------------------------------------------------------
-
-function settings() {
-  return {
-    board: `${$("rows").value}x${$("cols").value}`,
-    piece: $("piece").value,
-    holes: $("holes").value.trim(),
-    closed: $("closed").checked,
-    method: $("method").value,
-    tiebreak: $("tiebreak").value,
-    seed: $("tiebreak").value === "random" ? $("seed").value : "",
-  };
-}
-
-function boardParams() {
-  const s = settings();
-  return { board: s.board, piece: s.piece, holes: s.holes };
-}
-
-function tourParams() {
-  const s = settings();
-  return { ...boardParams(), closed: s.closed, method: s.method, tiebreak: s.tiebreak, seed: s.seed };
-}
 
 function sideValid(input) {
   const n = Number(input.value);
@@ -62,36 +29,11 @@ function settingsChanged(event) {
     view.drawPath(null, 0);
     view.clearMarks();
     updateProgress();
-    if (state.mode === "play") showPlay();
-    else checkExists();
+    enterMode();
     return;
   }
   clearTimeout(settingsTimer);
   settingsTimer = setTimeout(loadBoard, 250);
-}
-
-// -- status line and "why not?" -----------------------------------------------------
-
-function say(text, kind = "") {
-  const status = $("status");
-  status.textContent = text;
-  status.className = `status ${kind}`;
-}
-
-function whyNot(reason) {
-  const why = $("why");
-  if (!reason) {
-    why.hidden = true;
-    why.open = false;
-    return;
-  }
-  $("why-text").textContent = reason;
-  why.hidden = false;
-}
-
-function failure(result, what) {
-  if (result.status === 503) return `The server is busy; try ${what} again in a moment.`;
-  return result.data.detail || `The server answered ${result.status}.`;
 }
 
 // -- the board ----------------------------------------------------------------------
@@ -110,9 +52,10 @@ async function loadBoard() {
     return;
   }
   const data = result.data;
-  const holes = new Set(data.board.holes.map((name) => data.names.indexOf(name)));
+  const index = new Map(data.names.map((name, v) => [name, v]));
+  const holes = new Set(data.board.holes.map((name) => index.get(name)));
   state.board = {
-    rows: data.board.rows, cols: data.board.cols, names: data.names, moves: data.moves, holes,
+    rows: data.board.rows, cols: data.board.cols, names: data.names, index, moves: data.moves, holes,
     free: data.names.length - holes.size, piece: data.piece.name,
   };
   state.tour = null;
@@ -125,19 +68,14 @@ async function loadBoard() {
   whyNot(null);
   $("count").textContent = "";
   updateProgress();
-  if (state.mode === "play") {
-    say("Click a square to start.");
-    showPlay();
-    return;
-  }
-  checkExists();
+  enterMode();
 }
 
 async function checkExists() {
   const s = settings();
   say(`Click a square to watch a ${s.closed ? "closed " : ""}tour start there.`);
   const result = await requests.exists.get("/api/exists", { ...boardParams(), closed: s.closed, time_limit: 3 });
-  if (!result || !result.ok) return;
+  if (!result || !result.ok || state.mode !== "watch") return;
   const kind = s.closed ? "closed tour" : "tour";
   if (result.data.exists === false) {
     say(`No ${kind} exists on ${describeBoard()}.`, "error");
@@ -145,11 +83,6 @@ async function checkExists() {
   } else {
     showCount(null);
   }
-}
-
-function describeBoard() {
-  const s = settings();
-  return s.holes ? `${s.board} without ${s.holes}` : s.board;
 }
 
 async function showCount(start) {
@@ -205,13 +138,25 @@ async function watchFrom(v) {
     return;
   }
   const data = result.data;
-  state.tour = { path: data.path.map((n) => state.board.names.indexOf(n)), closed: data.closed };
+  state.tour = { path: squares(data.path), closed: data.closed };
   state.played = 0;
   state.step = 1;
   say(`A ${data.closed ? "closed " : ""}tour from ${name}, found by ${data.method}.`, "good");
+  offerPictures({ ...tourParams(), start: name });
   showCount(v);
   draw();
   play();
+}
+
+// Links to the same tour drawn by the library's renderers (/api/tour?format=svg|png|gif).
+function offerPictures(params) {
+  for (const format of ["svg", "png", "gif"]) {
+    const query = new URLSearchParams({ format, numbers: format === "gif" ? "false" : "true" });
+    for (const [key, value] of Object.entries(params)) if (value !== "" && value !== null) query.set(key, String(value));
+    $(`save-${format}`).href = `/api/tour?${query}`;
+  }
+  $("save-gif-item").hidden = state.board.rows * state.board.cols > state.info.limits.gif_squares;
+  $("downloads").hidden = false;
 }
 
 function draw() {
@@ -226,6 +171,7 @@ function updateProgress() {
   const line = $("progress");
   if (!t || state.mode !== "watch") {
     line.textContent = "";
+    $("downloads").hidden = true;
   } else {
     const v = t.path[state.step - 1];
     line.textContent = `Move ${state.step} of ${t.path.length}: ${state.board.names[v]}`;
@@ -235,18 +181,13 @@ function updateProgress() {
   for (const id of ["first", "back", "play", "forward", "last"]) $(id).disabled = !t;
 }
 
-function speed() {
-  // Slider 1..100 -> about 0.5 to 170 moves a second.
-  return 0.5 * Math.pow(1.06, Number($("speed").value));
-}
-
 let frame = null;
 let last = 0;
 let owed = 0;
 
 function tick(now) {
   if (!state.playing) return;
-  owed += ((now - last) / 1000) * speed();
+  owed += ((now - last) / 1000) * rate($("speed"));
   last = now;
   const steps = Math.floor(owed);
   if (steps > 0) {
@@ -285,112 +226,35 @@ function stepBy(delta) {
   draw();
 }
 
-// -- playing ------------------------------------------------------------------------
-
-function legalFrom(v) {
-  const used = new Set(state.moves);
-  return state.board.moves[v].filter((u) => !used.has(u));
-}
-
-function showPlay() {
-  const b = state.board;
-  const moves = state.moves;
-  view.drawPath(moves, moves.length, { played: moves.length, numbers: $("numbers").checked });
-  const line = $("play-progress");
-  if (!moves.length) {
-    view.clearMarks();
-    line.textContent = `Squares: 0 of ${b.free}`;
-    return;
-  }
-  const here = moves[moves.length - 1];
-  const legal = legalFrom(here);
-  const used = new Set(moves);
-  const degrees = new Map(legal.map((u) => [u, b.moves[u].filter((w) => !used.has(w) && w !== u).length]));
-  view.drawLegal(legal, degrees, $("hints").checked);
-  line.textContent = `Squares: ${moves.length} of ${b.free}, on ${b.names[here]}`;
-  if (moves.length === b.free) {
-    const closes = b.moves[here].includes(moves[0]);
-    say(`A complete tour of ${b.free} squares${closes ? ", and closed: the last square is a move from the first" : ""}!`, "good");
-  } else if (!legal.length) {
-    say(`Dead end on ${b.names[here]} after ${moves.length} squares: no free square is a ${b.piece} move away. Undo, or start again.`, "error");
-  }
-}
-
-function playAt(v) {
-  const b = state.board;
-  if (b.holes.has(v)) {
-    say(`${b.names[v]} is a hole; a tour cannot use it.`, "error");
-    return;
-  }
-  if (state.tour) {
-    // A solution is on show: go back to the player's own moves first.
-    state.tour = null;
-  }
-  whyNot(null);
-  const moves = state.moves;
-  if (!moves.length) {
-    moves.push(v);
-    say(`Started on ${b.names[v]}. The highlighted squares are your moves.`);
-    showPlay();
-    return;
-  }
-  const here = moves[moves.length - 1];
-  if (moves.includes(v)) {
-    say(`${b.names[v]} is already visited (square ${moves.indexOf(v) + 1}); pick a highlighted square.`, "error");
-    view.flashWrong(v);
-    return;
-  }
-  if (!b.moves[here].includes(v)) {
-    say(`${b.names[here]} to ${b.names[v]} is not a ${b.piece} move; pick a highlighted square.`, "error");
-    view.flashWrong(v);
-    return;
-  }
-  moves.push(v);
-  say(`${b.names[here]} to ${b.names[v]}.`);
-  showPlay();
-}
-
-function undo() {
-  if (state.tour) state.tour = null;
-  if (state.moves.length) state.moves.pop();
-  whyNot(null);
-  say(state.moves.length ? "Took back one move." : "Click a square to start.");
-  showPlay();
-}
-
-async function solveFromHere() {
-  const b = state.board;
-  if (!state.moves.length) {
-    say("Pick a first square, then ask for the rest.", "error");
-    return;
-  }
-  const moves = state.moves.slice();
-  say(`Looking for a tour that continues your ${moves.length} square${moves.length === 1 ? "" : "s"}...`);
-  whyNot(null);
-  const params = { ...tourParams(), prefix: moves.map((v) => b.names[v]).join(",") };
-  if (params.method === "warnsdorff") params.method = "auto";
-  const result = await requests.tour.get("/api/tour", params);
-  if (!result) return;
-  if (!result.ok) {
-    if (result.status === 404) {
-      say("No tour continues these moves.", "error");
-      whyNot(result.data.detail);
-    } else {
-      say(failure(result, "solving"), "error");
-    }
-    return;
-  }
-  const path = result.data.path.map((n) => b.names.indexOf(n));
-  view.clearMarks();
-  view.drawPath(path, path.length, { played: moves.length, numbers: $("numbers").checked, closed: result.data.closed });
-  state.tour = { path, closed: result.data.closed };
-  state.played = moves.length;
-  state.step = path.length;
-  say(`Solved: your ${moves.length} squares (red) and the rest of a tour (blue). Undo or click to go on playing.`, "good");
-  $("play-progress").textContent = `Squares: ${path.length} of ${b.free}`;
-}
+const watchMode = {
+  enter: checkExists,
+  leave: stop,
+  pick(v) {
+    if (state.board.holes.has(v)) say(`${state.board.names[v]} is a hole; pick another square.`, "error");
+    else watchFrom(v);
+  },
+  key(key) {
+    const actions = {
+      " ": () => (state.playing ? stop() : play()),
+      ArrowLeft: () => stepBy(-1),
+      ArrowRight: () => stepBy(1),
+      Home: () => stepBy(-Infinity),
+      End: () => stepBy(Infinity),
+    };
+    if (!actions[key]) return false;
+    actions[key]();
+    return true;
+  },
+};
 
 // -- modes (tabs) -------------------------------------------------------------------
+
+const MODES = { watch: watchMode, play: playMode, trace: traceMode, bishop: bishopMode };
+
+function enterMode() {
+  $("count").textContent = "";
+  if (state.board) MODES[state.mode].enter();
+}
 
 function selectTab(tab) {
   for (const t of document.querySelectorAll('[role="tab"]')) {
@@ -399,7 +263,13 @@ function selectTab(tab) {
     t.tabIndex = on ? 0 : -1;
     $(t.getAttribute("aria-controls")).hidden = !on;
   }
-  state.mode = tab.id === "tab-play" ? "play" : "watch";
+  MODES[state.mode].leave();
+  state.mode = tab.id.slice("tab-".length);
+  // The bishop has its own rules; a trace has its own choice of search.
+  $("tour-settings").disabled = state.mode === "bishop";
+  $("piece").disabled = state.mode === "bishop";
+  $("method").disabled = state.mode === "bishop" || state.mode === "trace";
+  $("tiebreak").disabled = state.mode === "bishop";
   stop();
   state.tour = null;
   state.moves = [];
@@ -408,12 +278,7 @@ function selectTab(tab) {
     view.drawPath(null, 0);
     view.clearMarks();
     updateProgress();
-    if (state.mode === "play") {
-      say("Click a square to start.");
-      showPlay();
-    } else {
-      checkExists();
-    }
+    enterMode();
   }
 }
 
@@ -438,9 +303,7 @@ function pick(v) {
   if (!state.board || v === null) return;
   state.cursor = v;
   view.moveCursor(v);
-  if (state.mode === "play") playAt(v);
-  else if (state.board.holes.has(v)) say(`${state.board.names[v]} is a hole; pick another square.`, "error");
-  else watchFrom(v);
+  MODES[state.mode].pick(v);
 }
 
 function boardKeys(event) {
@@ -470,27 +333,12 @@ function pageKeys(event) {
   const tag = event.target.tagName.toLowerCase();
   if (["input", "select", "textarea", "button", "summary", "a"].includes(tag) || event.target.id === "board") return;
   if (event.altKey || event.ctrlKey || event.metaKey) return;
-  if (state.mode === "watch") {
-    const actions = {
-      " ": () => (state.playing ? stop() : play()),
-      ArrowLeft: () => stepBy(-1),
-      ArrowRight: () => stepBy(1),
-      Home: () => stepBy(-Infinity),
-      End: () => stepBy(Infinity),
-    };
-    if (actions[event.key]) {
-      event.preventDefault();
-      actions[event.key]();
-    }
-  } else if (state.mode === "play" && event.key === "Backspace") {
-    event.preventDefault();
-    undo();
-  }
+  if (MODES[state.mode].key(event.key)) event.preventDefault();
 }
 
 async function start() {
   const info = await get("/api/info");
-  state.info = info.ok ? info.data : { limits: { count_squares: 0, tour_squares: 2500 }, features: {} };
+  state.info = info.ok ? info.data : { limits: { count_squares: 0, tour_squares: 2500, bishop_count_squares: 0 }, features: {} };
   const side = Math.min(50, Math.floor(Math.sqrt(state.info.limits.tour_squares)) || 50);
   $("rows").max = $("cols").max = String(Math.max(side, 8));
   for (const [feature, on] of Object.entries(state.info.features || {})) {
@@ -516,7 +364,7 @@ async function start() {
   $("numbers").addEventListener("change", () => (state.mode === "play" && !state.tour ? showPlay() : draw()));
   $("hints").addEventListener("change", showPlay);
   $("undo").addEventListener("click", undo);
-  $("restart").addEventListener("click", () => { state.moves = []; state.tour = null; whyNot(null); say("Click a square to start."); showPlay(); });
+  $("restart").addEventListener("click", restart);
   $("solve").addEventListener("click", solveFromHere);
   await loadBoard();
   document.body.dataset.ready = "true";

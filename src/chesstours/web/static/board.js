@@ -68,7 +68,8 @@ export class BoardView {
 
   // Draw the first `step` squares of `path`. `played` squares (a prefix of the path)
   // are drawn in the player's colour. `closed` draws the closing leap once every square is shown.
-  drawPath(path, step, { played = 0, numbers = true, closed = false } = {}) {
+  // `visits`: a square the path passes more than once shows all its numbers (a bishop route).
+  drawPath(path, step, { played = 0, numbers = true, closed = false, visits = false, piece = null } = {}) {
     this.pathLayer.replaceChildren();
     this.numLayer.replaceChildren();
     this.pieceLayer.replaceChildren();
@@ -90,6 +91,19 @@ export class BoardView {
       const [x2, y2] = this.centre(path[0]);
       el("line", { class: "path", id: "closing-leap", x1, y1, x2, y2, "stroke-dasharray": "0.12 0.1" }, this.pathLayer);
     }
+    if (visits) {
+      const seen = new Map();
+      shown.forEach((v, i) => seen.set(v, [...(seen.get(v) || []), i + 1]));
+      for (const [v, steps] of seen) {
+        const [x, y] = this.centre(v);
+        if (numbers) {
+          el("text", { class: steps.length > 1 ? "num multi" : "num", x, y }, this.numLayer).textContent = steps.join(",");
+        }
+        this.cells[v].setAttribute("aria-description", `step ${steps.join(" and ")}`);
+      }
+      this.drawPiece(shown[shown.length - 1], piece);
+      return;
+    }
     shown.forEach((v, i) => {
       const [x, y] = this.centre(v);
       if (numbers) {
@@ -99,15 +113,23 @@ export class BoardView {
       }
       this.cells[v].setAttribute("aria-description", `move ${i + 1}`);
     });
-    this.drawPiece(shown[shown.length - 1]);
+    this.drawPiece(shown[shown.length - 1], piece);
   }
 
-  drawPiece(v) {
+  drawPiece(v, piece = null) {
     this.pieceLayer.replaceChildren();
     if (v === undefined || v === null) return;
     const [x, y] = this.centre(v);
+    const glyphs = { knight: "\u265E", bishop: "\u265D" };
     el("circle", { class: "piece-bg", cx: x, cy: y, r: 0.36 }, this.pieceLayer);
-    el("text", { class: "piece", x, y: y + 0.02 }, this.pieceLayer).textContent = this.pieceName === "knight" ? "\u265E" : "\u25C6";
+    el("text", { class: "piece", x, y: y + 0.02 }, this.pieceLayer).textContent = glyphs[piece || this.pieceName] || "\u25C6";
+  }
+
+  // A square picked out in a trace: "skipped" (a move given up), "culprit" (why), "left" (a step back).
+  mark(v, kind) {
+    if (v === undefined || v === null) return;
+    const [x, y] = this.centre(v);
+    el("rect", { class: `mark ${kind}`, x: x - 0.47, y: y - 0.47, width: 0.94, height: 0.94 }, this.marks);
   }
 
   // Legal moves in play mode: `degrees` maps each square to its onward moves (Warnsdorff's hint).
