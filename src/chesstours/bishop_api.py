@@ -30,15 +30,15 @@ Examples
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Callable, Iterator
 
 from .arguments import check_limits
 from .bishop import COLOUR_NAMES, BishopRoute, resolve_end
 from .board import Board
 from .errors import LimitReached, NoTour
 
-__all__ = ["BishopCount", "bishop_obstruction", "count_bishop_routes", "iter_bishop_routes", "solve_bishop"]
+__all__ = ["solve_bishop", "iter_bishop_routes", "count_bishop_routes", "BishopCount", "bishop_obstruction"]
 
 #: Steps per kernel call between checks of the clock (a few hundredths of a second).
 _CHUNK = 1 << 20
