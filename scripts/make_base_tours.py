@@ -116,7 +116,7 @@ def edges_in(path, h, w) -> int:
     real = [v for v in path if v != HOP]
     pairs = {frozenset(p) for p in zip(real, real[1:])}
     mask = 0
-    for i, (name, (a, b)) in enumerate(block_edges(h, w).items()):
+    for name, (a, b) in block_edges(h, w).items():
         if frozenset((sq(a, w), sq(b, w))) in pairs:
             mask |= 1 << EDGE_NAMES.index(name)
     return mask

@@ -3,8 +3,18 @@
 import pytest
 
 from chesstours import (
-    Board, CAMEL, GIRAFFE, KNIGHT, ZEBRA, InvalidArgument, InvalidSquare, LimitReached, Leaper, NoTour,
-    count_tours, find_tour,
+    CAMEL,
+    GIRAFFE,
+    KNIGHT,
+    ZEBRA,
+    Board,
+    InvalidArgument,
+    InvalidSquare,
+    Leaper,
+    LimitReached,
+    NoTour,
+    count_tours,
+    find_tour,
 )
 
 
@@ -137,10 +147,9 @@ def test_one_by_one_board():
         find_tour("1x1", closed=True)
 
 
+from conftest import brute_force_counts  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-
-from conftest import brute_force_counts  # noqa: E402
 
 
 @settings(max_examples=40, deadline=None)

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chesstours import Board, KNIGHT, Leaper, LimitReached, count_tours, iter_tours
+from chesstours import KNIGHT, Board, Leaper, LimitReached, count_tours, iter_tours
 from chesstours.engines.backtrack import Search
 from chesstours.pieces import ZEBRA, move_table
 

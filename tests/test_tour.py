@@ -3,7 +3,7 @@ import json
 import numpy as np
 import pytest
 
-from chesstours import Board, KNIGHT, Tour, find_tour
+from chesstours import KNIGHT, Board, Tour, find_tour
 from chesstours.pieces import ZEBRA
 from chesstours.tour import InvalidTour
 

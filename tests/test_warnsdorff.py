@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chesstours import Board, KNIGHT, Leaper, NoTour, Tour, find_tour
+from chesstours import KNIGHT, Board, Leaper, NoTour, Tour, find_tour
 from chesstours.engines.warnsdorff import TIEBREAKS, warnsdorff
 from chesstours.pieces import GIRAFFE, ZEBRA
 

@@ -5,7 +5,7 @@ from .bishop import BishopRoute
 from .bishop_api import BishopCount, count_bishop_routes, iter_bishop_routes, solve_bishop
 from .board import Board
 from .complete import complete_tour
-from .existence import Existence, tour_exists
+from .engines.trace import TraceEvent, trace_search
 from .errors import (
     ChessToursError,
     InvalidArgument,
@@ -15,10 +15,10 @@ from .errors import (
     LimitReached,
     NoTour,
 )
+from .existence import Existence, tour_exists
 from .pieces import CAMEL, GIRAFFE, KNIGHT, ZEBRA, Leaper, move_table, parse_piece
+from .render.picture import draw_tour, draw_trace, save_tour
 from .tour import InvalidTour, Tour
-from .engines.trace import TraceEvent, trace_search
-from .render.picture import draw_trace, draw_tour, save_tour
 
 __version__ = "0.1.0"
 

@@ -446,7 +446,14 @@ def count_tours(
     >>> (c.undirected, c.method)
     (9862, 'frontier')
     """
-    from .engines.parallel import NODES_PER_SECOND, closed_tasks, estimate_nodes, open_tasks, run_tasks, split_tasks
+    from .engines.parallel import (
+        NODES_PER_SECOND,
+        closed_tasks,
+        estimate_nodes,
+        open_tasks,
+        run_tasks,
+        split_tasks,
+    )
     from .frontier_api import count_by_frontier
 
     board, piece, s, e = prepare_query(board, start, end, piece, holes)

@@ -251,7 +251,6 @@ def _why_none(board: Board, start, end, closed, piece) -> str:
 
 from . import cli_count  # noqa: E402,F401  registers the count command here, in the help's order
 
-
 # -- check ---------------------------------------------------------------------
 
 
@@ -348,7 +347,7 @@ def exists(
 
 # -- bishop (chesstours.cli_bishop) --------------------------------------------
 
-from . import cli_bishop  # registers the bishop command here, in the help's order
+from . import cli_bishop  # noqa: E402, F401  (registers the bishop command here, in the help's order)
 
 # -- large tours: streamed text and NumPy output ------------------------------------
 

@@ -77,9 +77,6 @@ import numpy as np
 
 from ..board import Board
 from .bishop_kernel import (
-    BUDGET,
-    EXHAUSTED,
-    FOUND,
     _BEST_LEN,
     _COUNT,
     _COVERED,
@@ -91,6 +88,9 @@ from .bishop_kernel import (
     _NODES,
     _STATUS,
     _TARGET,
+    BUDGET,
+    EXHAUSTED,
+    FOUND,
     UNBOUNDED,
     _advance,
     _lines_needed,
