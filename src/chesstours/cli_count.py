@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from . import api
+from . import api, counting
 from .board import Board
 from .cli import (
     EXIT_INTERRUPT,
@@ -117,7 +117,7 @@ def count(
             typer.echo("chesstours: interrupted; the counts below are incomplete.", err=True)
             if partial is None:
                 raise typer.Exit(EXIT_INTERRUPT) from None
-            result = api._tour_count(b, parse_piece(piece), closed, None if start is None else b.square(start),
+            result = counting._tour_count(b, parse_piece(piece), closed, None if start is None else b.square(start),
                                      None if end is None else b.square(end), partial, partial.seconds)
             result.complete, code = False, EXIT_INTERRUPT
     if as_json:

@@ -42,8 +42,8 @@ def directed_undirected(board: Board, closed: bool, s, e, n: int) -> tuple[int, 
 
 def count_by_frontier(board: Board, piece: Leaper, closed: bool, s: int | None, e: int | None, *,
                       time_limit: float | None = None, progress: Callable | None = None):
-    """A :class:`~chesstours.api.TourCount` computed by the frontier sweep."""
-    from .api import TourCount
+    """A :class:`~chesstours.counting.TourCount` computed by the frontier sweep."""
+    from .counting import TourCount
     from .engines.frontier import frontier_count
 
     t0 = time.perf_counter()
@@ -102,7 +102,7 @@ def count_strip(rows: int, lengths: Iterable[int], closed: bool = True, piece: L
     """Count the tours of ``rows x k`` for each ``k`` in ``lengths`` in one sweep along the strip.
 
     Closed tours are counted as cycles, open tours as directed sequences
-    (twice the paths), as :func:`~chesstours.api.count_tours` counts them.
+    (twice the paths), as :func:`~chesstours.counting.count_tours` counts them.
 
     Raises
     ------
