@@ -24,17 +24,12 @@ from fastapi import APIRouter, Query, Request
 from ...board import Board
 from ...errors import InvalidArgument
 from .. import service
-from ..limits import Lanes, Limits
+from .state import lanes_of as _lanes
+from .state import limits_of as _limits
 
 router = APIRouter(prefix="/api", tags=["bishop"])
 
 
-def _limits(request: Request) -> Limits:
-    return request.app.state.limits
-
-
-def _lanes(request: Request) -> Lanes:
-    return request.app.state.lanes
 
 
 @router.get("/bishop", summary="The bishop puzzle: a route, a few, or their count")

@@ -19,7 +19,8 @@ from ...engines.warnsdorff import TIEBREAKS
 from ...errors import LimitReached
 from ...pieces import NAMED_PIECES, parse_piece
 from .. import service
-from ..limits import Lanes, Limits
+from .state import lanes_of as _lanes
+from .state import limits_of as _limits
 
 router = APIRouter(prefix="/api", tags=["tours"])
 
@@ -41,12 +42,6 @@ HolesQ = Annotated[str, Query(description="Squares removed from the board, comma
 TimeQ = Annotated[float | None, Query(description="Stop after this many seconds (at most the server's limit).")]
 
 
-def _limits(request: Request) -> Limits:
-    return request.app.state.limits
-
-
-def _lanes(request: Request) -> Lanes:
-    return request.app.state.lanes
 
 
 def _board(request: Request, board: str, holes: str, interactive: bool = True) -> Board:

@@ -21,7 +21,7 @@ from ...engines.trace import TRACE_METHODS
 from ...engines.warnsdorff import TIEBREAKS
 from ...pieces import parse_piece
 from .. import service
-from ..limits import Limits
+from .state import limits_of as _limits
 
 router = APIRouter(prefix="/api", tags=["trace"])
 
@@ -29,9 +29,6 @@ TraceMethod = Enum("TraceMethod", {m: m for m in TRACE_METHODS}, type=str)
 TraceOrder = Enum("TraceOrder", {o: o for o in ("fixed", "warnsdorff")}, type=str)
 Tiebreak = Enum("Tiebreak", {t: t for t in TIEBREAKS}, type=str)
 
-
-def _limits(request: Request) -> Limits:
-    return request.app.state.limits
 
 
 @router.get("/trace", summary="A search, move by move")
