@@ -14,10 +14,11 @@ from typing import Optional
 
 import typer
 
-from . import bishop_api as api_bishop
-from . import cli
-from .bishop import BishopRoute, resolve_end
-from .cli import (
+from .. import bishop_api as api_bishop
+from ..bishop import BishopRoute, resolve_end
+from ..errors import InvalidArgument, LimitReached, NoTour
+from ..output import write_atomic
+from .common import (
     EXIT_INTERRUPT,
     EXIT_LIMIT,
     EXIT_NO_TOUR,
@@ -26,14 +27,14 @@ from .cli import (
     SizeOpt,
     TimeOpt,
     _board,
+    _check_picture,
     _emit,
     _fail,
+    _picture_format,
     _progress,
     _write_picture,
     app,
 )
-from .errors import InvalidArgument, LimitReached, NoTour
-from .output import write_atomic
 
 __all__ = ["BishopFormat", "bishop", "check_route"]
 
@@ -55,7 +56,7 @@ def _bishop_format(fmt: Optional[BishopFormat], as_json: bool, output: Optional[
         if fmt not in (None, BishopFormat.json):
             raise InvalidArgument(f"--json and --format {fmt.value} ask for two formats: choose one.")
         fmt = BishopFormat.json
-    kind = cli._picture_format(fmt.value if fmt else None, output, animate, "grid")
+    kind = _picture_format(fmt.value if fmt else None, output, animate, "grid")
     if kind not in BishopFormat.__members__:
         raise InvalidArgument(f"A bishop route is text (grid, moves, steps, json) or a picture (svg, png, gif), "
                               f"not {kind}.")
@@ -69,7 +70,7 @@ def _bishop_format(fmt: Optional[BishopFormat], as_json: bool, output: Optional[
 def _show_route(route, fmt: BishopFormat, output: Optional[Path], **picture) -> None:
     """Print or write one route as text, or draw it (svg on stdout when no file)."""
     if fmt.value in ("svg", "png", "gif"):
-        from .render.picture import draw_tour
+        from ..render.picture import draw_tour
 
         _write_picture(draw_tour(route, fmt.value, **picture), output)
         return
@@ -116,7 +117,7 @@ def bishop(
     fmt = _bishop_format(fmt, as_json, output, animate, not (count_only or all_routes or limit is not None))
     picture = {}
     if fmt.value in ("svg", "png", "gif"):
-        cli._check_picture(fmt.value, b, size, fps)
+        _check_picture(fmt.value, b, size, fps)
         picture = {"numbers": numbers, "size": size, "fps": fps, "animate": animate}
     if count_only:
         _bishop_count(b, start, end, shortest, fmt is BishopFormat.json, time_limit, output, progress)

@@ -13,9 +13,12 @@ from typing import Optional
 
 import typer
 
-from . import api, counting
-from .board import Board
-from .cli import (
+from .. import api, counting
+from ..board import Board
+from ..errors import InvalidArgument, LimitReached
+from ..frontier_api import count_strip
+from ..pieces import parse_piece
+from .common import (
     EXIT_INTERRUPT,
     EXIT_LIMIT,
     BoardArg,
@@ -29,9 +32,6 @@ from .cli import (
     _progress,
     app,
 )
-from .errors import InvalidArgument, LimitReached
-from .frontier_api import count_strip
-from .pieces import parse_piece
 
 
 class CountMethod(str, Enum):

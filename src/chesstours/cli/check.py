@@ -1,0 +1,65 @@
+"""``chesstours check``: check a tour, or with ``--bishop`` a bishop route."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..errors import InvalidArgument
+from ..tour import Tour
+from . import bishop as bishop_cli
+from .common import (
+    HolesOpt,
+    _fail,
+    _npy_tour,
+    app,
+)
+
+# -- check ---------------------------------------------------------------------
+
+
+@app.command()
+def check(
+    file: str = typer.Argument(..., metavar="FILE", help="A tour as moves (a1 c2 ...), as JSON, or as .npy (with --board); - reads stdin."),
+    board: Optional[str] = typer.Option(None, "--board", "-b", help="Board size for a moves file (default: the smallest board holding every square)."),
+    closed: Optional[bool] = typer.Option(None, "--closed/--open", help="Whether the tour must be closed (JSON: its own flag)."),
+    piece: Optional[str] = typer.Option(None, "--piece", "-p", metavar="PIECE", help="The leaper (default: knight, or the JSON's piece)."),
+    holes: str = HolesOpt,
+    bishop: bool = typer.Option(False, "--bishop", help="Check a bishop route (seed 001's rule) instead of a tour."),
+    end: Optional[str] = typer.Option(None, "--end", metavar="opposite|any|SQ", help="With --bishop: the end rule (default: the JSON's own, else opposite)."),
+) -> None:
+    """Check a tour (or, with --bishop, a bishop route): exit 0 when valid, 1 naming the first illegal step."""
+    if file.endswith(".npy"):
+        text = None
+    elif file == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            text = Path(file).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InvalidArgument(f"Cannot read {file}: {exc.strerror}.") from None
+    if bishop:
+        if closed is not None or piece is not None:
+            raise InvalidArgument("--closed and --piece are for tours; a bishop route has neither.")
+        if text is None:
+            raise InvalidArgument("A bishop route is text (steps, slides or JSON), not a .npy file.")
+        bishop_cli.check_route(text, board, holes, end)
+        return
+    if end is not None:
+        raise InvalidArgument("--end applies to bishop routes only (with --bishop).")
+    if text is None:
+        t = _npy_tour(file, board, holes, piece, closed)
+    else:
+        t = Tour.parse(text, board=board, holes=holes, piece=piece, closed=closed)
+    problem = t.problem()
+    if problem:
+        raise _fail(f"invalid: {problem}", 1)
+    kind = "closed" if t.closed else "open"
+    reentrant = "" if t.closed or not t.is_reentrant() else " (its ends are one move apart: it can be closed)"
+    typer.echo(
+        f"valid: {kind} {t.piece.name}'s tour of {t.board}, {len(t)} squares, "
+        f"from {t.board.name(t.start)} to {t.board.name(t.end)}{reentrant}"
+    )

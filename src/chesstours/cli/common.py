@@ -1,0 +1,235 @@
+"""What every command shares: the Typer app, the options, and how tours and pictures are written."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from enum import Enum
+from pathlib import Path
+from typing import Iterator, Optional
+
+import numpy as np
+import typer
+
+from ..board import Board
+from ..errors import InvalidArgument
+from ..output import open_atomic, write_atomic
+from ..pieces import parse_piece
+from ..render.text import render_tour, tour_chunks
+from ..tour import Tour
+
+app = typer.Typer(
+    name="chesstours",
+    help="Knight's tours and other leaper tours: find, list, count and check them on any board.",
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+EXIT_NO_TOUR, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPT = 1, 2, 3, 130
+
+
+class Method(str, Enum):
+    auto = "auto"
+    warnsdorff = "warnsdorff"
+    backtrack = "backtrack"
+    construct = "construct"
+
+
+class Tiebreak(str, Enum):
+    first = "first"
+    pohl = "pohl"
+    roth = "roth"
+    random = "random"
+
+
+class Order(str, Enum):
+    warnsdorff = "warnsdorff"
+    fixed = "fixed"
+
+
+class TourFormat(str, Enum):
+    grid = "grid"
+    moves = "moves"
+    json = "json"
+    npy = "npy"
+    svg = "svg"
+    png = "png"
+    gif = "gif"
+
+
+class StreamFormat(str, Enum):
+    moves = "moves"
+    json = "json"
+    svg = "svg"
+    png = "png"
+    gif = "gif"
+
+
+# -- shared options ------------------------------------------------------------
+
+BoardArg = typer.Argument(..., metavar="BOARD", help="Board size: ROWSxCOLS such as 8x8 or 5x6, or one number (8 means 8x8).")
+StartOpt = typer.Option(None, "--start", "-s", metavar="SQ", help="First square, such as a1.")
+EndOpt = typer.Option(None, "--end", "-e", metavar="SQ", help="Last square.")
+ClosedOpt = typer.Option(False, "--closed", "-c", help="Closed tours: the last square leaps back to the first.")
+PieceOpt = typer.Option("knight", "--piece", "-p", metavar="PIECE", help="knight, camel, zebra, giraffe, or a leap A,B such as 2,3.")
+HolesOpt = typer.Option("", "--holes", metavar="SQ,SQ...", help="Squares removed from the board.")
+TimeOpt = typer.Option(None, "--time-limit", "-t", metavar="SECONDS", help="Stop after this many seconds.")
+NumbersOpt = typer.Option(False, "--numbers", help="Pictures: step numbers on the squares (while they fit).")
+SizeOpt = typer.Option(None, "--size", metavar="PIXELS", help="Pictures: the longer side in pixels (64-4096; default 64 a square, 320-1200; animations at most 640).")
+FpsOpt = typer.Option(None, "--fps", metavar="N", help="Animations: moves a second (default 8; trace: events a second, default 2).")
+AnimateOpt = typer.Option(False, "--animate", help="svg: an animated picture where the knight moves along its tour (gif always is).")
+
+
+def _board(text: str, holes: str) -> Board:
+    return Board.parse(text, holes)
+
+
+def _fail(message: str, code: int) -> typer.Exit:
+    typer.echo(f"chesstours: {message}", err=True)
+    return typer.Exit(code)
+
+
+@contextmanager
+def _progress(label: str, enabled: bool = True) -> Iterator[object]:
+    """A Rich progress display on stderr when it is a terminal; yields an update callback or None."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[info]}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=None, info="")
+
+        def update(done: int | None = None, total: int | None = None, info: str = "") -> None:
+            bar.update(task, completed=done, total=total, info=info)
+
+        yield update
+
+
+def _write_picture(data: bytes, output: Optional[Path]) -> None:
+    """Write a picture to ``output`` (atomically), or an SVG to stdout when there is no file."""
+    if output is None:
+        sys.stdout.write(data.decode())
+        sys.stdout.flush()
+    else:
+        write_atomic(output, data)
+
+
+def _emit(text: str, output: Optional[Path]) -> None:
+    if output is None:
+        typer.echo(text)
+    else:
+        write_atomic(output, text if text.endswith("\n") else text + "\n")
+
+
+# -- large tours: streamed text and NumPy output ------------------------------------
+
+#: Tours with more squares than this are written in chunks, never as one string.
+STREAM_ABOVE = 1 << 16
+
+
+def _emit_tour(found: Tour, fmt: str, output: Optional[Path]) -> None:
+    """Write a tour in ``fmt``: small ones as one string, large ones streamed chunk by chunk."""
+    if fmt == "npy":
+        if output is None:
+            raise InvalidArgument("--format npy writes a binary file; give it with -o FILE.")
+        open_atomic(output, lambda fh: np.save(fh, found.path))
+        return
+    if len(found) <= STREAM_ABOVE:
+        _emit(render_tour(found, fmt), output)
+        return
+
+    def write(fh) -> None:
+        for part in tour_chunks(found, fmt):
+            fh.write(part)
+        fh.write(b"\n")
+
+    if output is None:
+        write(sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+    else:
+        open_atomic(output, write)
+
+
+def _npy_tour(file: str, board: Optional[str], holes: str, piece: Optional[str], closed: Optional[bool]) -> Tour:
+    """A tour saved with ``--format npy``: the path alone, so the board must be given."""
+    if board is None:
+        raise InvalidArgument(f"{file} holds only the squares of a path; give the board with --board ROWSxCOLS.")
+    try:
+        path = np.load(file, allow_pickle=False)
+    except OSError as exc:
+        raise InvalidArgument(f"Cannot read {file}: {exc.strerror or exc}.") from None
+    except ValueError:
+        raise InvalidArgument(f"{file} is not a NumPy array file (.npy) of square numbers.") from None
+    if path.ndim != 1 or not np.issubdtype(path.dtype, np.integer):
+        raise InvalidArgument(f"{file} is not a path: a one-dimensional array of square numbers.")
+    return Tour(Board.parse(board, holes), parse_piece(piece or "knight"), path, bool(closed))
+
+
+# -- pictures and traces ---------------------------------------------------------
+
+_BINARY = ("png", "gif")
+
+
+def _picture_format(fmt: str | None, output: Optional[Path], animate: bool, default: str) -> str:
+    """The format to write: ``fmt``, else the extension of ``output``, else ``default``; checked against -o."""
+    from ..render.picture import format_for
+
+    kind = fmt or (format_for(output) if output is not None else None) or default
+    if kind in _BINARY and output is None:
+        raise InvalidArgument(f"{kind.upper()} is a binary format: give a file to write with -o FILE.")
+    if animate and kind not in ("svg", "gif"):
+        raise InvalidArgument("--animate goes with --format svg (a gif is always animated).")
+    return kind
+
+
+def _tour_format(fmt: str | None, output: Optional[Path], animate: bool) -> str:
+    return _picture_format(fmt, output, animate, "grid")
+
+
+def _stream_picture(fmt: str | None, output: Optional[Path], animate: bool) -> str | None:
+    """The picture format ``tours`` should draw its first tour in, or None to list tours."""
+    if output is None and fmt not in ("svg", "png", "gif"):
+        if animate:
+            raise InvalidArgument("--animate goes with --format svg or gif.")
+        return None
+    kind = _picture_format(fmt, output, animate, "moves")
+    if kind not in ("svg", "png", "gif"):
+        raise InvalidArgument("tours writes to a file only pictures of its first tour: use --format svg, png or gif.")
+    return kind
+
+
+def _check_picture(kind: str | None, board: Board, size: Optional[int], fps: Optional[float]) -> None:
+    """Refuse a picture that cannot be drawn before searching for the tour."""
+    if kind in ("svg", "png", "gif"):
+        from ..render.picture import check_request
+
+        check_request(kind, board, size, fps)
+
+
+def _show_tour(found: Tour, kind: str, output: Optional[Path], **picture) -> None:
+    """Print or write ``found`` as ``kind``: a text format, or a picture (svg on stdout when no file)."""
+    if kind in ("svg", "png", "gif"):
+        from ..render.picture import draw_tour
+
+        _write_picture(draw_tour(found, kind, **picture), output)
+        return
+    if kind == "grid" and output is None and len(found) <= 4096 and sys.stdout.isatty():
+        from rich.console import Console
+
+        from ..render.terminal import colour_grid
+
+        Console(highlight=False).print(colour_grid(found), no_wrap=True, overflow="ignore", crop=False)
+        return
+    _emit_tour(found, kind, output)

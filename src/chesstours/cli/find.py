@@ -1,0 +1,148 @@
+"""``chesstours tour`` and ``chesstours tours``: find one tour, or list them."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .. import api
+from ..board import Board
+from ..errors import InvalidArgument, LimitReached, NoTour
+from ..pieces import parse_piece
+from .common import (
+    EXIT_INTERRUPT,
+    EXIT_LIMIT,
+    EXIT_NO_TOUR,
+    AnimateOpt,
+    BoardArg,
+    ClosedOpt,
+    EndOpt,
+    FpsOpt,
+    HolesOpt,
+    Method,
+    NumbersOpt,
+    Order,
+    PieceOpt,
+    SizeOpt,
+    StartOpt,
+    StreamFormat,
+    Tiebreak,
+    TimeOpt,
+    TourFormat,
+    _board,
+    _check_picture,
+    _fail,
+    _progress,
+    _show_tour,
+    _stream_picture,
+    _tour_format,
+    app,
+)
+
+# -- tour ----------------------------------------------------------------------
+
+
+@app.command()
+def tour(
+    board: str = BoardArg,
+    start: Optional[str] = StartOpt,
+    end: Optional[str] = EndOpt,
+    closed: bool = ClosedOpt,
+    piece: str = PieceOpt,
+    holes: str = HolesOpt,
+    method: Method = typer.Option(Method.auto, "--method", "-m", help="auto tries Warnsdorff's rule, then backtracking, and builds large boards by construction; it always finds a tour when one exists. construct: divide and conquer, any size, linear time."),
+    tiebreak: Optional[Tiebreak] = typer.Option(None, "--tiebreak", help="Warnsdorff tie-break (default: roth; auto tries several)."),
+    order: Order = typer.Option(Order.warnsdorff, "--order", help="Backtracking move order."),
+    seed: int = typer.Option(0, "--seed", help="Seed for the random tie-break."),
+    fmt: Optional[TourFormat] = typer.Option(None, "--format", "-f", help="grid (default): numbered board; moves: one line; json; npy: the path as a NumPy int32 array (needs -o); pictures: svg, png, gif (an animation). Without it, -o FILE's extension decides."),
+    time_limit: Optional[float] = TimeOpt,
+    node_limit: Optional[int] = typer.Option(None, "--node-limit", metavar="N", help="Most positions backtracking may visit."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
+    numbers: bool = NumbersOpt,
+    size: Optional[int] = SizeOpt,
+    fps: Optional[float] = FpsOpt,
+    animate: bool = AnimateOpt,
+) -> None:
+    """Find one tour and print it, or draw it."""
+    b = _board(board, holes)
+    kind = _tour_format(fmt.value if fmt else None, output, animate)
+    _check_picture(kind, b, size, fps)
+    with _progress("searching") as update:
+        try:
+            found = api.find_tour(
+                b, start, end, closed, parse_piece(piece), method.value,
+                tiebreak=tiebreak.value if tiebreak else None, seed=seed, order=order.value,
+                time_limit=time_limit, node_limit=node_limit,
+                progress=None if update is None else (lambda n: update(info=f"{n:,} positions")),
+            )
+        except NoTour as exc:
+            raise _fail(exc.reason, EXIT_NO_TOUR) from None
+        except LimitReached as exc:
+            raise _fail(str(exc), EXIT_LIMIT) from None
+        except KeyboardInterrupt:
+            raise _fail("interrupted before a tour was found.", EXIT_INTERRUPT) from None
+    _show_tour(found, kind, output, numbers=numbers, size=size, fps=fps, animate=animate)
+
+
+# -- tours ---------------------------------------------------------------------
+
+
+@app.command()
+def tours(
+    board: str = BoardArg,
+    start: Optional[str] = StartOpt,
+    end: Optional[str] = EndOpt,
+    closed: bool = ClosedOpt,
+    piece: str = PieceOpt,
+    holes: str = HolesOpt,
+    limit: Optional[int] = typer.Option(None, "--limit", "-n", metavar="K", help="Stop after K tours."),
+    order: Order = typer.Option(Order.fixed, "--order", help="Move order of the search."),
+    fmt: Optional[StreamFormat] = typer.Option(None, "--format", "-f", help="moves (default): one tour per line; json: JSON lines; svg, png, gif: a picture of the first tour (-o FILE)."),
+    time_limit: Optional[float] = TimeOpt,
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="The picture file (svg, png, gif: the first tour)."),
+    numbers: bool = NumbersOpt,
+    size: Optional[int] = SizeOpt,
+    fps: Optional[float] = FpsOpt,
+    animate: bool = AnimateOpt,
+) -> None:
+    """List tours one per line, as they are found (open: every start unless --start; closed: each cycle once)."""
+    b = _board(board, holes)
+    if limit is not None and limit < 1:
+        raise InvalidArgument(f"--limit must be at least 1, not {limit}.")
+    picture = _stream_picture(fmt.value if fmt else None, output, animate)
+    _check_picture(picture, b, size, fps)
+    if picture:
+        limit = 1
+    elif fmt is None:
+        fmt = StreamFormat.moves
+    found = 0
+    try:
+        for t in api.iter_tours(b, start, end, closed, parse_piece(piece), order=order.value, time_limit=time_limit):
+            if picture:
+                _show_tour(t, picture, output, numbers=numbers, size=size, fps=fps, animate=animate)
+                found += 1
+                break
+            sys.stdout.write((t.moves() if fmt is StreamFormat.moves else t.to_json()) + "\n")
+            sys.stdout.flush()
+            found += 1
+            if limit is not None and found >= limit:
+                break
+    except LimitReached as exc:
+        raise _fail(f"{exc} ({found} listed)", EXIT_LIMIT) from None
+    except KeyboardInterrupt:
+        raise _fail(f"interrupted after {found} tours.", EXIT_INTERRUPT) from None
+    if found == 0:
+        raise _fail("no tour: " + _why_none(b, start, end, closed, piece), EXIT_NO_TOUR)
+
+
+def _why_none(board: Board, start, end, closed, piece) -> str:
+    from ..theory import obstruction
+
+    p = parse_piece(piece)
+    s = None if start is None else board.square(start)
+    e = None if end is None else board.square(end)
+    reason = obstruction(board, p, s, e, closed)
+    return reason.reason if reason else "an exhaustive search found none."
