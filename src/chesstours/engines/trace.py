@@ -175,7 +175,7 @@ def _why_skipped(board: Board, table, visited, degree, end_ok, forced: int, c: i
     """Why the kernel gave up the move ``c -> x`` at once: ``(culprit, reason)``.
 
     The state is the kernel's just before the move. This repeats, in plain
-    Python, the tests of :func:`chesstours.engines.backtrack._advance` only to
+    Python, the tests of :func:`chesstours.engines.backtrack_kernel._advance` only to
     name the square that made the move hopeless.
     """
     name = board.name
@@ -218,6 +218,7 @@ def trace_backtrack(board: Board, start: int, end: int | None = None, closed: bo
     After a tour the search goes on, as when listing every tour, until nothing is left.
     """
     from . import backtrack as _bt  # compiled: imported when a search runs
+    from . import backtrack_kernel as _bk
 
     if order not in _bt.ORDERS:
         raise InvalidArgument(f"Unknown move order {order!r}; use one of {', '.join(_bt.ORDERS)}.")
@@ -248,20 +249,20 @@ def trace_backtrack(board: Board, start: int, end: int | None = None, closed: bo
             yield event(TOUR, 1, start, 0)
         yield event(DONE, 1, -1, -1)
         return
-    base = int(regs[_bt._BASE])
+    base = int(regs[_bk._BASE])
     reached = 1  # deepest move number reached so far: a move there again is a "new move"
     while True:
-        depth = int(regs[_bt._DEPTH])
-        if regs[_bt._PENDING]:
+        depth = int(regs[_bk._DEPTH])
+        if regs[_bk._PENDING]:
             # A tour is on the stack: the kernel first steps back from it.
             status = search.run(0)
-            low = base - 1 if status == _bt.EXHAUSTED else int(regs[_bt._DEPTH])
+            low = base - 1 if status == _bt.EXHAUSTED else int(regs[_bk._DEPTH])
             yield from backs(depth, low, after_tour=True)
         else:
             c = int(stack[depth])
             x = int(table[c, search.untried(depth)[0]])
             slot = depth + 1
-            remaining = int(regs[_bt._FREE]) - depth - 2
+            remaining = int(regs[_bk._FREE]) - depth - 2
             visited, degree = search.visited.copy(), search.degree.copy()
             forced = int(search.stack_forced[depth])
             # The slot above the stack top is not read before the kernel writes it
@@ -277,7 +278,7 @@ def trace_backtrack(board: Board, start: int, end: int | None = None, closed: bo
                 reached = max(reached, slot + 1)
                 yield event(TOUR, slot + 1, x, slot)
                 continue
-            low = base - 1 if status == _bt.EXHAUSTED else int(regs[_bt._DEPTH])
+            low = base - 1 if status == _bt.EXHAUSTED else int(regs[_bk._DEPTH])
             if placed:
                 yield event(MOVE, slot + 1, x, slot, new=slot + 1 <= reached, weight=int(degree[x]))
                 reached = max(reached, slot + 1)
