@@ -65,6 +65,19 @@ def test_bad_pictures_are_refused_before_the_search(client, params, status, sent
     assert sentence in r.json()["detail"]
 
 
+@pytest.mark.parametrize("params", [{"format": "png", "animate": "true"}, {"format": "png", "size": 10},
+                                    {"format": "gif", "fps": 0}])
+def test_a_bad_picture_request_never_starts_a_search(client, monkeypatch, params):
+    from chesstours.web import service
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("the search ran")
+
+    monkeypatch.setattr(service, "tour", no_search)
+    r = client.get("/api/tour", params={"board": "8x8", "start": "a1", **params})
+    assert r.status_code == 400, r.text
+
+
 def test_no_tour_is_still_404_json_when_a_picture_is_asked(client):
     r = client.get("/api/tour", params={"board": "4x4", "start": "a1", "format": "png"})
     assert r.status_code == 404 and r.json()["detail"]

@@ -81,15 +81,22 @@ def _check(fmt: str, board: Board, squares: int) -> None:
             f"{limit:,} squares in that format (PNG: {MAX_PICTURE_SQUARES['png']:,})."
         )
 
+#: A PNG asked to move.
+_STILL_PNG = "A PNG cannot move: use --format gif (or svg) for an animation."
 
-def check_request(fmt: str, board: Board, size: int | None = None, fps: float | None = None) -> None:
-    """Refuse, before any search, a picture that cannot be drawn: format, board size, ``size``, ``fps``.
+
+def check_request(fmt: str, board: Board, size: int | None = None, fps: float | None = None,
+                  animate: bool = False) -> None:
+    """Refuse, before any search, a picture that cannot be drawn: format, board size, ``size``, ``fps``,
+    an animated PNG.
 
     :raises InvalidArgument: saying what is wrong.
     """
     _check(fmt, board, board.free_count)
     check_size(size, board)
     check_fps(fps)
+    if fmt == "png" and animate:
+        raise InvalidArgument(_STILL_PNG)
 
 
 def _title(board: Board, squares: np.ndarray, closed: bool, piece) -> str:
@@ -162,7 +169,7 @@ def draw_tour(obj, fmt: str = "svg", *, numbers: bool = False, size: int | None 
 
     if fmt == "png":
         if animate:
-            raise InvalidArgument("A PNG cannot move: use --format gif (or svg) for an animation.")
+            raise InvalidArgument(_STILL_PNG)
         return raster.scene_png(Scene(board, squares, closed, numbers, **style), size)
     return raster.animation_gif(board, squares, closed, size, rate, **style)
 

@@ -18,6 +18,7 @@ from ...board import Board
 from ...engines.warnsdorff import TIEBREAKS
 from ...errors import LimitReached
 from ...pieces import NAMED_PIECES, parse_piece
+from ...render.picture import check_request
 from .. import service
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits
@@ -98,6 +99,7 @@ async def get_tour(
     picture = None
     if format is not Format.json:
         _limits(request).check_picture(format.value, b)
+        check_request(format.value, b, size, fps, animate)  # before any search
         picture = {"fmt": format.value, "numbers": numbers, "size": size, "fps": fps, "animate": animate}
 
     def search(seconds: float) -> dict | bytes:
