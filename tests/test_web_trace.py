@@ -102,6 +102,23 @@ def test_a_trace_that_runs_out_of_time_returns_what_it_traced():
     assert 1 <= len(data["events"]) < 2000 and data["events"][0]["kind"] == "start"
 
 
+def test_a_trace_that_outgrows_the_quick_lane_is_finished_in_the_slow_lane(monkeypatch):
+    from chesstours.web import service
+
+    runs = []
+    trace = service.trace
+
+    def recorded(*args, **kwargs):
+        runs.append(kwargs["keep_partial"])
+        return trace(*args, **kwargs)
+
+    monkeypatch.setattr(service, "trace", recorded)
+    client = TestClient(create_app(Limits(quick_seconds=0.01, search_seconds=30), warm_up=False))
+    data = client.get("/api/trace", params={"board": "20x20", "start": "a1", "steps": 2000}).json()
+    assert runs == [False, True]  # the quick lane gave up; the slow lane kept its trace
+    assert data["stopped"] == "steps" and len(data["events"]) == 2000
+
+
 def test_a_long_trace_is_sent_compressed(client):
     r = client.get("/api/trace", params={"board": "8x8", "start": "a1", "steps": 500},
                    headers={"Accept-Encoding": "gzip"})

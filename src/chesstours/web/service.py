@@ -270,6 +270,7 @@ def trace(
     seed: int,
     steps: int,
     time_limit: float,
+    keep_partial: bool = True,
 ) -> dict:
     """The first ``steps`` events of a search, as :func:`~chesstours.engines.trace.trace_search` records them.
 
@@ -277,7 +278,9 @@ def trace(
     "tiebreak", "events": [event, ...], "complete", "stopped"}``; each event is
     :meth:`TraceEvent.to_dict`. ``complete`` is true when the search ended
     within the events returned; ``stopped`` is ``"steps"`` or ``"time"`` when
-    it was cut short there (the time limit keeps what was traced so far).
+    it was cut short there (the time limit keeps what was traced so far, or,
+    without ``keep_partial``, raises :class:`LimitReached` so that the trace can
+    be made again with more time in the slow lane).
     """
     from ..engines.trace import trace_search
 
@@ -292,6 +295,8 @@ def trace(
             break
         shown.append(event.to_dict(board))
         if time.perf_counter() > deadline:
+            if not keep_partial:
+                raise LimitReached(f"The trace took longer than {time_limit:g} s.")
             stopped = "time"
             break
     return {

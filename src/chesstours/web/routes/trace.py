@@ -21,6 +21,7 @@ from ...engines.trace import TRACE_METHODS
 from ...engines.warnsdorff import TIEBREAKS
 from ...pieces import parse_piece
 from .. import service
+from .state import lanes_of as _lanes
 from .state import limits_of as _limits
 
 router = APIRouter(prefix="/api", tags=["trace"])
@@ -68,6 +69,15 @@ async def get_trace(
     limits.check_trace(b, steps)
     p = parse_piece(piece)
     seconds = limits.time_limit(time_limit, limits.search_seconds)
-    return await request.app.state.lanes.quick.run(
-        service.trace, b, p, start, end or None, closed, method.value, order.value, tiebreak.value, seed, steps,
-        seconds)
+    calls = []
+
+    def run(budget: float) -> dict:
+        # Lanes.search tries the quick lane's short budget first. A trace that outgrows it
+        # raises and is made again in the slow lane, which keeps what its time allows; so
+        # does a quick run whose budget is the whole time limit.
+        calls.append(budget)
+        last = len(calls) > 1 or budget >= seconds
+        return service.trace(b, p, start, end or None, closed, method.value, order.value, tiebreak.value, seed,
+                             steps, budget, keep_partial=last)
+
+    return await _lanes(request).search(run, seconds)
