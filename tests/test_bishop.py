@@ -434,3 +434,21 @@ def test_route_keeps_its_squares_as_int32_steps_for_renderers():
     counts = np.bincount(route.steps, minlength=64)
     dark = {v for v in range(64) if (v // 8 + v % 8) % 2 == 0}
     assert counts.max() <= 2 and set(np.flatnonzero(counts)) == dark
+
+
+def test_random_restarts_find_a_12x12_route_that_the_seed_order_does_not_reach_in_seconds():
+    route = ct.solve_bishop("12x12", time_limit=30)
+    assert route.problem() is None and route.names()[-1] == "l12"
+    assert route.method == "restarts" and route.stats["restarts"] >= 1
+
+
+def test_the_restarts_share_the_node_limit_with_the_complete_search():
+    with pytest.raises(LimitReached) as info:
+        ct.solve_bishop("20x20", node_limit=3_000_000)
+    assert info.value.partial["nodes"] <= 3_000_000
+
+
+def test_a_board_without_a_route_is_still_proved_so_by_the_complete_search():
+    with pytest.raises(NoTour) as info:
+        ct.solve_bishop("6x6")
+    assert info.value.proof == "exhaustive"

@@ -153,10 +153,13 @@ class BishopSearch:
     """
 
     def __init__(self, board: Board, start: int, end: int = -1, max_slides: int | None = None,
-                 minimize: bool = False, use_bound: bool = True):
+                 minimize: bool = False, use_bound: bool = True, order: np.ndarray | None = None):
         self.board = board
         n = board.size
         self.step_to = direction_table(board)
+        if order is None:
+            order = np.tile(np.arange(4, dtype=np.int8), (n, 1))
+        self.order = np.ascontiguousarray(order, dtype=np.int8)
         colour = board.colour(start)
         r, c = np.divmod(np.arange(n), board.cols)
         on_colour = ((r + c) & 1) == colour
@@ -244,7 +247,7 @@ class BishopSearch:
                 return FOUND
             return EXHAUSTED
         status = _advance(
-            self.step_to, self.flags, self.visits, self.stack_square, self.stack_next, self.stack_dir,
+            self.step_to, self.order, self.flags, self.visits, self.stack_square, self.stack_next, self.stack_dir,
             self.stack_set_source, self.stack_slides, self.stack_last, self.end, self.use_bound,
             self.line_squares, self.b_line_of, self.scratch, self.best, stop_at_route, budget, self.regs,
         )

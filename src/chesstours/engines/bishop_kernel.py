@@ -167,7 +167,7 @@ def _is_ahead(step_to, y, d, ahead, v):
 
 
 @numba.njit(cache=True, nogil=True)
-def _advance(step_to, flags, visits, stack_square, stack_next, stack_dir, stack_set_source, stack_slides,
+def _advance(step_to, order, flags, visits, stack_square, stack_next, stack_dir, stack_set_source, stack_slides,
              stack_last, end, use_bound, line_squares, b_line_of, scratch, best_steps, stop_at_route, budget,
              regs):
     """Run the depth-first search for at most ``budget`` steps.
@@ -203,16 +203,17 @@ def _advance(step_to, flags, visits, stack_square, stack_next, stack_dir, stack_
             regs[_COVERED] = covered
             regs[_MAX_SLIDES] = max_slides
             return _EXHAUSTED
-        d = stack_next[depth]
-        if d >= 4:
+        k = stack_next[depth]
+        if k >= 4:
             # Every direction tried here: step back.
             if depth > 0:
                 covered -= _step_back(step_to, flags, visits, stack_square, stack_dir, stack_set_source,
                                       depth)
             depth -= 1
             continue
-        stack_next[depth] = d + 1
+        stack_next[depth] = k + 1
         x = stack_square[depth]
+        d = order[x, k]  # the k-th direction to try from x
         y = step_to[x, d]
         if y < 0:
             continue
@@ -223,7 +224,7 @@ def _advance(step_to, flags, visits, stack_square, stack_next, stack_dir, stack_
         if slides > max_slides:
             continue
         if nodes >= limit:
-            stack_next[depth] = d  # try this direction again on the next call
+            stack_next[depth] = k  # try this direction again on the next call
             regs[_DEPTH] = depth
             regs[_NODES] = nodes
             regs[_COUNT] = count
