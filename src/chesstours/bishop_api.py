@@ -255,7 +255,7 @@ def solve_bishop(
     InvalidBoard, InvalidSquare
         Bad board or square.
     """
-    from .engines.bishop import load_kernels
+    from .engines.bishop import first_route, load_kernels
 
     board, s, rule, e = _prepare(board, start, end, holes)
     check_limits(time_limit, node_limit)
@@ -269,7 +269,7 @@ def solve_bishop(
         route = _fewest_slides(board, s, e, rule, deadline, node_limit)
         route.stats["seconds"] = time.perf_counter() - t0
         return route
-    search, found, nodes, restarts = _first_route(board, s, e, deadline, node_limit)
+    search, found, nodes, restarts = first_route(board, s, e, deadline, node_limit)
     if found == "found":
         stats = {"nodes": nodes, "seconds": time.perf_counter() - t0}
         if restarts:
@@ -278,58 +278,6 @@ def solve_bishop(
     if found == "exhausted":
         raise NoTour(_no_route(board, s, e, nodes), proof="exhaustive", nodes=nodes)
     raise _limit(found, nodes, "without finding a route")
-
-
-#: Steps the search in the seed's order makes before random restarts join in.
-FIRST_ALONE = 1 << 20
-#: Steps of one restart in a random order.
-RESTART_STEPS = 100_000
-
-
-def _first_route(board, s, e, deadline, node_limit):
-    """The first route: the search in the seed's order, then, on large boards, random restarts beside it.
-
-    The complete search in the seed's direction order runs alone for :data:`FIRST_ALONE`
-    steps, which settles every board up to about 10x12. Past that, its time alternates
-    with short searches (:data:`RESTART_STEPS` steps each) that try the directions of
-    every square in a random order, seeded 0, 1, 2, ...: the time a depth-first search
-    needs varies enormously with its order, and a route that one order reaches only
-    after a huge detour, another reaches at once (restarts: Gomes, Selman & Kautz
-    1998). A restart that finds a route answers; only the complete search can answer
-    that there is none. Returns ``(search, status, steps, restarts)``.
-    """
-    from .engines.bishop import BishopSearch
-
-    main = BishopSearch(board, s, e)
-    spent = 0  # steps of the restarts
-
-    def left() -> int | None:
-        return None if node_limit is None else node_limit - main.nodes - spent
-
-    status = _run(main, deadline, FIRST_ALONE if node_limit is None else min(node_limit, FIRST_ALONE), True)
-    if status == "nodes" and main.nodes >= FIRST_ALONE and (left() is None or left() > 0):
-        status = "budget"
-    restarts = 0
-    rng = None
-    while status == "budget":
-        if deadline is not None and time.perf_counter() > deadline:
-            return main, "time", main.nodes + spent, restarts
-        if rng is None:
-            import numpy as np
-
-            rng = np.random.default_rng(0)
-        order = np.argsort(rng.random((board.size, 4)), axis=1).astype(np.int8)
-        trial = BishopSearch(board, s, e, order=order)
-        steps = RESTART_STEPS if left() is None else min(RESTART_STEPS, left())
-        restarts += 1
-        if steps > 0 and trial.run(steps, stop_at_route=True) == "found":
-            return trial, "found", main.nodes + spent + trial.nodes, restarts
-        spent += trial.nodes
-        steps = RESTART_STEPS if left() is None else min(RESTART_STEPS, left())
-        if steps <= 0:
-            return main, "nodes", main.nodes + spent, restarts
-        status = main.run(steps, stop_at_route=True)
-    return main, status, main.nodes + spent, restarts
 
 
 # -- iterate -----------------------------------------------------------------

@@ -71,6 +71,7 @@ Examples
 
 from __future__ import annotations
 
+import time
 from functools import cache
 
 import numpy as np
@@ -96,7 +97,7 @@ from .bishop_kernel import (
     _lines_needed,
 )
 
-__all__ = ["BishopSearch", "direction_table", "load_kernels", "FOUND", "EXHAUSTED", "BUDGET", "DIRECTIONS"]
+__all__ = ["BishopSearch", "direction_table", "first_route", "load_kernels", "FOUND", "EXHAUSTED", "BUDGET", "DIRECTIONS"]
 
 #: The four diagonal directions as (file change, rank change), in the seed's order.
 DIRECTIONS = ((1, 1), (1, -1), (-1, -1), (-1, 1))
@@ -264,6 +265,60 @@ class BishopSearch:
         scratch = np.zeros_like(self.scratch)
         return int(_lines_needed(self.step_to, self.visits, self.line_squares, self.b_line_of,
                                  int(self.stack_square[0]), -1, scratch))
+
+
+#: Steps the search in the seed's order makes before random restarts join in.
+FIRST_ALONE = 1 << 20
+#: Steps of one restart in a random order.
+RESTART_STEPS = 100_000
+#: Steps between looks at the clock.
+_CLOCK_STEPS = 1 << 18
+
+
+def first_route(board: Board, start: int, end: int, deadline: float | None = None,
+                node_limit: int | None = None) -> tuple[BishopSearch, str, int, int]:
+    """The first route: the search in the seed's order, then, on large boards, random restarts beside it.
+
+    The complete search in the seed's direction order runs alone for :data:`FIRST_ALONE`
+    steps, which settles every board up to about 10x12. Past that, its time alternates
+    with short searches (:data:`RESTART_STEPS` steps each) that try the directions of
+    every square in a random order, seeded 0, 1, 2, ...: the time a depth-first search
+    needs varies enormously with its order, and a route that one order reaches only
+    after a huge detour another reaches at once (restarts: Gomes, Selman & Kautz 1998).
+    A restart that finds a route answers; only the complete search can answer that there
+    is none. Everything counts against ``node_limit``; the clock is read between chunks.
+
+    Returns ``(search, status, steps, restarts)``: the search holding the route (when
+    ``status`` is ``"found"``), the status (``"found"``, ``"exhausted"``, ``"time"`` or
+    ``"nodes"``), the steps made in all, and the restarts tried.
+    """
+    main = BishopSearch(board, start, end)
+    spent = 0  # steps of the restarts
+    restarts = 0
+    rng = np.random.default_rng(0)
+
+    def budget(most: int) -> int:
+        return most if node_limit is None else min(most, node_limit - main.nodes - spent)
+
+    status = "budget"
+    while status == "budget":
+        if deadline is not None and time.perf_counter() > deadline:
+            return main, "time", main.nodes + spent, restarts
+        if main.nodes >= FIRST_ALONE:
+            order = np.argsort(rng.random((board.size, 4)), axis=1).astype(np.int8)
+            trial = BishopSearch(board, start, end, order=order)
+            steps = budget(RESTART_STEPS)
+            if steps <= 0:
+                return main, "nodes", main.nodes + spent, restarts
+            restarts += 1
+            if trial.run(steps, stop_at_route=True) == FOUND:
+                return trial, FOUND, main.nodes + spent + trial.nodes, restarts
+            spent += trial.nodes
+        steps = budget(RESTART_STEPS if main.nodes >= FIRST_ALONE else min(_CLOCK_STEPS, FIRST_ALONE - main.nodes))
+        if steps <= 0:
+            return main, "nodes", main.nodes + spent, restarts
+        status = main.run(steps, stop_at_route=True)
+    return main, status, main.nodes + spent, restarts
 
 
 @cache
