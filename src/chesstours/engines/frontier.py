@@ -128,6 +128,7 @@ class _Step:
     keep: np.ndarray
     check: np.ndarray
     check_spare: np.ndarray
+    single: np.ndarray
 
 
 @dataclass
@@ -193,6 +194,8 @@ def plan_sweep(board: Board, piece: Leaper, evens_first: bool = False, start: in
             check=np.array([slot[u] for u in kept if u == v or slot[u] in back], np.int64),
             check_spare=np.array([sum(pos[w] > t for w in nbrs[u]) for u in kept if u == v or slot[u] in back],
                                  np.int64),
+            single=np.array([slot[u] for u in kept if u not in ends and sum(pos[w] > t for w in nbrs[u]) == 1],
+                            np.int64),
         ))
         frontier = kept
         widest = max(widest, len(kept))
@@ -377,7 +380,7 @@ def _run(sweep: _Sweep, closed: bool, budget: int, deadline, progress, t0, strip
             j = min(keys.size, i + _CHUNK)
             nbuf[0] = 0
             i = fk.expand(keys, lo, hi, i, j, st.nprev, st.choice_a, st.choice_b, st.one_end, st.departs,
-                          st.keep, st.check, st.check_spare, budget, closed, *buf[:3], nbuf, acc, err)
+                          st.keep, st.check, st.check_spare, st.single, budget, closed, *buf[:3], nbuf, acc, err)
             tab, thi = _insert_batch(buf, int(nbuf[0]), tab, thi, fill, err)
             peak = max(peak, (keys.size + thi.size) * _STATE_BYTES + buf[0].size * 48)
             now = time.perf_counter()

@@ -240,7 +240,7 @@ def _pack(work, keep, ends, relabel):
 
 @njit(cache=True)
 def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, keep, check, check_spare,
-           budget, cycle, bk, bl, bh, nbuf, acc, err):
+           single, budget, cycle, bk, bl, bh, nbuf, acc, err):
     """Extend states ``i0 .. i1`` by one square; return the index reached.
 
     The new square sits in slot ``nprev``; ``choice_a/b`` list the edge sets to
@@ -248,7 +248,8 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
     squares that must end the tour; ``departs`` lists the slots leaving the
     frontier, ``keep`` the slots that stay, in order; ``check`` are the kept
     slots of v and its earlier neighbours and ``check_spare`` how many
-    neighbours each has still to come. Finished tours are
+    neighbours each has still to come; ``single`` are the kept slots with one
+    neighbour to come, which can only end an open tour if they have no edge yet. Finished tours are
     added to ``acc`` (two limbs); new states are appended to the buffer
     ``bk/bl/bh`` (``nbuf[0]`` used); the call stops early when it is full.
     """
@@ -327,6 +328,14 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
                     dead = True
             if dead:
                 continue
+            if not cycle:
+                # a square with no edge and one neighbour to come can only end the tour
+                forced = ends
+                for k in range(single.size):
+                    if work[single[k]] == FREE:
+                        forced += 1
+                if forced > budget:
+                    continue
             newkey = _pack(work, keep, ends, relabel)
             j = nbuf[0]
             bk[j] = newkey
