@@ -196,7 +196,7 @@ def test_counts_carry_into_a_second_64_bit_limb():
     keys = np.array([7, 7, 7], np.uint64)
     lo = np.array([top, top, 5], np.uint64)
     hi = np.array([0, 1, 0], np.uint64)
-    fk.insert_run(keys, lo, hi, 0, 3, table, high, fill, 1000, err)
+    fk.insert_run(keys, lo, hi, 0, 3, table, high, 0, fill, 1000, err)
     got = fk.compact(table, high, int(fill[0]))
     assert int(got[0][0]) == 7 and int(got[1][0]) + (int(got[2][0]) << 64) == 2 * (2**64 - 1) + 2**64 + 5
     assert err[0] == 0
@@ -210,3 +210,17 @@ def test_6x15_has_more_closed_tours_than_fit_in_64_bits():
     assert counts[9] == 3374967940 and counts[10] == 239187240144
     assert counts[14] == 4005716717182224826
     assert counts[15] == 255967892553030600920 > 2**64
+
+
+@pytest.mark.parametrize("workers", [1, 2, 4])
+def test_the_sweep_counts_the_same_on_any_number_of_threads(workers):
+    # The new states of a step are split among table shards by their hash;
+    # one shard or several, every partial tour is counted once.
+    cases = [(Board(5, 6), KNIGHT, True, None), (Board(5, 5), KNIGHT, False, None),
+             (Board(6, 6, holes=[14, 21]), KNIGHT, False, None), (Board(4, 8), ZEBRA, False, None),
+             (Board(4, 7), KNIGHT, False, 3)]
+    got = [frontier_count(b, p, closed, start, workers=workers) for b, p, closed, start in cases]
+    assert [r.threads for r in got] == [workers] * len(cases)
+    want = [frontier_count(b, p, closed, start, workers=1).count for b, p, closed, start in cases]
+    assert [r.count for r in got] == want
+    assert want[0] == count_tours("5x6", closed=True, method="backtrack").undirected

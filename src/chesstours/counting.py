@@ -160,13 +160,15 @@ def count_tours(
         raise InvalidArgument(f"Unknown counting method {method!r}; use one of {', '.join(COUNT_METHODS)}.")
     check_limits(time_limit, node_limit)
     if method == "frontier":
-        return count_by_frontier(board, piece, closed, s, e, time_limit=time_limit, progress=progress)
+        return count_by_frontier(board, piece, closed, s, e, time_limit=time_limit, progress=progress,
+                                     workers=workers)
     if method == "auto" and node_limit is None:
         if obstruction(board, piece, s, e, closed) is not None:
             return TourCount(board, piece, closed, s, e, 0, 0, 0, 0.0, "theory")
         why_not = _frontier_refusal(board, piece, s, e, closed)
         if why_not is None and _frontier_pays(board, piece, s, e, closed, workers):
-            return count_by_frontier(board, piece, closed, s, e, time_limit=time_limit, progress=progress)
+            return count_by_frontier(board, piece, closed, s, e, time_limit=time_limit, progress=progress,
+                                     workers=workers)
     else:
         why_not = None
     if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:

@@ -41,7 +41,8 @@ def directed_undirected(board: Board, closed: bool, s, e, n: int) -> tuple[int, 
 
 
 def count_by_frontier(board: Board, piece: Leaper, closed: bool, s: int | None, e: int | None, *,
-                      time_limit: float | None = None, progress: Callable | None = None):
+                      time_limit: float | None = None, progress: Callable | None = None,
+                      workers: int | None = None):
     """A :class:`~chesstours.counting.TourCount` computed by the frontier sweep."""
     from .counting import TourCount
     from .engines.frontier import frontier_count
@@ -55,7 +56,7 @@ def count_by_frontier(board: Board, piece: Leaper, closed: bool, s: int | None, 
         swapped = False
     try:
         result = frontier_count(board, piece, closed, s, e, deadline=deadline, progress=progress,
-                                memory_limit=memory_limit())
+                                memory_limit=memory_limit(), workers=workers)
     except LimitReached as exc:
         r = exc.partial
         count = TourCount(board, piece, closed, s, e, 0, 0, r.states_total, r.seconds, "frontier", False,
@@ -73,7 +74,7 @@ def count_by_frontier(board: Board, piece: Leaper, closed: bool, s: int | None, 
 
 def _extra(result) -> dict:
     return {"max_states": result.max_states, "peak_memory_mb": round(result.peak_memory_mb, 1),
-            "frontier_squares": result.max_slots}
+            "frontier_squares": result.max_slots, "threads": result.threads}
 
 
 @dataclass

@@ -64,8 +64,10 @@ Examples
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -111,6 +113,8 @@ class FrontierResult:
     per_length: list[int] = field(default_factory=list)
     #: States extended, over all steps (the work done).
     states_total: int = 0
+    #: Threads (and table shards) the sweep ran on.
+    threads: int = 1
 
     @property
     def peak_memory_mb(self) -> float:
@@ -129,6 +133,9 @@ class _Step:
     check: np.ndarray
     check_spare: np.ndarray
     single: np.ndarray
+    choice_mask: np.ndarray
+    free_need: int
+    label_need: int
 
 
 @dataclass
@@ -183,6 +190,14 @@ def plan_sweep(board: Board, piece: Leaper, evens_first: bool = False, start: in
             choices = [c for c in choices if other in c]
         departs = [i for i, u in enumerate(combined) if last[u] == t]
         kept = [u for u in combined if last[u] != t]
+        spare = {u: sum(pos[w] > t for w in nbrs[u]) for u in combined}
+        # Slots that must take an edge from v now: a square with no edge that
+        # leaves, or that has too few neighbours to come; in a cycle, also a
+        # square with one edge that leaves.
+        need = 2 if closed else 1
+        free_need = sum(1 << i for i, u in enumerate(combined)
+                        if i in departs or ((u == v or i in back) and spare[u] < need))
+        label_need = sum(1 << i for i in departs) if closed else 0
         steps.append(_Step(
             square=v,
             nprev=len(frontier),
@@ -194,6 +209,10 @@ def plan_sweep(board: Board, piece: Leaper, evens_first: bool = False, start: in
             check=np.array([slot[u] for u in kept if u == v or slot[u] in back], np.int64),
             check_spare=np.array([sum(pos[w] > t for w in nbrs[u]) for u in kept if u == v or slot[u] in back],
                                  np.int64),
+            choice_mask=np.array([0 if a < 0 else (1 << a) | (1 << len(frontier)) | (0 if b < 0 else 1 << b)
+                                  for a, b in choices], np.int64),
+            free_need=free_need,
+            label_need=label_need,
             single=np.array([slot[u] for u in kept if u not in ends and sum(pos[w] > t for w in nbrs[u]) == 1],
                             np.int64),
         ))
@@ -246,6 +265,7 @@ def frontier_count(
     deadline: float | None = None,
     progress: Callable[[FrontierProgress], None] | None = None,
     memory_limit: int | None = None,
+    workers: int | None = None,
 ) -> FrontierResult:
     """Count the Hamiltonian cycles (``closed``) or paths of the leaper graph.
 
@@ -271,8 +291,7 @@ def frontier_count(
     sweep = _best_sweep(board, piece, start, end, closed)
     _check_size(board, sweep.max_slots, memory_limit)
     budget = 2 - len({x for x in (start, end) if x is not None})
-    total = _run(sweep, closed, budget, deadline, progress, t0, strip=False)
-    return total
+    return _run(sweep, closed, budget, deadline, progress, t0, strip=False, workers=workers)
 
 
 def count_strip(
@@ -284,6 +303,7 @@ def count_strip(
     deadline: float | None = None,
     progress: Callable[[FrontierProgress], None] | None = None,
     memory_limit: int | None = None,
+    workers: int | None = None,
 ) -> FrontierResult:
     """Count the tours of every ``rows x k`` board, ``k = 1 .. length``, in one sweep.
 
@@ -294,7 +314,7 @@ def count_strip(
     board = Board(rows, max(length, rows))
     sweep = _best_sweep(board, piece, None, None, closed)
     _check_size(board, sweep.max_slots, memory_limit)
-    result = _run(sweep, closed, 2, deadline, progress, t0, strip=True)
+    result = _run(sweep, closed, 2, deadline, progress, t0, strip=True, workers=workers)
     result.per_length = result.per_length[:length]
     if rows == 1:
         result.per_length[0] = 0 if closed else 1
@@ -334,78 +354,142 @@ def _table(capacity: int):
     return tab, high
 
 
-def _insert_batch(buf, nb, tab, thi, fill, err):
-    """Sort a batch of new states by hash and add them to the table, growing it when full."""
-    bits = thi.size.bit_length() - 1
-    fk.sort_batch(*buf[:3], nb, *buf[3:], min(12, bits))
-    i = 0
-    while True:
-        i = fk.insert_run(*buf[3:], i, nb, tab, thi, fill, int(_LOAD * thi.size), err)
-        if i == nb:
-            return tab, thi
-        bigger = _table(2 * thi.size)
-        fill[0] = 0
-        fk.rehash(tab, thi, *bigger, fill, err)
-        tab, thi = bigger
+def shard_count(workers: int | None = None) -> int:
+    """Threads (and hash-table shards) of a sweep: ``workers`` or every core, a power of two, at most 8."""
+    n = max(1, min(8, workers or os.cpu_count() or 1))
+    return 1 << (n.bit_length() - 1)
+
+
+class _Shard:
+    """One thread's share of the sweep: its input states, its batch buffers and its part of the new table.
+
+    The new states of a step are split among the shards by the top bits of
+    their hash, so each thread inserts into its own table without locks.
+    """
+
+    def __init__(self, keys, lo, hi, sbits):
+        self.keys, self.lo, self.hi = keys, lo, hi
+        self.sbits = sbits
+        self.buf = [np.empty(0, np.uint64)] * 6
+        self.nbuf = np.zeros(1, np.int64)
+        self.bounds = np.zeros((1 << sbits) + 1, np.int64)
+        self.err = np.zeros(1, np.int64)
+        self.fill = np.zeros(1, np.int64)
+        self.acc = np.zeros(2, np.uint64)
+        self.pos = 0
+        self.tab = self.thi = None
+
+    def begin(self, capacity: int, want: int) -> None:
+        if self.buf[0].size < want:
+            self.buf = [np.empty(want, np.uint64) for _ in range(6)]
+        self.tab, self.thi = _table(capacity)
+        self.fill[0] = 0
+        self.acc[:] = 0
+        self.pos = 0
+
+    def grow(self, st: _Step, budget: int, closed: bool) -> None:
+        """Extend the next chunk of this shard's input and sort the new states by hash."""
+        self.nbuf[0] = 0
+        j = min(self.keys.size, self.pos + _CHUNK)
+        self.pos = fk.expand(self.keys, self.lo, self.hi, self.pos, j, st.nprev, st.choice_a, st.choice_b,
+                             st.one_end, st.departs, st.keep, st.check, st.check_spare, st.single,
+                             st.choice_mask, st.free_need, st.label_need, budget,
+                             closed, *self.buf[:3], self.nbuf, self.acc, self.err)
+        bits = self.thi.size.bit_length() - 1
+        fk.sort_batch(*self.buf[:3], int(self.nbuf[0]), *self.buf[3:], min(12, bits) + self.sbits, self.sbits,
+                      self.bounds)
+        self.bounds[-1] = self.nbuf[0]
+
+    def put(self, shards: list[_Shard], s: int) -> None:
+        """Insert the new states of every shard's batch that belong to this table (shard ``s``)."""
+        for other in shards:
+            i, nb = int(other.bounds[s]), int(other.bounds[s + 1])
+            while True:
+                i = fk.insert_run(*other.buf[3:], i, nb, self.tab, self.thi, self.sbits, self.fill,
+                                  int(_LOAD * self.thi.size), self.err)
+                if i == nb:
+                    break
+                bigger = _table(2 * self.thi.size)
+                self.fill[0] = 0
+                fk.rehash(self.tab, self.thi, *bigger, self.sbits, self.fill, self.err)
+                self.tab, self.thi = bigger
+
+    def finish(self) -> None:
+        self.keys, self.lo, self.hi = fk.compact(self.tab, self.thi, int(self.fill[0]))
+        self.tab = self.thi = None
+
+    def memory(self) -> int:
+        table = 0 if self.thi is None else self.thi.size * _STATE_BYTES
+        return self.keys.size * _STATE_BYTES + table + self.buf[0].size * 48
 
 
 def _value(acc: np.ndarray) -> int:
     return int(acc[0]) + (int(acc[1]) << 64)
 
 
-def _run(sweep: _Sweep, closed: bool, budget: int, deadline, progress, t0, strip: bool) -> FrontierResult:
-    keys = np.zeros(1, np.uint64)  # the empty frontier, no ends used
-    lo = np.ones(1, np.uint64)
-    hi = np.zeros(1, np.uint64)
-    err = np.zeros(1, np.int64)
-    fill = np.zeros(1, np.int64)
-    max_states, peak = 1, 0
+def _run(sweep: _Sweep, closed: bool, budget: int, deadline, progress, t0, strip: bool,
+         workers: int | None = None) -> FrontierResult:
+    nshards = shard_count(workers)
+    sbits = nshards.bit_length() - 1
+    empty = np.zeros(0, np.uint64)
+    # the empty frontier, no ends used: one partial tour
+    shards = [_Shard(np.zeros(1, np.uint64), np.ones(1, np.uint64), np.zeros(1, np.uint64), sbits)]
+    shards += [_Shard(empty, empty, empty, sbits) for _ in range(nshards - 1)]
+    pool = ThreadPoolExecutor(nshards, thread_name_prefix="chesstours-frontier") if nshards > 1 else None
+
+    def each(fn):
+        if pool is None:
+            fn(0)
+        else:
+            list(pool.map(fn, range(nshards)))
+
+    max_states, peak, count, total = 1, 0, 0, 0
     per_length: list[int] = []
     line_ends = set(sweep.line_ends)
     nsteps = len(sweep.steps)
     last_report = 0.0
-    count = total = 0
-    buf = [np.empty(0, np.uint64)] * 6
-    nbuf = np.zeros(1, np.int64)
-    for t, st in enumerate(sweep.steps):
-        total += keys.size
-        want = min(_BATCH, max(1 << 14, keys.size * st.choice_a.size))
-        if buf[0].size < want:
-            buf = [np.empty(want, np.uint64) for _ in range(6)]
-        tab, thi = _table(1 << max(10, int(1.5 * keys.size / _LOAD).bit_length()))
-        fill[0] = 0
-        acc = np.zeros(2, np.uint64)
-        i = 0
-        while i < keys.size:
-            j = min(keys.size, i + _CHUNK)
-            nbuf[0] = 0
-            i = fk.expand(keys, lo, hi, i, j, st.nprev, st.choice_a, st.choice_b, st.one_end, st.departs,
-                          st.keep, st.check, st.check_spare, st.single, budget, closed, *buf[:3], nbuf, acc, err)
-            tab, thi = _insert_batch(buf, int(nbuf[0]), tab, thi, fill, err)
-            peak = max(peak, (keys.size + thi.size) * _STATE_BYTES + buf[0].size * 48)
-            now = time.perf_counter()
-            if progress is not None and (now - last_report > 0.1 or i >= keys.size):
-                last_report = now
-                progress(FrontierProgress(t, nsteps, st.square, int(fill[0]), max(max_states, int(fill[0]))))
-            if deadline is not None and now > deadline:
-                partial = FrontierResult(0, max(max_states, int(fill[0])), peak, now - t0, sweep.max_slots,
-                                         complete=False, per_length=per_length, states_total=total)
-                raise LimitReached(
-                    f"Stopped at the time limit at square {t + 1} of {nsteps} with {int(fill[0]):,} live states.",
-                    partial=partial,
+    try:
+        for t, st in enumerate(sweep.steps):
+            size = sum(sh.keys.size for sh in shards)
+            total += size
+            want = min(_BATCH, max(1 << 14, -(-size // nshards) * st.choice_a.size))
+            capacity = 1 << max(10, int(1.5 * size / nshards / _LOAD).bit_length())
+            for sh in shards:
+                sh.begin(capacity, want)
+            while any(sh.pos < sh.keys.size for sh in shards):
+                each(lambda k: shards[k].grow(st, budget, closed))
+                each(lambda k: shards[k].put(shards, k))
+                live = sum(int(sh.fill[0]) for sh in shards)
+                peak = max(peak, sum(sh.memory() for sh in shards))
+                now = time.perf_counter()
+                if progress is not None and (now - last_report > 0.1):
+                    last_report = now
+                    progress(FrontierProgress(t, nsteps, st.square, live, max(max_states, live)))
+                if deadline is not None and now > deadline:
+                    partial = FrontierResult(0, max(max_states, live), peak, now - t0, sweep.max_slots,
+                                             complete=False, per_length=per_length, states_total=total)
+                    raise LimitReached(
+                        f"Stopped at the time limit at square {t + 1} of {nsteps} with {live:,} live states.",
+                        partial=partial,
+                    )
+            if any(sh.err[0] for sh in shards):
+                raise InvalidArgument(
+                    f"The count passed 2**128 at square {t + 1} of {nsteps}; the frontier sweep carries counts in "
+                    "two 64-bit limbs and cannot hold more, so it stops rather than give a wrong answer."
                 )
-        if err[0]:
-            raise InvalidArgument(
-                f"The count passed 2**128 at square {t + 1} of {nsteps}; the frontier sweep carries counts in "
-                "two 64-bit limbs and cannot hold more, so it stops rather than give a wrong answer."
-            )
-        keys, lo, hi = fk.compact(tab, thi, int(fill[0]))
-        del tab, thi
-        max_states = max(max_states, keys.size)
-        if strip and t in line_ends:
-            fk.finish_all(keys, lo, hi, len(st.keep), 2, closed, acc, err)
-            per_length.append(_value(acc))
-        if t == nsteps - 1:
-            count = _value(acc)
+            each(lambda k: shards[k].finish())
+            live = sum(sh.keys.size for sh in shards)
+            max_states = max(max_states, live)
+            if progress is not None:
+                progress(FrontierProgress(t, nsteps, st.square, live, max_states))
+            if strip and t in line_ends:
+                each(lambda k: fk.finish_all(shards[k].keys, shards[k].lo, shards[k].hi, len(st.keep), 2, closed,
+                                             shards[k].acc, shards[k].err))
+                per_length.append(sum(_value(sh.acc) for sh in shards))
+            if t == nsteps - 1:
+                count = sum(_value(sh.acc) for sh in shards)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
     return FrontierResult(count, max_states, peak, time.perf_counter() - t0, sweep.max_slots,
-                          per_length=per_length, states_total=total)
+                          per_length=per_length, states_total=total, threads=nshards)

@@ -43,16 +43,17 @@ def _mix(key):
 
 
 @njit(cache=True, inline="always")
-def _insert(tab, thi, shift, key, lo, hi, fill, err):
+def _insert(tab, thi, shift, sbits, key, lo, hi, fill, err):
     """Add ``lo + 2**64 hi`` partial tours to state ``key``.
 
-    The home slot is the top bits of the hash, so keys sorted by hash fill the
-    table front to back. ``tab`` interleaves keys and low limbs (one cache line
-    a probe); the high limbs sit apart in ``thi``, touched only when non-zero.
-    ``shift`` is 64 minus log2 of the table size.
+    The top ``sbits`` bits of the hash choose the shard (the table); the home
+    slot is the next bits, so keys sorted by hash fill the table front to
+    back. ``tab`` interleaves keys and low limbs (one cache line a probe); the
+    high limbs sit apart in ``thi``, touched only when non-zero. ``shift`` is
+    64 minus log2 of the table size.
     """
     mask = thi.size - 1
-    h = np.int64(_mix(key) >> shift)
+    h = np.int64((_mix(key) << np.uint64(sbits)) >> shift)
     while True:
         k = tab[2 * h]
         if k == EMPTY_KEY:
@@ -75,7 +76,7 @@ def _insert(tab, thi, shift, key, lo, hi, fill, err):
         h = (h + 1) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _shift(size):
     bits = 0
     while (1 << bits) < size:
@@ -83,12 +84,14 @@ def _shift(size):
     return np.uint64(64 - bits)
 
 
-@njit(cache=True)
-def sort_batch(bk, bl, bh, nb, sk, sl, sh, pbits):
+@njit(cache=True, nogil=True)
+def sort_batch(bk, bl, bh, nb, sk, sl, sh, pbits, sbits, bounds):
     """Counting-sort the first ``nb`` new states by the top ``pbits`` of their hash.
 
-    Inserting them in this order walks the table front to back, so the memory
-    traffic streams instead of missing the cache on every state.
+    Inserting them in this order walks the tables front to back, so the
+    memory traffic streams instead of missing the cache on every state.
+    ``bounds[s] .. bounds[s + 1]`` are then the states of shard ``s`` (the top
+    ``sbits`` bits of the hash).
     """
     shift = np.uint64(64 - pbits)
     start = np.zeros((1 << pbits) + 1, np.int64)
@@ -96,6 +99,9 @@ def sort_batch(bk, bl, bh, nb, sk, sl, sh, pbits):
         start[np.int64(_mix(bk[i]) >> shift) + 1] += 1
     for p in range(1 << pbits):
         start[p + 1] += start[p]
+    per = 1 << (pbits - sbits)
+    for s in range(bounds.size):
+        bounds[s] = start[s * per]
     for i in range(nb):
         p = np.int64(_mix(bk[i]) >> shift)
         j = start[p]
@@ -105,27 +111,27 @@ def sort_batch(bk, bl, bh, nb, sk, sl, sh, pbits):
         sh[j] = bh[i]
 
 
-@njit(cache=True)
-def insert_run(sk, sl, sh, i0, nb, tab, thi, fill, max_fill, err):
+@njit(cache=True, nogil=True)
+def insert_run(sk, sl, sh, i0, nb, tab, thi, sbits, fill, max_fill, err):
     """Insert states ``i0 .. nb``; stop (returning the index) when the table holds ``max_fill``."""
     shift = _shift(thi.size)
     for i in range(i0, nb):
         if fill[0] >= max_fill:
             return i
-        _insert(tab, thi, shift, sk[i], sl[i], sh[i], fill, err)
+        _insert(tab, thi, shift, sbits, sk[i], sl[i], sh[i], fill, err)
     return nb
 
 
-@njit(cache=True)
-def rehash(tab, thi, ntab, nhi, fill, err):
+@njit(cache=True, nogil=True)
+def rehash(tab, thi, ntab, nhi, sbits, fill, err):
     """Move every entry of one table into a larger empty one (in hash order: a stream)."""
     shift = _shift(nhi.size)
     for i in range(thi.size):
         if tab[2 * i] != EMPTY_KEY:
-            _insert(ntab, nhi, shift, tab[2 * i], tab[2 * i + 1], thi[i], fill, err)
+            _insert(ntab, nhi, shift, sbits, tab[2 * i], tab[2 * i + 1], thi[i], fill, err)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def compact(tab, thi, fill):
     """The occupied entries of a table as three dense arrays: keys, low and high limbs."""
     keys = np.empty(fill, np.uint64)
@@ -142,31 +148,20 @@ def compact(tab, thi, fill):
 
 
 @njit(cache=True, inline="always")
-def _new_label(work, n):
-    used = 0
-    for j in range(n):
-        c = work[j]
-        if 0 < c <= MAX_LABEL:
-            used |= 1 << c
-    for lab in range(1, MAX_LABEL + 1):
-        if not (used >> lab) & 1:
-            return lab
-    return -1
+def _join(work, n, x, y, cycle, fresh):
+    """Add the tour edge x-y to the slots ``work[:n]``; return _OK, _INVALID or _DONE.
 
-
-@njit(cache=True, inline="always")
-def _join(work, n, x, y, cycle):
-    """Add the tour edge x-y to the slots ``work[:n]``; return _OK, _INVALID or _DONE."""
+    ``fresh`` is a label no slot uses (one more than the largest), given to a new fragment.
+    """
     cx = work[x]
     cy = work[y]
     if cx == FULL or cy == FULL:
         return _INVALID
     if cx == FREE and cy == FREE:
-        lab = _new_label(work, n)
-        if lab < 0:
+        if fresh > MAX_LABEL:
             return _INVALID
-        work[x] = lab
-        work[y] = lab
+        work[x] = fresh
+        work[y] = fresh
         return _OK
     if cx == FREE:
         work[x] = cy
@@ -222,25 +217,32 @@ def _depart(work, n, x, one_end, ends, budget, cycle):
 
 @njit(cache=True, inline="always")
 def _pack(work, keep, ends, relabel):
-    """The key of the kept slots, labels renumbered in slot order (the canonical form)."""
-    for j in range(MAX_LABEL + 1):
+    """The key of the kept slots, labels renumbered in slot order (the canonical form).
+
+    ``relabel`` maps a code to its new code: the identity for ``FREE``,
+    ``ENDED`` and ``FULL``, 0 for a label not met yet. Branch-free: the labels
+    of real frontiers are random, so a branch on them mispredicts.
+    """
+    for j in range(1, MAX_LABEL + 1):
         relabel[j] = 0
-    nxt = 1
+    nxt = np.int64(1)
     key = np.uint64(ends) << np.uint64(60)
+    shift = np.uint64(0)
     for i in range(keep.size):
         c = work[keep[i]]
-        if 0 < c <= MAX_LABEL:
-            if relabel[c] == 0:
-                relabel[c] = nxt
-                nxt += 1
-            c = relabel[c]
-        key |= np.uint64(c) << np.uint64(4 * i)
+        r = relabel[c]
+        first = r == 0 and c != FREE
+        r = nxt if first else r
+        relabel[c] = r
+        nxt += first
+        key |= np.uint64(r) << shift
+        shift += np.uint64(4)
     return key
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, keep, check, check_spare,
-           single, budget, cycle, bk, bl, bh, nbuf, acc, err):
+           single, choice_mask, free_need, label_need, budget, cycle, bk, bl, bh, nbuf, acc, err):
     """Extend states ``i0 .. i1`` by one square; return the index reached.
 
     The new square sits in slot ``nprev``; ``choice_a/b`` list the edge sets to
@@ -256,7 +258,9 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
     n = nprev + 1
     codes = np.zeros(32, np.int64)
     work = np.zeros(32, np.int64)
-    relabel = np.zeros(MAX_LABEL + 1, np.int64)
+    relabel = np.zeros(16, np.int64)
+    relabel[ENDED] = ENDED
+    relabel[FULL] = FULL
     i = i0
     while i < i1:
         if nbuf[0] + choice_a.size > bk.size:
@@ -265,14 +269,30 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
         clo = lo[i]
         chi = hi[i]
         ends0 = np.int64(key >> np.uint64(60))
+        fresh = 1
+        full = 0
+        free = 1 << nprev
+        label = 0
         for j in range(nprev):
-            codes[j] = np.int64((key >> np.uint64(4 * j)) & np.uint64(15))
+            c = np.int64((key >> np.uint64(4 * j)) & np.uint64(15))
+            codes[j] = c
+            if c == FULL:
+                full |= 1 << j
+            elif c == FREE:
+                free |= 1 << j
+            else:
+                label |= 1 << j
+                if c <= MAX_LABEL and c >= fresh:
+                    fresh = c + 1
         codes[nprev] = FREE
+        # squares that must take an edge from v, whatever else happens
+        required = (free & free_need) | (label & label_need)
         for ch in range(choice_a.size):
+            m = choice_mask[ch]
+            if (m & full) or (required & ~m):
+                continue  # reject before any work: a third edge, or a square left without its edges
             a = choice_a[ch]
             b = choice_b[ch]
-            if (a >= 0 and codes[a] == FULL) or (b >= 0 and codes[b] == FULL):
-                continue  # a square with two edges takes no third: reject before any work
             for j in range(n):
                 work[j] = codes[j]
             status = _OK
@@ -284,7 +304,7 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
                     if one_end[x] and work[x] != FREE:
                         status = _INVALID
                     else:
-                        status = _join(work, n, nprev, x, cycle)
+                        status = _join(work, n, nprev, x, cycle, fresh)
                     if status == _DONE:
                         done = True
                         status = _OK
@@ -346,7 +366,7 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def finish_all(keys, lo, hi, nslots, budget, cycle, acc, err):
     """Add to ``acc`` the states that are finished tours if every frontier square left now."""
     work = np.zeros(32, np.int64)
