@@ -457,7 +457,7 @@ def _run(sweep: _Sweep, closed: bool, budget: int, deadline, progress, t0, strip
             for sh in shards:
                 sh.begin(capacity, want)
             while any(sh.pos < sh.keys.size for sh in shards):
-                each(lambda k: shards[k].grow(st, budget, closed))
+                each(lambda k, st=st: shards[k].grow(st, budget, closed))
                 each(lambda k: shards[k].put(shards, k))
                 live = sum(int(sh.fill[0]) for sh in shards)
                 peak = max(peak, sum(sh.memory() for sh in shards))
@@ -483,8 +483,9 @@ def _run(sweep: _Sweep, closed: bool, budget: int, deadline, progress, t0, strip
             if progress is not None:
                 progress(FrontierProgress(t, nsteps, st.square, live, max_states))
             if strip and t in line_ends:
-                each(lambda k: fk.finish_all(shards[k].keys, shards[k].lo, shards[k].hi, len(st.keep), 2, closed,
-                                             shards[k].acc, shards[k].err))
+                nslots = len(st.keep)
+                each(lambda k, n=nslots: fk.finish_all(shards[k].keys, shards[k].lo, shards[k].hi, n, 2, closed,
+                                                       shards[k].acc, shards[k].err))
                 per_length.append(sum(_value(sh.acc) for sh in shards))
             if t == nsteps - 1:
                 count = sum(_value(sh.acc) for sh in shards)
