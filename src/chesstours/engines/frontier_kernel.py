@@ -43,17 +43,28 @@ def _mix(key):
 
 
 @njit(cache=True, inline="always")
-def _insert(tab, thi, shift, sbits, key, lo, hi, fill, err):
+def _home(key, sbits, size):
+    """The home slot of ``key`` in a table of ``size`` slots: the hash bits below the shard's, scaled.
+
+    Scaling (not masking) keeps the home slot increasing with the hash, so
+    keys sorted by hash fill the table front to back, and lets a table have
+    any size, not only a power of two.
+    """
+    top = (_mix(key) << np.uint64(sbits)) >> np.uint64(32)
+    return np.int64((top * np.uint64(size)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def _insert(tab, thi, sbits, key, lo, hi, fill, err):
     """Add ``lo + 2**64 hi`` partial tours to state ``key``.
 
-    The top ``sbits`` bits of the hash choose the shard (the table); the home
-    slot is the next bits, so keys sorted by hash fill the table front to
-    back. ``tab`` interleaves keys and low limbs (one cache line a probe); the
-    high limbs sit apart in ``thi``, touched only when non-zero. ``shift`` is
-    64 minus log2 of the table size.
+    The top ``sbits`` bits of the hash choose the shard (the table), the next
+    ones the home slot (:func:`_home`); collisions probe linearly. ``tab``
+    interleaves keys and low limbs (one cache line a probe); the high limbs
+    sit apart in ``thi``, touched only when non-zero.
     """
-    mask = thi.size - 1
-    h = np.int64((_mix(key) << np.uint64(sbits)) >> shift)
+    size = thi.size
+    h = _home(key, sbits, size)
     while True:
         k = tab[2 * h]
         if k == EMPTY_KEY:
@@ -73,15 +84,9 @@ def _insert(tab, thi, shift, sbits, key, lo, hi, fill, err):
                     err[0] = 1  # more than 2**128 partial tours: refuse rather than wrap
                 thi[h] = t
             return
-        h = (h + 1) & mask
-
-
-@njit(cache=True, nogil=True)
-def _shift(size):
-    bits = 0
-    while (1 << bits) < size:
-        bits += 1
-    return np.uint64(64 - bits)
+        h += 1
+        if h == size:
+            h = 0
 
 
 @njit(cache=True, nogil=True)
@@ -114,35 +119,43 @@ def sort_batch(bk, bl, bh, nb, sk, sl, sh, pbits, sbits, bounds):
 @njit(cache=True, nogil=True)
 def insert_run(sk, sl, sh, i0, nb, tab, thi, sbits, fill, max_fill, err):
     """Insert states ``i0 .. nb``; stop (returning the index) when the table holds ``max_fill``."""
-    shift = _shift(thi.size)
     for i in range(i0, nb):
         if fill[0] >= max_fill:
             return i
-        _insert(tab, thi, shift, sbits, sk[i], sl[i], sh[i], fill, err)
+        _insert(tab, thi, sbits, sk[i], sl[i], sh[i], fill, err)
     return nb
 
 
 @njit(cache=True, nogil=True)
 def rehash(tab, thi, ntab, nhi, sbits, fill, err):
     """Move every entry of one table into a larger empty one (in hash order: a stream)."""
-    shift = _shift(nhi.size)
     for i in range(thi.size):
         if tab[2 * i] != EMPTY_KEY:
-            _insert(ntab, nhi, shift, sbits, tab[2 * i], tab[2 * i + 1], thi[i], fill, err)
+            _insert(ntab, nhi, sbits, tab[2 * i], tab[2 * i + 1], thi[i], fill, err)
 
 
 @njit(cache=True, nogil=True)
 def compact(tab, thi, fill):
-    """The occupied entries of a table as three dense arrays: keys, low and high limbs."""
+    """The occupied entries of a table as three dense arrays: keys, low and high limbs.
+
+    The high limbs are an empty array when all are zero, as they are until
+    some count passes 2**64: eight bytes a state saved.
+    """
+    wide = False
+    for i in range(thi.size):
+        if thi[i] != 0:
+            wide = True
+            break
     keys = np.empty(fill, np.uint64)
     lo = np.empty(fill, np.uint64)
-    hi = np.empty(fill, np.uint64)
+    hi = np.zeros(fill if wide else 0, np.uint64)
     j = 0
     for i in range(thi.size):
         if tab[2 * i] != EMPTY_KEY:
             keys[j] = tab[2 * i]
             lo[j] = tab[2 * i + 1]
-            hi[j] = thi[i]
+            if wide:
+                hi[j] = thi[i]
             j += 1
     return keys, lo, hi
 
@@ -267,7 +280,7 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
             return i
         key = keys[i]
         clo = lo[i]
-        chi = hi[i]
+        chi = hi[i] if hi.size else np.uint64(0)
         ends0 = np.int64(key >> np.uint64(60))
         fresh = 1
         full = 0
@@ -393,6 +406,6 @@ def finish_all(keys, lo, hi, nslots, budget, cycle, acc, err):
             carry = np.uint64(1) if s < lo[i] else np.uint64(0)
             acc[0] = s
             old = acc[1]
-            acc[1] = old + hi[i] + carry
+            acc[1] = old + (hi[i] if hi.size else np.uint64(0)) + carry
             if acc[1] < old:
                 err[0] = 1
