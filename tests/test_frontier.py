@@ -11,8 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chesstours import Board, count_tours
-from chesstours.engines import frontier_kernel as fk
-from chesstours.engines.frontier import frontier_count, plan_sweep
+from chesstours.engines import frontier_table as ft
+from chesstours.engines.frontier import choose_halves, frontier_count
+from chesstours.engines.frontier_join import count_by_halves, plan_halves
+from chesstours.engines.frontier_plan import best_plan, neighbours
 from chesstours.errors import InvalidArgument, LimitReached
 from chesstours.frontier_api import count_strip
 from chesstours.pieces import CAMEL, GIRAFFE, KNIGHT, ZEBRA, Leaper
@@ -109,17 +111,31 @@ def test_6x6_has_9862_closed_tours():
     assert c.extra["max_states"] > 0 and c.extra["peak_memory_mb"] > 0
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("CHESSTOURS_SLOW"), reason="about 30 s here: set CHESSTOURS_SLOW=1")
 def test_6x6_has_6637920_directed_open_tours():
     c = count_tours("6x6", method="frontier")
     assert (c.directed, c.undirected) == (6_637_920, 3_318_960)
+    assert c.extra["how"] == "meet in the middle"
+    assert count_tours("6x6", start="a1", method="frontier").directed == 524_486
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("CHESSTOURS_SLOW"), reason="minutes of work: set CHESSTOURS_SLOW=1")
 def test_7x7_has_165575218320_directed_open_tours():
-    assert count_tours("7x7", method="frontier").directed == 165_575_218_320
+    # about 100 s on two cores: the halves hold 20 and 43 million states
+    c = count_tours("7x7", method="frontier")
+    assert (c.directed, c.undirected) == (165_575_218_320, 82_787_609_160)
+
+
+def test_7x8_has_34524432316_closed_tours():
+    # A193054 (closed knight's tours of 7 x n); the plain sweep took minutes, the halves seconds
+    c = count_tours("7x8", closed=True, method="frontier")
+    assert c.undirected == 34_524_432_316 and c.extra["how"] == "meet in the middle"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("CHESSTOURS_SLOW"), reason="5 minutes and 6 GiB: set CHESSTOURS_SLOW=1")
+def test_8x8_has_13267364410532_closed_tours():
+    c = count_tours("8x8", closed=True, method="frontier")
+    assert (c.undirected, c.directed) == (13_267_364_410_532, 26_534_728_821_064)
 
 
 def test_one_sweep_gives_the_closed_tours_of_every_3_row_strip():
@@ -154,7 +170,7 @@ def test_one_sweep_gives_the_closed_tours_of_6_row_strips():
 
 
 def test_the_sweep_runs_across_the_narrow_side():
-    tall, wide = plan_sweep(Board(9, 4), KNIGHT), plan_sweep(Board(4, 9), KNIGHT)
+    tall, wide = best_plan(Board(9, 4), KNIGHT), best_plan(Board(4, 9), KNIGHT)
     assert tall.max_slots == wide.max_slots <= 2 * 4 + 1
     assert {Board(9, 4).row(v) for v in tall.order[:4]} == {0}  # a line is a row of 4
     assert {Board(4, 9).col(v) for v in wide.order[:4]} == {0}  # a line is a column of 4
@@ -163,21 +179,33 @@ def test_the_sweep_runs_across_the_narrow_side():
 def test_wide_boards_are_refused_up_front_with_an_estimate():
     with pytest.raises(InvalidArgument, match="frontier of .* squares .*states"):
         count_tours("12x40", closed=True, method="frontier")
-    with pytest.raises(InvalidArgument, match="frontier"):
-        count_tours("8x8", closed=True)
+    with pytest.raises(InvalidArgument, match="frontier of 18 squares"):
+        count_tours("9x9", closed=True, method="frontier")
+    with pytest.raises(InvalidArgument, match=r"would need about .* states .* more than the 8\.0 GiB allowed"):
+        frontier_count(Board(8, 8), KNIGHT, closed=False, memory_limit=8 << 30)
 
 
 def test_the_time_limit_stops_the_sweep_with_an_incomplete_count():
     with pytest.raises(LimitReached) as info:
-        count_tours("7x7", closed=False, method="frontier", time_limit=0.2)
+        count_tours("7x8", closed=True, method="frontier", time_limit=0.2)
     partial = info.value.partial
     assert partial.complete is False and partial.method == "frontier" and partial.nodes > 0
 
 
 def test_progress_reports_the_square_and_the_live_states():
     seen = []
-    count_tours("5x6", closed=True, method="frontier", progress=seen.append)
-    assert seen and seen[-1].steps == 30 and all(p.states >= 0 for p in seen)
+    count_tours("4x7", closed=False, method="frontier", progress=seen.append)
+    assert seen and seen[-1].steps == 28 and all(p.states >= 0 for p in seen)
+    assert {p.phase for p in seen} == {"sweep"}
+
+
+def test_progress_of_a_meet_in_the_middle_goes_through_both_halves_then_the_join():
+    seen = []
+    count_tours("6x6", closed=True, method="frontier", progress=seen.append)
+    phases = [p.phase for p in seen]
+    assert phases[0] == "left half" and phases[-1] == "join" and "right half" in phases
+    assert phases.index("right half") < phases.index("join")
+    assert seen[-1].step == seen[-1].steps  # every part of the larger half joined
 
 
 def test_auto_sweeps_closed_whole_boards_and_backtracks_quick_counts():
@@ -188,22 +216,40 @@ def test_auto_sweeps_closed_whole_boards_and_backtracks_quick_counts():
 
 
 def test_counts_carry_into_a_second_64_bit_limb():
-    table = np.zeros(2 * 1024, np.uint64)
-    table[0::2] = fk.EMPTY_KEY
-    high = np.zeros(1024, np.uint64)
+    table = np.zeros(3 * 1024, np.uint64)
+    table[0::3] = ft.EMPTY_KEY
     fill, err = np.zeros(1, np.int64), np.zeros(1, np.int64)
     top = np.uint64(2**64 - 1)
     keys = np.array([7, 7, 7], np.uint64)
     lo = np.array([top, top, 5], np.uint64)
     hi = np.array([0, 1, 0], np.uint64)
-    fk.insert_run(keys, lo, hi, 0, 3, table, high, 0, fill, 1000, err)
-    got = fk.compact(table, high, int(fill[0]))
+    ft.insert_run(keys, lo, hi, 0, 3, table, 3, 0, fill, 1000, err)
+    got = ft.compact(table, 3, int(fill[0]))
     assert int(got[0][0]) == 7 and int(got[1][0]) + (int(got[2][0]) << 64) == 2 * (2**64 - 1) + 2**64 + 5
     assert err[0] == 0
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("CHESSTOURS_SLOW"), reason="about 30 s here: set CHESSTOURS_SLOW=1")
+def test_a_one_limb_table_flags_a_carry_instead_of_wrapping():
+    table = np.zeros(2 * 64, np.uint64)
+    table[0::2] = ft.EMPTY_KEY
+    fill, err = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    keys = np.array([3, 3], np.uint64)
+    lo = np.array([2**63, 2**63], np.uint64)
+    ft.insert_run(keys, lo, np.zeros(2, np.uint64), 0, 2, table, 2, 0, fill, 48, err)
+    assert err[0] == ft.NARROW_OVERFLOW
+
+
+def test_a_two_limb_table_refuses_a_count_past_2_to_the_128():
+    table = np.zeros(3 * 64, np.uint64)
+    table[0::3] = ft.EMPTY_KEY
+    fill, err = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    top = np.uint64(2**64 - 1)
+    keys = np.array([3, 3], np.uint64)
+    ft.insert_run(keys, np.array([top, 1], np.uint64), np.array([top, 0], np.uint64), 0, 2, table, 3, 0, fill, 48,
+                  err)
+    assert err[0] == ft.OVERFLOW
+
+
 def test_6x15_has_more_closed_tours_than_fit_in_64_bits():
     # A175881: closed knight's tours of 6 x n.
     counts = dict(count_strip(6, range(9, 16), closed=True).counts)
@@ -224,3 +270,56 @@ def test_the_sweep_counts_the_same_on_any_number_of_threads(workers):
     want = [frontier_count(b, p, closed, start, workers=1).count for b, p, closed, start in cases]
     assert [r.count for r in got] == want
     assert want[0] == count_tours("5x6", closed=True, method="backtrack").undirected
+
+
+# -- meet in the middle -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 5), (4, 5), (5, 5), (3, 7), (4, 6), (5, 6)])
+def test_every_cut_of_a_meet_in_the_middle_counts_what_one_sweep_counts(rows, cols):
+    board = Board(rows, cols)
+    for closed in (False, True):
+        want = frontier_count(board, KNIGHT, closed, halves=False).count
+        for split in range(1, board.size):
+            try:
+                halves = plan_halves(board, KNIGHT, closed, split)
+            except ValueError:  # every square of the first part on the middle frontier
+                continue
+            got = count_by_halves(board, KNIGHT, closed, halves, threads=1).count
+            assert got == want, (board, closed, split)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(5, 5), (5, 6), (6, 6), (5, 8)])
+def test_meet_in_the_middle_counts_tours_between_given_squares_as_one_sweep_does(rows, cols):
+    board = Board(rows, cols)
+    squares = [0, cols - 1, board.size // 2, cols + 2]
+    cases = [(False, None, None), (True, None, None)] + [(False, s, None) for s in squares]
+    cases += [(False, s, e) for s in squares for e in squares if s != e]
+    cases += [(True, s, e) for s in squares[:2] for e in range(board.size) if e != s]
+    nbrs = neighbours(board, KNIGHT)
+    for closed, s, e in cases:
+        halves = frontier_count(board, KNIGHT, closed, s, e, halves=True)
+        if not closed or s is None or e in nbrs[s]:  # else no tour uses the edge s-e: nothing to sweep
+            assert halves.how == "meet in the middle"
+        assert halves.count == frontier_count(board, KNIGHT, closed, s, e, halves=False).count, (closed, s, e)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(5, 6), st.integers(5, 7), st.sampled_from([KNIGHT, ZEBRA, Leaper(1, 1), Leaper(0, 1)]),
+       st.booleans(), st.data())
+def test_meet_in_the_middle_agrees_with_one_sweep_on_boards_with_holes(rows, cols, piece, closed, data):
+    holes = data.draw(st.sets(st.integers(0, rows * cols - 1), max_size=5))
+    board = Board(rows, cols, holes)
+    if choose_halves(board, piece, closed) is None or board.free_count < 2:
+        return
+    try:
+        one = frontier_count(board, piece, closed, halves=False).count
+    except InvalidArgument:  # a frontier too wide for one sweep
+        return
+    assert frontier_count(board, piece, closed, halves=True).count == one
+
+
+def test_the_halves_of_8x8_meet_on_a_frontier_of_16_squares():
+    halves = choose_halves(Board(8, 8), KNIGHT, closed=True)
+    assert halves.split == 40 and len(halves.middle) == 16 and halves.max_slots == 16
+    assert set(halves.left.final) == set(halves.right.final) == set(halves.middle)

@@ -73,8 +73,12 @@ def count_by_frontier(board: Board, piece: Leaper, closed: bool, s: int | None, 
 
 
 def _extra(result) -> dict:
-    return {"max_states": result.max_states, "peak_memory_mb": round(result.peak_memory_mb, 1),
-            "frontier_squares": result.max_slots, "threads": result.threads}
+    extra = {"max_states": result.max_states, "peak_memory_mb": round(result.peak_memory_mb, 1),
+             "frontier_squares": result.max_slots, "threads": result.threads, "how": result.how}
+    if result.how == "meet in the middle" and result.complete:
+        extra["middle_states"] = list(result.halves)
+        extra["pairs_joined"] = result.pairs
+    return extra
 
 
 @dataclass

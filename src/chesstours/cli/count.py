@@ -64,7 +64,11 @@ def _frontier_report(update, board: Board):
         if update is None:
             return
         if hasattr(p, "states"):  # the frontier sweep
-            update(p.step + 1, p.steps, f"square {board.name(p.square)}, {p.states:,} states")
+            if p.phase == "join":
+                update(p.step, p.steps, f"join: {p.step} of {p.steps} parts of {p.states:,} states")
+            else:
+                where = "" if p.phase == "sweep" else f"{p.phase}: "
+                update(p.step + 1, p.steps, f"{where}square {board.name(p.square)}, {p.states:,} states")
         else:  # backtracking
             update(p.tasks_done, p.tasks_total, f"{p.nodes:,} positions")
 

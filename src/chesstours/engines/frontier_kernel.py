@@ -1,21 +1,26 @@
 """Compiled kernels of the frontier sweep (see :mod:`chesstours.engines.frontier`).
 
-A *state* is one ``uint64``: four bits per frontier slot, slot ``i`` in bits
-``4i .. 4i+3``, and in bits 60-61 the number of free path ends already used.
-A slot's code is
+A *state* is one ``uint64``. Each frontier slot has a code:
 
-* ``0`` -- the square has no tour edge yet;
-* ``1 .. 13`` -- the square ends a path fragment; the fragment's other end is
+* ``FREE`` (0) -- the square has no tour edge yet;
+* ``1 .. 8`` -- the square ends a path fragment; the fragment's other end is
   the other slot with the same label (labels are renumbered 1, 2, 3 ... in
   slot order, so equal frontiers give equal keys);
-* ``ENDED`` (14) -- the square ends a fragment whose other end is already one
-  of the two ends of the finished tour;
-* ``FULL`` (15) -- the square has both its tour edges.
+* ``ENDED`` -- the square ends a fragment whose other end is already one of
+  the two ends of the finished tour;
+* ``FULL`` -- the square has both its tour edges.
 
-The states of one step live in an open-addressing hash table (linear
-probing, ``EMPTY_KEY`` marks a free slot) whose counts are two 64-bit limbs
-(``lo`` + 2**64 ``hi``), so no count can overflow silently: a carry out of
-``hi`` sets an error flag.
+A label marks exactly two slots, so a frontier of at most 17 slots uses at
+most 8 labels and a slot takes one of 11 values. The key is the mixed-radix
+number ``ends + 3 * sum(code[i] * 11**i)``, where ``ends`` (0, 1 or 2) counts
+the free path ends already used: ``3 * 11**17 < 2**61``, so 17 slots fit
+where four bits a slot would hold 15. Decoding divides by the constants 11
+and 3, which the compiler turns into multiplications.
+
+While a square is being added the slots live in a work array of small ints,
+with ``ENDED`` = 14 and ``FULL`` = 15 there (the packed codes are 9 and 10),
+so a new fragment may take a label above 8 before the departures of the step
+bring the count back down.
 """
 
 from __future__ import annotations
@@ -23,141 +28,36 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .frontier_table import add_to
+
 FREE, ENDED, FULL = 0, 14, 15
+#: Largest label in a work array (labels above 8 live only until the state is packed).
 MAX_LABEL = 13
-#: Most frontier slots a 64-bit state holds (60 bits; two more count the path ends).
-MAX_SLOTS = 15
-EMPTY_KEY = np.uint64(0xFFFFFFFFFFFFFFFF)
+#: Most frontier slots a 64-bit state holds.
+MAX_SLOTS = 17
+#: Values of a packed slot, and the packed codes of ``ENDED`` and ``FULL``.
+RADIX = 11
+PACKED_ENDED, PACKED_FULL = 9, 10
+#: ``11**i``, the place value of slot ``i`` (after the factor 3 of the ends).
+PLACE = np.array([3 * RADIX**i for i in range(MAX_SLOTS + 1)], np.uint64)
+#: Work code of a packed code.
+UNPACKED = np.array(list(range(9)) + [ENDED, FULL], np.int64)
 
 _OK, _INVALID, _DONE = 0, 1, 2
+#: An edge choice that *caps* the new square: a virtual edge to an end of the tour (meet in the middle).
+CAP = -2
 
 
 @njit(cache=True, inline="always")
-def _mix(key):
-    # splitmix64's finaliser: every key bit moves every bit of the hash
-    h = key ^ (key >> np.uint64(30))
-    h = h * np.uint64(0xBF58476D1CE4E5B9)
-    h = h ^ (h >> np.uint64(27))
-    h = h * np.uint64(0x94D049BB133111EB)
-    return h ^ (h >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
-def _home(key, sbits, size):
-    """The home slot of ``key`` in a table of ``size`` slots: the hash bits below the shard's, scaled.
-
-    Scaling (not masking) keeps the home slot increasing with the hash, so
-    keys sorted by hash fill the table front to back, and lets a table have
-    any size, not only a power of two.
-    """
-    top = (_mix(key) << np.uint64(sbits)) >> np.uint64(32)
-    return np.int64((top * np.uint64(size)) >> np.uint64(32))
-
-
-@njit(cache=True, inline="always")
-def _insert(tab, thi, sbits, key, lo, hi, fill, err):
-    """Add ``lo + 2**64 hi`` partial tours to state ``key``.
-
-    The top ``sbits`` bits of the hash choose the shard (the table), the next
-    ones the home slot (:func:`_home`); collisions probe linearly. ``tab``
-    interleaves keys and low limbs (one cache line a probe); the high limbs
-    sit apart in ``thi``, touched only when non-zero.
-    """
-    size = thi.size
-    h = _home(key, sbits, size)
-    while True:
-        k = tab[2 * h]
-        if k == EMPTY_KEY:
-            tab[2 * h] = key
-            tab[2 * h + 1] = lo
-            if hi:
-                thi[h] = hi
-            fill[0] += 1
-            return
-        if k == key:
-            s = tab[2 * h + 1] + lo
-            tab[2 * h + 1] = s
-            if s < lo or hi:
-                old = thi[h]
-                t = old + hi + (np.uint64(1) if s < lo else np.uint64(0))
-                if t < old:
-                    err[0] = 1  # more than 2**128 partial tours: refuse rather than wrap
-                thi[h] = t
-            return
-        h += 1
-        if h == size:
-            h = 0
-
-
-@njit(cache=True, nogil=True)
-def sort_batch(bk, bl, bh, nb, sk, sl, sh, pbits, sbits, bounds):
-    """Counting-sort the first ``nb`` new states by the top ``pbits`` of their hash.
-
-    Inserting them in this order walks the tables front to back, so the
-    memory traffic streams instead of missing the cache on every state.
-    ``bounds[s] .. bounds[s + 1]`` are then the states of shard ``s`` (the top
-    ``sbits`` bits of the hash).
-    """
-    shift = np.uint64(64 - pbits)
-    start = np.zeros((1 << pbits) + 1, np.int64)
-    for i in range(nb):
-        start[np.int64(_mix(bk[i]) >> shift) + 1] += 1
-    for p in range(1 << pbits):
-        start[p + 1] += start[p]
-    per = 1 << (pbits - sbits)
-    for s in range(bounds.size):
-        bounds[s] = start[s * per]
-    for i in range(nb):
-        p = np.int64(_mix(bk[i]) >> shift)
-        j = start[p]
-        start[p] = j + 1
-        sk[j] = bk[i]
-        sl[j] = bl[i]
-        sh[j] = bh[i]
-
-
-@njit(cache=True, nogil=True)
-def insert_run(sk, sl, sh, i0, nb, tab, thi, sbits, fill, max_fill, err):
-    """Insert states ``i0 .. nb``; stop (returning the index) when the table holds ``max_fill``."""
-    for i in range(i0, nb):
-        if fill[0] >= max_fill:
-            return i
-        _insert(tab, thi, sbits, sk[i], sl[i], sh[i], fill, err)
-    return nb
-
-
-@njit(cache=True, nogil=True)
-def rehash(tab, thi, ntab, nhi, sbits, fill, err):
-    """Move every entry of one table into a larger empty one (in hash order: a stream)."""
-    for i in range(thi.size):
-        if tab[2 * i] != EMPTY_KEY:
-            _insert(ntab, nhi, sbits, tab[2 * i], tab[2 * i + 1], thi[i], fill, err)
-
-
-@njit(cache=True, nogil=True)
-def compact(tab, thi, fill):
-    """The occupied entries of a table as three dense arrays: keys, low and high limbs.
-
-    The high limbs are an empty array when all are zero, as they are until
-    some count passes 2**64: eight bytes a state saved.
-    """
-    wide = False
-    for i in range(thi.size):
-        if thi[i] != 0:
-            wide = True
-            break
-    keys = np.empty(fill, np.uint64)
-    lo = np.empty(fill, np.uint64)
-    hi = np.zeros(fill if wide else 0, np.uint64)
-    j = 0
-    for i in range(thi.size):
-        if tab[2 * i] != EMPTY_KEY:
-            keys[j] = tab[2 * i]
-            lo[j] = tab[2 * i + 1]
-            if wide:
-                hi[j] = thi[i]
-            j += 1
-    return keys, lo, hi
+def unpack(key, nslots, codes):
+    """Write the work codes of the ``nslots`` slots of ``key`` into ``codes``; return the ends used."""
+    ends = np.int64(key % np.uint64(3))
+    rest = key // np.uint64(3)
+    for j in range(nslots):
+        q = rest // np.uint64(RADIX)
+        codes[j] = UNPACKED[np.int64(rest - q * np.uint64(RADIX))]
+        rest = q
+    return ends
 
 
 @njit(cache=True, inline="always")
@@ -229,18 +129,41 @@ def _depart(work, n, x, one_end, ends, budget, cycle):
 
 
 @njit(cache=True, inline="always")
+def _cap(work, n, x, fixed, ends, budget):
+    """Square x ends the tour (the right half of a meet in the middle decides it); return (status, ends).
+
+    The cap is a virtual edge: x counts it as one of its two, so the other
+    half owes x one edge fewer. A fixed end square uses none of the free ends.
+    """
+    c = work[x]
+    if c == FULL or c == ENDED:
+        return _INVALID, ends  # a third edge, or a path finished inside one half
+    if not fixed:
+        if ends >= budget:
+            return _INVALID, ends
+        ends += 1
+    if c == FREE:
+        work[x] = ENDED
+        return _OK, ends
+    work[x] = FULL
+    for j in range(n):
+        if work[j] == c:
+            work[j] = ENDED
+    return _OK, ends
+
+
+@njit(cache=True, inline="always")
 def _pack(work, keep, ends, relabel):
     """The key of the kept slots, labels renumbered in slot order (the canonical form).
 
-    ``relabel`` maps a code to its new code: the identity for ``FREE``,
-    ``ENDED`` and ``FULL``, 0 for a label not met yet. Branch-free: the labels
-    of real frontiers are random, so a branch on them mispredicts.
+    ``relabel`` maps a work code to its packed code: ``FREE``, ``ENDED`` and
+    ``FULL`` to theirs, a label not met yet to 0. Branch-free: the labels of
+    real frontiers are random, so a branch on them mispredicts.
     """
     for j in range(1, MAX_LABEL + 1):
         relabel[j] = 0
     nxt = np.int64(1)
-    key = np.uint64(ends) << np.uint64(60)
-    shift = np.uint64(0)
+    key = np.uint64(ends)
     for i in range(keep.size):
         c = work[keep[i]]
         r = relabel[c]
@@ -248,32 +171,40 @@ def _pack(work, keep, ends, relabel):
         r = nxt if first else r
         relabel[c] = r
         nxt += first
-        key |= np.uint64(r) << shift
-        shift += np.uint64(4)
+        key += np.uint64(r) * PLACE[i]
     return key
+
+
+@njit(cache=True, inline="always")
+def _relabel_table():
+    relabel = np.zeros(16, np.int64)
+    relabel[ENDED] = PACKED_ENDED
+    relabel[FULL] = PACKED_FULL
+    return relabel
 
 
 @njit(cache=True, nogil=True)
 def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, keep, check, check_spare,
-           single, choice_mask, free_need, label_need, budget, cycle, bk, bl, bh, nbuf, acc, err):
+           single, choice_mask, free_need, label_need, budget, cycle, finish, bk, bl, bh, nbuf, acc, err):
     """Extend states ``i0 .. i1`` by one square; return the index reached.
 
     The new square sits in slot ``nprev``; ``choice_a/b`` list the edge sets to
-    try (slots of earlier neighbours, -1 for none); ``one_end[slot]`` marks
+    try (slots of earlier neighbours, -1 for none, ``CAP`` for a cap); ``one_end[slot]`` marks
     squares that must end the tour; ``departs`` lists the slots leaving the
     frontier, ``keep`` the slots that stay, in order; ``check`` are the kept
     slots of v and its earlier neighbours and ``check_spare`` how many
     neighbours each has still to come; ``single`` are the kept slots with one
-    neighbour to come, which can only end an open tour if they have no edge yet. Finished tours are
-    added to ``acc`` (two limbs); new states are appended to the buffer
-    ``bk/bl/bh`` (``nbuf[0]`` used); the call stops early when it is full.
+    neighbour to come, which can only end an open tour if they have no edge
+    yet. Finished tours are added to ``acc`` (two limbs) when ``finish`` is
+    set (a whole sweep; in a half of a meet in the middle a finished tour
+    cannot be, since the other half is still to come); new states are
+    appended to the buffer ``bk/bl/bh`` (``nbuf[0]`` used); the call stops
+    early when it is full.
     """
     n = nprev + 1
     codes = np.zeros(32, np.int64)
     work = np.zeros(32, np.int64)
-    relabel = np.zeros(16, np.int64)
-    relabel[ENDED] = ENDED
-    relabel[FULL] = FULL
+    relabel = _relabel_table()
     i = i0
     while i < i1:
         if nbuf[0] + choice_a.size > bk.size:
@@ -281,14 +212,13 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
         key = keys[i]
         clo = lo[i]
         chi = hi[i] if hi.size else np.uint64(0)
-        ends0 = np.int64(key >> np.uint64(60))
+        ends0 = unpack(key, nprev, codes)
         fresh = 1
         full = 0
         free = 1 << nprev
         label = 0
         for j in range(nprev):
-            c = np.int64((key >> np.uint64(4 * j)) & np.uint64(15))
-            codes[j] = c
+            c = codes[j]
             if c == FULL:
                 full |= 1 << j
             elif c == FREE:
@@ -310,10 +240,14 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
                 work[j] = codes[j]
             status = _OK
             done = False
+            capped = False
             ends = ends0
             for e in range(2):
                 x = a if e == 0 else b
-                if x >= 0 and status == _OK:
+                if x == CAP and status == _OK:
+                    status, ends = _cap(work, n, nprev, one_end[nprev], ends, budget)
+                    capped = True
+                elif x >= 0 and status == _OK:
                     if one_end[x] and work[x] != FREE:
                         status = _INVALID
                     else:
@@ -323,7 +257,7 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
                         status = _OK
             if status != _OK:
                 continue
-            if one_end[nprev] and work[nprev] == FULL:
+            if one_end[nprev] and work[nprev] == FULL and not capped:
                 continue
             for d in range(departs.size):
                 x = departs[d]
@@ -339,18 +273,14 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
             if status != _OK:
                 continue
             if done:
+                if not finish:
+                    continue
                 complete = True
                 for j in range(n):
                     if work[j] != FULL:
                         complete = False
                 if complete:
-                    s = acc[0] + clo
-                    carry = np.uint64(1) if s < clo else np.uint64(0)
-                    acc[0] = s
-                    old = acc[1]
-                    acc[1] = old + chi + carry
-                    if acc[1] < old:
-                        err[0] = 1
+                    add_to(acc, clo, chi, err)
                 continue
             # prune: a square next to v that can no longer get the edges it needs
             # (only v and its earlier neighbours lost a future neighbour this step)
@@ -385,10 +315,7 @@ def finish_all(keys, lo, hi, nslots, budget, cycle, acc, err):
     work = np.zeros(32, np.int64)
     no = np.zeros(32, np.bool_)
     for i in range(keys.size):
-        key = keys[i]
-        ends = np.int64(key >> np.uint64(60))
-        for j in range(nslots):
-            work[j] = np.int64((key >> np.uint64(4 * j)) & np.uint64(15))
+        ends = unpack(keys[i], nslots, work)
         done = False
         ok = True
         for x in range(nslots):
@@ -402,10 +329,4 @@ def finish_all(keys, lo, hi, nslots, budget, cycle, acc, err):
                 ok = False
                 break
         if ok and done:
-            s = acc[0] + lo[i]
-            carry = np.uint64(1) if s < lo[i] else np.uint64(0)
-            acc[0] = s
-            old = acc[1]
-            acc[1] = old + (hi[i] if hi.size else np.uint64(0)) + carry
-            if acc[1] < old:
-                err[0] = 1
+            add_to(acc, lo[i], hi[i] if hi.size else np.uint64(0), err)
