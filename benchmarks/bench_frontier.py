@@ -1,88 +1,95 @@
-"""Benchmark of exact counting by the frontier sweep.
+"""Benchmark of exact counting by the frontier method.
 
-Prints one table: wall time, the most live states and the peak memory of the
-state tables, for knight's tours of whole boards, each set against a baseline
-measured in the same run where one finishes in reasonable time (the
-backtracking count of the same question, all cores).
+Prints one table: wall time (median of ``--runs``), how the count was made
+(one sweep, or meet in the middle), the most live states of a step, the
+states on the middle frontier of each half, the pairs the join tried, and
+the peak memory of the state tables. Baselines measured in the same run:
+the same count by one whole-board sweep (``one sweep s``, with the ratio to
+it) where that finishes in reasonable time, and by backtracking (all cores)
+on the small boards.
 
 Yardstick (a throw-away single-threaded C++ frontier sweep on this machine,
 hash map of packed states): 6x6 closed 0.23 s, 6x7 closed 2 s, 7x8 closed
-158 s / 1.7 GiB, 6x6 open 15 s / 385 MiB, 6x8 open 190 s / 1.7 GiB.
+158 s / 1.7 GiB, 6x6 open 15 s / 385 MiB, 6x8 open 190 s / 1.7 GiB; 8x8
+closed by meet in the middle in 38 CPU-minutes and 8.3 GiB.
 
 Usage::
 
-    python benchmarks/bench_frontier.py            # 6x6, 6x7, 6x8, 7x8 (several minutes)
-    python benchmarks/bench_frontier.py --quick    # 6x6 and 6x7 only
-    python benchmarks/bench_frontier.py --big      # also 7x7 open (8x8 is refused: frontier too wide)
-    python benchmarks/bench_frontier.py --quick --runs 3 --one-thread   # medians, and one core beside all
+    python benchmarks/bench_frontier.py --runs 3          # 6x6, 6x7, 6x8, 7x8 (about 2 minutes)
+    python benchmarks/bench_frontier.py --quick --runs 5  # 6x6 and 6x7 only
+    python benchmarks/bench_frontier.py --big             # also 7x7 open and 8x8 closed (about 8 minutes)
+    python benchmarks/bench_frontier.py --sweep-baseline  # one whole sweep beside 6x8 and 7x8 too (minutes more)
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
+import resource
 
-from _report import table
+from _report import median_time, table
 
-from chesstours import count_tours
+from chesstours import Board, count_tours
+from chesstours.engines.frontier import frontier_count
+from chesstours.pieces import KNIGHT
 
-#: (board, closed, backtracking baseline?) in order of cost.
-CASES = [("6x6", True, True), ("6x6", False, True), ("6x7", True, False), ("6x8", False, False),
-         ("7x8", True, False)]
-QUICK = CASES[:3]
-BIG = [("7x7", False, False), ("8x8", True, False)]
-
-
-def _timed(fn, runs: int):
-    """(median seconds, last result) of ``runs`` calls."""
-    times, result = [], None
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), result
+#: (board, closed, one-sweep baseline?, backtracking baseline?) in order of cost.
+QUICK = [("6x6", True, True, True), ("6x6", False, True, True), ("6x7", True, True, False)]
+CASES = QUICK + [("6x8", False, False, False), ("7x8", True, False, False)]
+BIG = [("7x7", False, False, False), ("8x8", True, False, False)]
+YARDSTICK = {("6x6", True): "0.23", ("6x6", False): "15", ("6x7", True): "2", ("7x8", True): "158",
+             ("6x8", False): "190", ("8x8", True): "2280 CPU"}
 
 
-def run(cases, workers: int | None, runs: int, one_thread: bool) -> None:
+def _short(n: int) -> str:
+    """``161467488`` -> ``"161.5 M"``; small numbers as they are."""
+    return f"{n:,}" if n < 10**6 else f"{n / 1e6:,.1f} M"
+
+
+def run(cases, workers: int | None, runs: int, sweep_baseline: bool) -> None:
     count_tours("5x5", method="frontier")  # load the compiled kernels
+    count_tours("6x6", closed=True, method="frontier")
     rows = []
-    for board, closed, baseline in cases:
+    for board, closed, sweep, backtrack in cases:
         kind = "closed" if closed else "open"
-        try:
-            seconds, c = _timed(lambda: count_tours(board, closed=closed, method="frontier", workers=workers), runs)
-        except Exception as exc:  # noqa: BLE001 - a refusal is a result of the benchmark
-            rows.append([board, kind, "refused", "-", "-", "-", "-", "-", "-", str(exc)[:60]])
-            continue
-        single = "-"
-        if one_thread:
-            one, c1 = _timed(lambda: count_tours(board, closed=closed, method="frontier", workers=1), runs)
-            assert c1.undirected == c.undirected
-            single = f"{one:.2f} ({one / seconds:.1f}x)"
-        base = "-"
-        if baseline:
-            base_s, b = _timed(lambda: count_tours(board, closed=closed, method="backtrack"), runs)
-            base = f"{base_s:.2f}"
+        seconds, c = median_time(lambda: count_tours(board, closed=closed, method="frontier", workers=workers),
+                                 runs)
+        x = c.extra
+        one = "-"
+        if sweep or sweep_baseline:
+            r = Board(*map(int, board.split("x")))
+            one_s, plain = median_time(lambda: frontier_count(r, KNIGHT, closed, halves=False, workers=workers),
+                                       runs)
+            assert plain.count == c.undirected
+            one = f"{one_s:.2f} ({one_s / seconds:.1f}x)"
+        back = "-"
+        if backtrack:
+            back_s, b = median_time(lambda: count_tours(board, closed=closed, method="backtrack"), runs)
             assert (b.directed, b.undirected) == (c.directed, c.undirected)
-        rows.append([board, kind, f"{c.undirected:,}", f"{seconds:.2f}", str(c.extra["threads"]), single,
-                     f"{c.extra['max_states']:,}", f"{c.extra['peak_memory_mb']:,.0f}", base, ""])
+            back = f"{back_s:.2f}"
+        middle = " / ".join(_short(n) for n in x.get("middle_states", [])) or "-"
+        pairs = _short(x["pairs_joined"]) if "pairs_joined" in x else "-"
+        rows.append([board, kind, f"{c.undirected:,}", f"{seconds:.2f}",
+                     "halves" if x["how"] == "meet in the middle" else "sweep", str(x["threads"]),
+                     f"{x['max_states']:,}", middle, pairs, f"{x['peak_memory_mb']:,.0f}", one, back,
+                     YARDSTICK.get((board, closed), "-")])
         print(" ".join(rows[-1]), flush=True)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     table(f"Frontier counts of knight's tours (undirected: paths or cycles); wall seconds, median of {runs}; "
-          "one thread: the same sweep on one core (and the speed-up of all); "
-          "baseline: backtracking, all cores; all in the same run",
-          ["board", "tours", "count", "seconds", "threads", "one thread s", "max states", "peak MiB",
-           "backtrack s", "note"], rows, 2)
+          "one sweep: the same count by one whole-board sweep (and its ratio to the count); backtrack: all "
+          f"cores; all in the same run. Largest resident memory of the run: {rss:.1f} GiB",
+          ["board", "tours", "count", "seconds", "how", "threads", "max states", "middle states", "pairs",
+           "peak MiB", "one sweep s", "backtrack s", "C++ s"], rows, 2)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the small boards")
     parser.add_argument("--big", action="store_true", help="also 7x7 open and 8x8 closed")
-    parser.add_argument("--threads", type=int, default=None, help="threads of the sweep (default: every core)")
-    parser.add_argument("--one-thread", action="store_true", help="also time the sweep on one thread")
+    parser.add_argument("--sweep-baseline", action="store_true", help="one whole sweep beside every board")
+    parser.add_argument("--threads", type=int, default=None, help="threads (default: every core)")
     parser.add_argument("--runs", type=int, default=1, help="runs of each count (the median is shown)")
     args = parser.parse_args()
-    run(QUICK if args.quick else CASES + (BIG if args.big else []), args.threads, args.runs, args.one_thread)
+    run(QUICK if args.quick else CASES + (BIG if args.big else []), args.threads, args.runs, args.sweep_baseline)
 
 
 if __name__ == "__main__":

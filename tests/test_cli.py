@@ -41,7 +41,8 @@ def test_tour_moves_and_json_formats(capsys):
         ["tour", "8", "--start", "z9"], ["tour", "8", "--holes", "d4", "--start", "d4"],
         ["tour", "8", "--piece", "0,0"], ["tour", "8", "--time-limit", "-1"],
         ["tour", "8", "--node-limit", "-5"], ["tours", "5x5", "--limit", "-3"],
-        ["count", "10000x10000"], ["count", "8x8"], ["tour", "8", "--bogus"], ["tour"],
+        ["count", "10000x10000"], ["count", "9x9"], ["tour", "8", "--bogus"], ["tour"],
+        ["count", "6x6", "--spill-dir", "/proc/no/such/folder"], ["count", "6x6", "--spill-dir", ".", "-m", "backtrack"],
         ["tour", "8", "--format", "pdf"], ["check", "/nonexistent/file"], ["tour", "8", "--piece", "bishop"],
         ["count", "5x5", "--workers", "0"], ["tour", "8", "--holes", "a1,zz99"],
     ],
@@ -79,6 +80,19 @@ def test_count_plain_and_json(capsys):
     assert {"nodes", "seconds"} <= set(data)
     code, out, _ = run(capsys, "count", "5x5", "--start", "a1", "--json")
     assert json.loads(out)["directed"] == 304 and json.loads(out)["start"] == "a1"
+
+
+def test_count_by_meet_in_the_middle_says_so_and_keeps_its_layers_on_disk_when_asked(tmp_path, capsys):
+    code, out, _ = run(capsys, "count", "6x6", "--method", "frontier", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["directed"] == 6_637_920 and data["how"] == "meet in the middle"
+    assert len(data["middle_states"]) == 2 and data["pairs_joined"] > 0 and "peak_disk_mb" not in data
+    code, out, _ = run(capsys, "count", "6x6", "--method", "frontier", "--spill-dir", str(tmp_path), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["directed"] == 6_637_920 and data["peak_disk_mb"] > 0
+    assert list(tmp_path.iterdir()) == []  # the layers are gone with the count
+    code, out, _ = run(capsys, "count", "6x7", "--closed", "--method", "frontier")
+    assert code == 0 and "1,067,638" in out and "frontier (meet in the middle)" in out
 
 
 def test_count_time_limit_prints_the_partial_count_and_exits_3(capsys):

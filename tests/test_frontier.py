@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 import numpy as np
 import pytest
@@ -323,3 +324,38 @@ def test_the_halves_of_8x8_meet_on_a_frontier_of_16_squares():
     halves = choose_halves(Board(8, 8), KNIGHT, closed=True)
     assert halves.split == 40 and len(halves.middle) == 16 and halves.max_slots == 16
     assert set(halves.left.final) == set(halves.right.final) == set(halves.middle)
+
+
+# -- layers on disk ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("board", "closed", "halves", "start"), [
+    (Board(6, 6), False, False, None), (Board(6, 6), False, True, None), (Board(5, 6), True, False, None),
+    (Board(6, 6), True, True, None), (Board(5, 5), False, False, 0), (Board(6, 6), False, True, 0),
+    (Board(5, 6, holes=[7, 20]), False, False, None),
+])
+def test_a_sweep_with_its_layers_on_disk_counts_what_one_in_memory_counts(tmp_path, board, closed, halves, start):
+    want = frontier_count(board, KNIGHT, closed, start, halves=halves)
+    # a budget of 64 KiB of tables: every step writes partial tables out and merges them
+    got = frontier_count(board, KNIGHT, closed, start, halves=halves, spill_dir=tmp_path, table_budget=1 << 16)
+    assert got.count == want.count and got.peak_disk_bytes > 0
+    assert got.peak_bytes <= want.peak_bytes  # the batch buffers, the same either way, are all a small sweep holds
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_strip_family_with_its_layers_on_disk(tmp_path):
+    got = count_strip(5, range(5, 15), closed=True, spill_dir=tmp_path)
+    assert dict(got.counts)[14] == 1495135512514 and got.extra["peak_disk_mb"] > 0
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_layers_are_removed_when_the_time_limit_stops_the_sweep(tmp_path):
+    with pytest.raises(LimitReached):
+        frontier_count(Board(7, 8), KNIGHT, True, deadline=time.perf_counter() + 0.5, spill_dir=tmp_path,
+                       table_budget=1 << 20)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_count_too_large_for_memory_names_the_disk_a_spill_folder_would_need(tmp_path):
+    with pytest.raises(InvalidArgument, match=r"with a spill folder \(--spill-dir\) they would take about .* of disk"):
+        frontier_count(Board(8, 8), KNIGHT, closed=False, memory_limit=1 << 30)

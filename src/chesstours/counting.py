@@ -97,6 +97,7 @@ def count_tours(
     node_limit: int | None = None,
     workers: int | None = None,
     progress: Callable[..., None] | None = None,
+    spill_dir: str | os.PathLike | None = None,
 ) -> TourCount:
     """Count tours exactly.
 
@@ -122,6 +123,10 @@ def count_tours(
         The frontier sweep counts nothing before its end and has no node limit.
     workers : int, optional
         Threads (default: all cores).
+    spill_dir : path, optional
+        The frontier sweep keeps its layers of states in files in this folder
+        (:mod:`chesstours.engines.frontier_disk`) instead of memory, so a
+        count too large for memory is refused only when the disk is too small.
     progress : callable, optional
         Called about ten times a second with the running :class:`TaskResult`
         (backtracking) or :class:`~chesstours.engines.frontier.FrontierProgress`.
@@ -159,16 +164,18 @@ def count_tours(
     if method not in COUNT_METHODS:
         raise InvalidArgument(f"Unknown counting method {method!r}; use one of {', '.join(COUNT_METHODS)}.")
     check_limits(time_limit, node_limit)
+    if spill_dir is not None and method == "backtrack":
+        raise InvalidArgument("A spill folder is for the frontier method; backtracking keeps nothing to spill.")
     if method == "frontier":
         return count_by_frontier(board, piece, closed, s, e, time_limit=time_limit, progress=progress,
-                                     workers=workers)
+                                 workers=workers, spill_dir=spill_dir)
     if method == "auto" and node_limit is None:
         if obstruction(board, piece, s, e, closed) is not None:
             return TourCount(board, piece, closed, s, e, 0, 0, 0, 0.0, "theory")
-        why_not = _frontier_refusal(board, piece, s, e, closed)
-        if why_not is None and _frontier_pays(board, piece, s, e, closed, workers):
+        why_not = _frontier_refusal(board, piece, s, e, closed, spill_dir, time_limit, workers)
+        if why_not is None and (spill_dir is not None or _frontier_pays(board, piece, s, e, closed, workers)):
             return count_by_frontier(board, piece, closed, s, e, time_limit=time_limit, progress=progress,
-                                     workers=workers)
+                                     workers=workers, spill_dir=spill_dir)
     else:
         why_not = None
     if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
@@ -210,11 +217,12 @@ def count_tours(
     return count
 
 
-def _frontier_refusal(board, piece, s, e, closed) -> str | None:
+def _frontier_refusal(board, piece, s, e, closed, spill_dir=None, time_limit=None, workers=None) -> str | None:
     from .engines.frontier import refusal
-    from .frontier_api import memory_limit
+    from .frontier_api import MAX_UNLIMITED_SECONDS, memory_limit
 
-    return refusal(board, piece, s, e, closed, memory_limit())
+    return refusal(board, piece, s, e, closed, memory_limit(), spill_dir,
+                   MAX_UNLIMITED_SECONDS if time_limit is None else None, workers)
 
 
 def _frontier_pays(board, piece, s, e, closed, workers) -> bool:

@@ -21,6 +21,9 @@ from .pieces import KNIGHT, Leaper, parse_piece
 
 __all__ = ["StripCount", "count_by_frontier", "count_strip", "memory_limit"]
 
+#: Without a time limit, frontier counts estimated to take longer than this are refused (as backtracking's are).
+MAX_UNLIMITED_SECONDS = 3600.0
+
 
 def memory_limit() -> int:
     """Bytes a count may plan to use: three quarters of this machine's memory."""
@@ -42,13 +45,17 @@ def directed_undirected(board: Board, closed: bool, s, e, n: int) -> tuple[int, 
 
 def count_by_frontier(board: Board, piece: Leaper, closed: bool, s: int | None, e: int | None, *,
                       time_limit: float | None = None, progress: Callable | None = None,
-                      workers: int | None = None):
+                      workers: int | None = None, spill_dir=None):
     """A :class:`~chesstours.counting.TourCount` computed by the frontier sweep."""
     from .counting import TourCount
-    from .engines.frontier import frontier_count
+    from .engines.frontier import frontier_count, refusal
 
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
+    if time_limit is None:
+        why = refusal(board, piece, s, e, closed, memory_limit(), spill_dir, MAX_UNLIMITED_SECONDS, workers)
+        if why is not None:
+            raise InvalidArgument(why)
     if closed and s is None and e is not None:
         s, e = e, None  # as backtracking: every cycle passes through the end square
         swapped = True
@@ -56,7 +63,7 @@ def count_by_frontier(board: Board, piece: Leaper, closed: bool, s: int | None, 
         swapped = False
     try:
         result = frontier_count(board, piece, closed, s, e, deadline=deadline, progress=progress,
-                                memory_limit=memory_limit(), workers=workers)
+                                memory_limit=memory_limit(), workers=workers, spill_dir=spill_dir)
     except LimitReached as exc:
         r = exc.partial
         count = TourCount(board, piece, closed, s, e, 0, 0, r.states_total, r.seconds, "frontier", False,
@@ -78,6 +85,8 @@ def _extra(result) -> dict:
     if result.how == "meet in the middle" and result.complete:
         extra["middle_states"] = list(result.halves)
         extra["pairs_joined"] = result.pairs
+    if result.peak_disk_bytes:
+        extra["peak_disk_mb"] = round(result.peak_disk_bytes / 2**20, 1)
     return extra
 
 
@@ -103,11 +112,13 @@ class StripCount:
 
 
 def count_strip(rows: int, lengths: Iterable[int], closed: bool = True, piece: Leaper | str = KNIGHT, *,
-                time_limit: float | None = None, progress: Callable | None = None) -> StripCount:
+                time_limit: float | None = None, progress: Callable | None = None, spill_dir=None) -> StripCount:
     """Count the tours of ``rows x k`` for each ``k`` in ``lengths`` in one sweep along the strip.
 
     Closed tours are counted as cycles, open tours as directed sequences
     (twice the paths), as :func:`~chesstours.counting.count_tours` counts them.
+    ``spill_dir``: keep the sweep's layers in files there (see
+    :mod:`chesstours.engines.frontier_disk`).
 
     Raises
     ------
@@ -126,7 +137,7 @@ def count_strip(rows: int, lengths: Iterable[int], closed: bool = True, piece: L
         raise InvalidArgument(f"Strips need at least one row and one column, not {rows}x{lengths[0]}.")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     result = sweep(rows, lengths[-1], piece, closed, deadline=deadline, progress=progress,
-                   memory_limit=memory_limit())
+                   memory_limit=memory_limit(), spill_dir=spill_dir)
     counts = []
     for k in lengths:
         n = result.per_length[k - 1]

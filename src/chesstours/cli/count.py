@@ -89,7 +89,10 @@ def count(
     cols: Optional[str] = typer.Option(None, "--cols", metavar="A..B", help="Strip lengths: 5..40 or 6,8,10."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     time_limit: Optional[float] = TimeOpt,
-    workers: Optional[int] = typer.Option(None, "--workers", "-j", help="Threads of backtracking (default: all cores)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-j", help="Threads (default: all cores)."),
+    spill_dir: Optional[str] = typer.Option(
+        None, "--spill-dir", metavar="DIR",
+        help="Frontier: keep each step's states in files in DIR, not in memory (counts too large for memory)."),
     progress: bool = typer.Option(True, "--progress/--no-progress",
                                   help="Show progress on a terminal (frontier: the square and the live states)."),
 ) -> None:
@@ -99,7 +102,7 @@ def count(
             raise InvalidArgument("--strip counts whole strips: give no BOARD, --start, --end or --holes with it.")
         if cols is None:
             raise InvalidArgument("--strip needs --cols, such as --cols 5..40.")
-        _strip(strip, parse_lengths(cols), closed, piece, as_json, time_limit, progress)
+        _strip(strip, parse_lengths(cols), closed, piece, as_json, time_limit, progress, spill_dir)
         return
     if board is None:
         raise InvalidArgument("Give a BOARD such as 6x6, or --strip ROWS --cols A..B.")
@@ -111,7 +114,7 @@ def count(
     with _progress("counting", progress) as update:
         try:
             result = api.count_tours(b, start, end, closed, parse_piece(piece), method.value, time_limit=time_limit,
-                                     workers=workers, progress=_frontier_report(update, b))
+                                     workers=workers, progress=_frontier_report(update, b), spill_dir=spill_dir)
             code = 0
         except LimitReached as exc:
             result, code = exc.partial, EXIT_LIMIT
@@ -135,8 +138,11 @@ def count(
         typer.echo(f"directed:   {result.directed:,}{note}")
         typer.echo(f"undirected: {result.undirected:,}{note}")
         if result.method == "frontier":
-            typer.echo(f"method:     frontier, {result.extra['max_states']:,} states at most, "
-                       f"{result.extra['peak_memory_mb']:,.1f} MiB")
+            x = result.extra
+            how = " (meet in the middle)" if x.get("how") == "meet in the middle" else ""
+            disk = f", {x['peak_disk_mb']:,.1f} MiB on disk" if "peak_disk_mb" in x else ""
+            typer.echo(f"method:     frontier{how}, {x['max_states']:,} states at most, "
+                       f"{x['peak_memory_mb']:,.1f} MiB{disk}")
         else:
             typer.echo(f"method:     {result.method}")
             typer.echo(f"nodes:      {result.nodes:,}")
@@ -145,11 +151,12 @@ def count(
         raise typer.Exit(code)
 
 
-def _strip(rows: int, lengths: list[int], closed: bool, piece: str, as_json: bool, time_limit, progress) -> None:
+def _strip(rows: int, lengths: list[int], closed: bool, piece: str, as_json: bool, time_limit, progress,
+           spill_dir: str | None) -> None:
     naming = Board(rows, max(rows, max(lengths)))
     with _progress(f"{rows}-row strips", progress) as update:
         result = count_strip(rows, lengths, closed, parse_piece(piece), time_limit=time_limit,
-                             progress=_frontier_report(update, naming))
+                             progress=_frontier_report(update, naming), spill_dir=spill_dir)
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
     else:

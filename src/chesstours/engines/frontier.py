@@ -75,7 +75,9 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import time
 from collections.abc import Callable
 
@@ -83,12 +85,14 @@ from ..board import Board
 from ..errors import InvalidArgument
 from ..pieces import Leaper
 from . import frontier_kernel as fk
+from .frontier_disk import Layers, disk_needed
 from .frontier_join import Halves, count_by_halves, plan_halves
 from .frontier_join_kernel import MAX_MIDDLE
 from .frontier_plan import Sweep, best_plan, line_orders, neighbours
 from .frontier_run import FrontierProgress, FrontierResult, NarrowOverflow, run_sweep
 
-__all__ = ["FrontierProgress", "FrontierResult", "count_strip", "estimate_states", "frontier_count", "choose_halves"]
+__all__ = ["FrontierProgress", "FrontierResult", "count_strip", "estimate_states", "estimate_seconds", "frontier_count",
+           "choose_halves", "refusal"]
 
 #: Bytes a live state takes at the peak of a step (a table slot per state and a third, and the input).
 _PEAK_BYTES = 40
@@ -139,14 +143,33 @@ def choose_halves(board: Board, piece: Leaper, closed: bool, start: int | None =
     return halves
 
 
+def estimate_seconds(slots: int, closed: bool, threads: int) -> float:
+    """A rough estimate of the seconds a count with a frontier of ``slots`` squares takes on ``threads`` threads.
+
+    About 5 microseconds of one core for each state of the widest step
+    (8x8 closed: 161 million states, 320 s on two cores; 7x7 open: 43
+    million, 100 s).
+    """
+    return estimate_states(slots, closed) * 5e-6 / max(1, threads)
+
+
 def refusal(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
-            closed: bool = False, memory_limit: int | None = None) -> str | None:
-    """Why :func:`frontier_count` would refuse this count (frontier too wide, too much memory), or None."""
+            closed: bool = False, memory_limit: int | None = None, spill_dir=None,
+            max_seconds: float | None = None, workers: int | None = None) -> str | None:
+    """Why :func:`frontier_count` would refuse this count (frontier too wide, too much memory), or None.
+
+    With ``max_seconds``, also a count estimated to take longer.
+    """
     if board.free_count == 1:
         return None
     try:
-        _check_size(board, _quick_slots(board, piece), closed, memory_limit)
-        _check_size(board, best_plan(board, piece, start, end, closed).max_slots, closed, memory_limit)
+        _check_size(board, _quick_slots(board, piece), closed, memory_limit, spill_dir)
+        slots = best_plan(board, piece, start, end, closed).max_slots
+        _check_size(board, slots, closed, memory_limit, spill_dir)
+        seconds = estimate_seconds(slots, closed, thread_count(workers))
+        if max_seconds is not None and seconds > max_seconds:
+            return (f"Counting tours of {board} by the frontier method would take about {_duration(seconds)} here; "
+                    "give a time limit to try anyway.")
     except InvalidArgument as exc:
         return str(exc)
     return None
@@ -164,6 +187,8 @@ def frontier_count(
     memory_limit: int | None = None,
     workers: int | None = None,
     halves: bool | None = None,
+    spill_dir: str | os.PathLike | None = None,
+    table_budget: int | None = None,
 ) -> FrontierResult:
     """Count the Hamiltonian cycles (``closed``) or paths of the leaper graph.
 
@@ -173,12 +198,18 @@ def frontier_count(
     them. ``halves``: meet in the middle (True), one sweep (False), or the
     one that fits the board (None: halves for boards of five lines and more).
 
+    ``spill_dir``: keep the states of each step in files there
+    (:mod:`chesstours.engines.frontier_disk`) rather than in memory, with at
+    most ``table_budget`` bytes of tables (default: half of
+    ``memory_limit``); the count is then refused only when the disk there is
+    too small.
+
     Raises
     ------
     InvalidArgument
         The frontier is too wide for 64-bit states, the estimated states
-        would not fit in ``memory_limit`` bytes, or ``halves=True`` on a
-        board that cannot be cut.
+        would not fit in ``memory_limit`` bytes (or on the disk of
+        ``spill_dir``), or ``halves=True`` on a board that cannot be cut.
     LimitReached
         ``deadline`` (a :func:`time.perf_counter` value) passed; ``partial``
         holds a :class:`FrontierResult` with ``complete=False``.
@@ -189,21 +220,27 @@ def frontier_count(
         return FrontierResult(0 if closed else 1, 1, 0, time.perf_counter() - t0, 0, states_total=1)
     if closed and start is not None and end is not None and end not in neighbours(board, piece)[start]:
         return FrontierResult(0, 1, 0, time.perf_counter() - t0, 0, states_total=1)  # no edge start-end to use
-    _check_size(board, _quick_slots(board, piece), closed, memory_limit)
+    _check_size(board, _quick_slots(board, piece), closed, memory_limit, spill_dir)
     budget = 2 - len({x for x in (start, end) if x is not None})
     cut = None if halves is False else choose_halves(board, piece, closed, start, end)
     if halves and cut is None:
         raise InvalidArgument(f"{board} is too small or too narrow to count by meet in the middle.")
-    if cut is not None:
-        _check_size(board, len(cut.middle), closed, memory_limit)
-        try:
-            return count_by_halves(board, piece, closed, cut, budget=budget, threads=thread_count(workers),
-                                   deadline=deadline, progress=progress, t0=t0)
-        except NarrowOverflow:
-            pass  # a half counts past 2**64: the whole sweep carries two limbs
-    sweep = best_plan(board, piece, start, end, closed)
-    _check_size(board, sweep.max_slots, closed, memory_limit)
-    return _run(sweep, closed, budget, deadline, progress, t0, strip=False, workers=workers)
+    with _layers(spill_dir) as layers:
+        tables = _table_budget(layers, table_budget, memory_limit)
+        if cut is not None:
+            _check_size(board, len(cut.middle), closed, memory_limit, spill_dir)
+            try:
+                result = count_by_halves(board, piece, closed, cut, budget=budget, threads=thread_count(workers),
+                                         deadline=deadline, progress=progress, t0=t0, layers=layers,
+                                         table_budget=tables)
+                return _disk(result, layers)
+            except NarrowOverflow:
+                pass  # a half counts past 2**64: the whole sweep carries two limbs
+        sweep = best_plan(board, piece, start, end, closed)
+        _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir)
+        result = _run(sweep, closed, budget, deadline, progress, t0, strip=False, workers=workers, layers=layers,
+                      table_budget=tables)
+        return _disk(result, layers)
 
 
 def count_strip(
@@ -216,24 +253,47 @@ def count_strip(
     progress: Callable[[FrontierProgress], None] | None = None,
     memory_limit: int | None = None,
     workers: int | None = None,
+    spill_dir: str | os.PathLike | None = None,
+    table_budget: int | None = None,
 ) -> FrontierResult:
     """Count the tours of every ``rows x k`` board, ``k = 1 .. length``, in one sweep.
 
     ``per_length[k - 1]`` is the count for ``rows x k`` (cycles, or
-    undirected paths when ``closed`` is False).
+    undirected paths when ``closed`` is False). ``spill_dir`` and
+    ``table_budget`` as for :func:`frontier_count`.
     """
     t0 = time.perf_counter()
     board = Board(rows, max(length, rows))
     sweep = best_plan(board, piece, None, None, closed)
-    _check_size(board, sweep.max_slots, closed, memory_limit)
-    result = _run(sweep, closed, 2, deadline, progress, t0, strip=True, workers=workers)
+    _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir)
+    with _layers(spill_dir) as layers:
+        result = _run(sweep, closed, 2, deadline, progress, t0, strip=True, workers=workers, layers=layers,
+                      table_budget=_table_budget(layers, table_budget, memory_limit))
     result.per_length = result.per_length[:length]
     if rows == 1:
         result.per_length[0] = 0 if closed else 1
+    return _disk(result, layers)
+
+
+def _layers(spill_dir) -> Layers | contextlib.nullcontext:
+    return Layers(spill_dir) if spill_dir is not None else contextlib.nullcontext()
+
+
+def _table_budget(layers: Layers | None, table_budget: int | None, memory_limit: int | None) -> int | None:
+    if layers is None:
+        return None
+    if table_budget is not None:
+        return table_budget
+    return None if memory_limit is None else memory_limit // 2
+
+
+def _disk(result: FrontierResult, layers: Layers | None) -> FrontierResult:
+    if layers is not None:
+        result.peak_disk_bytes = layers.peak_bytes
     return result
 
 
-def _check_size(board: Board, slots: int, closed: bool, memory_limit: int | None) -> None:
+def _check_size(board: Board, slots: int, closed: bool, memory_limit: int | None, spill_dir=None) -> None:
     states = estimate_states(slots, closed)
     need = states * _PEAK_BYTES
     if slots > fk.MAX_SLOTS:
@@ -241,11 +301,29 @@ def _check_size(board: Board, slots: int, closed: bool, memory_limit: int | None
             f"Counting tours of {board} by the frontier method needs a frontier of {slots} squares "
             f"(about {states:.0e} states, {_gib(need)}); at most {fk.MAX_SLOTS} fit in a state."
         )
+    if spill_dir is not None:
+        disk = disk_needed(states)
+        try:
+            free = shutil.disk_usage(spill_dir).free
+        except OSError:
+            free = None  # the folder is made later; Layers says what is wrong with it
+        if free is not None and disk > free:
+            raise InvalidArgument(
+                f"Counting tours of {board} by the frontier method would keep about {states:.0e} states on "
+                f"disk ({_gib(disk)}), more than the {_gib(free)} free in {spill_dir}."
+            )
+        return
     if memory_limit is not None and need > memory_limit:
         raise InvalidArgument(
             f"Counting tours of {board} by the frontier method would need about {states:.0e} states "
-            f"({_gib(need)}), more than the {_gib(memory_limit)} allowed."
+            f"({_gib(need)}), more than the {_gib(memory_limit)} allowed; with a spill folder (--spill-dir) "
+            f"they would take about {_gib(disk_needed(states))} of disk instead."
         )
+
+
+def _duration(seconds: float) -> str:
+    hours = seconds / 3600
+    return f"{hours:,.0f} hours" if hours >= 2 else f"{seconds / 60:,.0f} minutes"
 
 
 def _gib(nbytes: float) -> str:
@@ -260,14 +338,14 @@ def thread_count(workers: int | None = None) -> int:
 
 
 def _run(sweep: Sweep, closed: bool, budget: int, deadline, progress, t0, strip: bool,
-         workers: int | None = None) -> FrontierResult:
+         workers: int | None = None, layers: Layers | None = None, table_budget: int | None = None) -> FrontierResult:
     """Run a whole-board sweep: one limb a count, then two if a count outgrows it."""
     period = len(sweep.order) // max(1, len(sweep.line_ends))
     for wide in (False, True):
         try:
             return run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=thread_count(workers), wide=wide,
                              deadline=deadline, progress=progress, t0=t0, line_ends=sweep.line_ends, strip=strip,
-                             period=period).result
+                             period=period, layers=layers, table_budget=table_budget).result
         except NarrowOverflow:
             continue
     raise AssertionError("unreachable: a two-limb sweep raises no NarrowOverflow")

@@ -47,6 +47,7 @@ from ..board import Board
 from ..errors import InvalidArgument, LimitReached
 from ..pieces import Leaper
 from . import frontier_join_kernel as jk
+from .frontier_disk import Layers
 from .frontier_plan import Sweep, greedy, line_orders, neighbours, plan
 from .frontier_run import FrontierProgress, FrontierResult, run_sweep
 
@@ -99,10 +100,14 @@ def _perm(sweep: Sweep, middle: list[int]) -> np.ndarray:
 
 def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *, budget: int = 2,
                     threads: int, deadline: float | None = None, progress=None,
-                    t0: float | None = None) -> FrontierResult:
+                    t0: float | None = None, layers: Layers | None = None,
+                    table_budget: int | None = None) -> FrontierResult:
     """Count the cycles (``closed``) or paths of the board by sweeping two halves and joining them.
 
     ``budget``: the free ends of an open tour (2 less the fixed ends).
+    ``layers``, ``table_budget``: keep the halves' steps on disk
+    (:func:`~chesstours.engines.frontier_run.run_sweep`); the larger half is
+    then streamed from its files, and only the smaller one is read into memory.
 
     Raises
     ------
@@ -126,12 +131,13 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     for sweep, phase in ((halves.left, "left half"), (halves.right, "right half")):
         try:
             run = run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=threads, deadline=deadline,
-                            progress=progress, t0=t0, finish=False, keep_states=True, period=period, phase=phase)
+                            progress=progress, t0=t0, finish=False, keep_states=True, period=period, phase=phase,
+                            layers=layers, table_budget=table_budget)
         except LimitReached as exc:
             exc.partial.how = "meet in the middle"
             raise
         # the second half is swept beside the states of the first
-        run.result.peak_bytes += sum(a.nbytes for r in runs for x in r.states for a in x)
+        run.result.peak_bytes += sum(a.nbytes for r in runs for x in r.states for a in x if not isinstance(a, np.memmap))
         runs.append(run)
     sizes = [sum(x[0].size for x in r.states) for r in runs]
     small, large = (0, 1) if sizes[0] <= sizes[1] else (1, 0)
@@ -145,7 +151,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     index_bytes = want.nbytes + mates.nbytes + counts.nbytes + table.nbytes
     perm = _perm(sweeps[large], halves.middle)
     parts = runs[large].states
-    joining = index_bytes + sum(a.nbytes for x in parts for a in x)
+    joining = index_bytes + sum(a.nbytes for x in parts for a in x if not isinstance(a, np.memmap))
     accs = [np.zeros(2, np.uint64) for _ in parts]
     errs = [np.zeros(1, np.int64) for _ in parts]
     work = [np.zeros(1, np.int64) for _ in parts]

@@ -31,6 +31,7 @@ import numpy as np
 from ..errors import InvalidArgument, LimitReached
 from . import frontier_kernel as fk
 from . import frontier_table as ft
+from .frontier_disk import Layers
 
 #: States extended per kernel call between checks of the clock.
 CHUNK = 1 << 18
@@ -82,6 +83,8 @@ class FrontierResult:
     halves: tuple[int, int] = (0, 0)
     #: Pairs of states tried by the join (meet in the middle).
     pairs: int = 0
+    #: Most bytes of states on disk at once (with a spill folder).
+    peak_disk_bytes: int = 0
 
     @property
     def peak_memory_mb(self) -> float:
@@ -123,13 +126,20 @@ class _Part:
 
 
 class _Worker:
-    """One thread: its input arrays, its run of tables, a batch buffer, and what it has counted."""
+    """One thread: its input arrays, its run of tables, a batch buffer, and what it has counted.
 
-    def __init__(self, index: int, stride: int):
+    With ``layers`` (:class:`~chesstours.engines.frontier_disk.Layers`) the
+    inputs are files mapped into memory, and tables that outgrow the budget
+    are written out as partial tables, merged part by part when the step ends.
+    """
+
+    def __init__(self, index: int, stride: int, layers: Layers | None = None):
         self.index = index
         self.stride = stride
-        self.inputs: list[list[np.ndarray]] = []  # [keys, lo, hi] arrays still to extend
+        self.layers = layers
+        self.inputs: list[tuple] = []  # (keys, lo, hi, files) still to extend
         self.parts: list[_Part] = []
+        self.partial: list[list[tuple]] = []  # a part's tables written out during the step
         self.first = 0  # global index of parts[0]
         self.pbits = 0  # log2 of the number of parts, over all workers
         self.buf = [_EMPTY] * 6
@@ -149,6 +159,7 @@ class _Worker:
         self.first = self.index * per_worker
         self.bounds = np.zeros((1 << pbits) + 1, np.int64)
         self.parts = [_Part(capacity, self.stride) for _ in range(per_worker)]
+        self.partial = [[] for _ in range(per_worker)]
         self.acc[:] = 0
         self.pos = 0
 
@@ -160,7 +171,7 @@ class _Worker:
         self.nbuf[0] = 0
         left = CHUNK
         while left > 0 and self.inputs:
-            keys, lo, hi = self.inputs[0]
+            keys, lo, hi, files = self.inputs[0]
             j = min(keys.size, self.pos + left)
             i = fk.expand(keys, lo, hi, self.pos, j, st.nprev, st.choice_a, st.choice_b, st.one_end,
                           st.departs, st.keep, st.check, st.check_spare, st.single, st.choice_mask,
@@ -172,6 +183,7 @@ class _Worker:
                 break  # the batch is full
             if i == keys.size:
                 del self.inputs[0]  # extended: free it
+                self._drop(files)
                 self.pos = 0
         size = self.parts[0].size
         order_bits = self.pbits + min(10, max(1, size.bit_length() - 2))
@@ -187,45 +199,73 @@ class _Worker:
         for k, p in enumerate(self.parts):
             g = self.first + k
             for other in workers:
-                i, nb = int(other.bounds[g]), int(other.bounds[g + 1])
-                # The run is sorted by hash: it must not meet a table too small for it, or its
-                # states would pile up in one cluster at the front (linear probing turns quadratic).
-                if p.fill[0] + (nb - i) > LOAD * p.size:
-                    p.grow(self._bigger(p, nb - i, done), self.pbits, self.err)
-                while True:
-                    i = ft.insert_run(*other.buf[3:], i, nb, p.tab, p.stride, self.pbits, p.fill,
-                                      int(LOAD * p.size), self.err)
-                    if i == nb:
-                        break
-                    p.grow(self._bigger(p, nb - i, done), self.pbits, self.err)
+                self._insert(p, *other.buf[3:], int(other.bounds[g]), int(other.bounds[g + 1]), done)
+
+    def _insert(self, p: _Part, keys, lo, hi, i: int, nb: int, done: float) -> None:
+        # The run is sorted by hash: it must not meet a table too small for it, or its
+        # states would pile up in one cluster at the front (linear probing turns quadratic).
+        if p.fill[0] + (nb - i) > LOAD * p.size:
+            p.grow(self._bigger(p, nb - i, done), self.pbits, self.err)
+        while True:
+            i = ft.insert_run(keys, lo, hi, i, nb, p.tab, p.stride, self.pbits, p.fill, int(LOAD * p.size), self.err)
+            if i == nb:
+                return
+            p.grow(self._bigger(p, nb - i, done), self.pbits, self.err)
 
     @staticmethod
     def _bigger(p: _Part, coming: int, done: float) -> int:
         foretold = int(1.05 * p.fill[0] / max(done, 1e-3))
         return max(p.size * 5 // 4, int((p.fill[0] + coming) / LOAD) + 1, int(foretold / LOAD) + 1)
 
+    def _drop(self, files) -> None:
+        if files:
+            self.layers.remove(files)
+
+    def _keep(self, arrays) -> tuple:
+        """The arrays as an input: written to files and mapped back when the layers live on disk."""
+        if self.layers is None:
+            return (*arrays, None)
+        mapped, files = self.layers.write(list(arrays))
+        return (*mapped, files)
+
+    def flush(self) -> None:
+        """Write every table out as a partial table and empty it (the tables outgrew their budget)."""
+        for k, p in enumerate(self.parts):
+            if p.fill[0]:
+                self.partial[k].append(self._keep(ft.compact(p.tab, p.stride, int(p.fill[0]))))
+                size = p.size
+                p.tab = None  # free it before its successor is made
+                p.tab = _table(size, p.stride)
+                p.fill[0] = 0
+
     def finish(self) -> None:
         """Make each table the next step's input, freeing it before the next table is compacted."""
         while self.parts:
-            p = self.parts.pop(0)
+            p, partial = self.parts.pop(0), self.partial.pop(0)
+            for keys, lo, hi, files in partial:  # merge the part's partial tables (each sorted by hash)
+                self._insert(p, keys, lo, hi, 0, keys.size, 1.0)
+                self._drop(files)
             if p.fill[0]:
-                self.inputs.append(list(ft.compact(p.tab, p.stride, int(p.fill[0]))))
+                self.inputs.append(self._keep(ft.compact(p.tab, p.stride, int(p.fill[0]))))
 
     def finish_all(self, nslots: int, closed: bool) -> None:
-        for keys, lo, hi in self.inputs:
+        for keys, lo, hi, _ in self.inputs:
             fk.finish_all(keys, lo, hi, nslots, 2, closed, self.acc, self.err)
 
     def live(self) -> int:
         return sum(int(p.fill[0]) for p in self.parts)
 
+    def tables(self) -> int:
+        return sum(p.tab.nbytes for p in self.parts)
+
     def memory(self) -> int:
-        tables = sum(p.tab.nbytes for p in self.parts)
-        return sum(a.nbytes for x in self.inputs for a in x) + tables + self.buf[0].size * 48
+        held = sum(a.nbytes for x in self.inputs for a in x[:3] if not isinstance(a, np.memmap))
+        return held + self.tables() + self.buf[0].size * 48
 
 
-def _parts_a_thread(states: int) -> int:
-    """Tables a thread for a step of about ``states`` new states a thread: one a million, at most 64."""
-    n = max(1, min(PARTS_A_THREAD, states >> 20))
+def _parts_a_thread(states: int, most: int = PARTS_A_THREAD) -> int:
+    """Tables a thread for a step of about ``states`` new states a thread: one a million, at most ``most``."""
+    n = max(1, min(most, states >> 20))
     return 1 << (n.bit_length() - 1)
 
 
@@ -265,22 +305,23 @@ _RETURNED = False
 def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int, wide: bool = False,
               deadline=None, progress=None, t0: float | None = None, line_ends=(), strip: bool = False,
               finish: bool = True, keep_states: bool = False, period: int = 0, phase: str = "sweep",
-              tick=None) -> SweepRun:
+              layers: Layers | None = None, table_budget: int | None = None) -> SweepRun:
     """Run the planned ``steps`` from the empty frontier on ``threads`` threads (a power of two).
 
     ``wide``: counts in two limbs (else one, and :class:`NarrowOverflow` on a
     carry). ``finish``: count finished tours (a whole sweep). ``keep_states``:
     return the states of the last frontier (a half of a meet in the middle).
     ``period``: the steps of a line, to size a step's tables from the growth
-    of the same step one line earlier. ``tick`` is called between rounds, for
-    a caller that shares the clock and the progress of several sweeps.
+    of the same step one line earlier. ``layers``: keep each step's states in
+    files (:mod:`chesstours.engines.frontier_disk`), and write the tables out
+    whenever they pass ``table_budget`` bytes.
     """
     t0 = time.perf_counter() if t0 is None else t0
     return_freed_memory()
     stride = 3 if wide else 2
-    workers = [_Worker(k, stride) for k in range(threads)]
+    workers = [_Worker(k, stride, layers) for k in range(threads)]
     # the empty frontier, no ends used: one partial tour
-    workers[0].inputs.append([np.zeros(1, np.uint64), np.ones(1, np.uint64), _EMPTY])
+    workers[0].inputs.append((np.zeros(1, np.uint64), np.ones(1, np.uint64), _EMPTY, None))
     pool = ThreadPoolExecutor(threads, thread_name_prefix="chesstours-frontier") if threads > 1 else None
 
     def each(fn):
@@ -302,7 +343,7 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
             ratio = growth[t - period] if period and t >= period else HEADROOM
             expect = max(1, int(size * ratio))
             want = min(BATCH, max(1 << 14, -(-size // threads) * st.choice_a.size))
-            per_worker = _parts_a_thread(expect // threads)
+            per_worker = _parts_a_thread(expect // threads, PARTS_A_THREAD if layers is None else 1024)
             nparts = per_worker * threads
             capacity = max(64, int(expect / nparts / LOAD) + 1)
             for w in workers:
@@ -312,6 +353,8 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
                 done = 1.0 - sum(w.size() - w.pos for w in workers) / max(1, size)
                 each(lambda w, done=done: w.put(workers, done))
                 live = sum(w.live() for w in workers)
+                if table_budget is not None and layers is not None and sum(w.tables() for w in workers) > table_budget:
+                    each(lambda w: w.flush())
                 peak = max(peak, sum(w.memory() for w in workers))
                 if any(w.err[0] == ft.NARROW_OVERFLOW for w in workers):
                     raise NarrowOverflow()
@@ -319,8 +362,6 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
                 if progress is not None and (now - last_report > 0.1):
                     last_report = now
                     progress(FrontierProgress(t, nsteps, st.square, live, max(max_states, live), phase))
-                if tick is not None:
-                    tick()
                 if deadline is not None and now > deadline:
                     partial = FrontierResult(0, max(max_states, live), peak, now - t0, max_slots,
                                              complete=False, per_length=per_length, states_total=total,
@@ -351,4 +392,4 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
             pool.shutdown(wait=True)
     result = FrontierResult(count, max_states, peak, time.perf_counter() - t0, max_slots,
                             per_length=per_length, states_total=total, threads=threads)
-    return SweepRun(result, [x for w in workers for x in w.inputs] if keep_states else [])
+    return SweepRun(result, [list(x[:3]) for w in workers for x in w.inputs] if keep_states else [])

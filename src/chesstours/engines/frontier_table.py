@@ -119,11 +119,14 @@ def sort_batch(bk, bl, bh, nb, sk, sl, sh, obits, pbits, bounds):
 
 @njit(cache=True, nogil=True)
 def insert_run(sk, sl, sh, i0, nb, tab, stride, pbits, fill, max_fill, err):
-    """Insert states ``i0 .. nb``; stop (returning the index) when the table holds ``max_fill``."""
+    """Insert states ``i0 .. nb``; stop (returning the index) when the table holds ``max_fill``.
+
+    ``sh`` may be empty: every high limb is then zero.
+    """
     for i in range(i0, nb):
         if fill[0] >= max_fill:
             return i
-        insert(tab, stride, pbits, sk[i], sl[i], sh[i], fill, err)
+        insert(tab, stride, pbits, sk[i], sl[i], sh[i] if sh.size else np.uint64(0), fill, err)
     return nb
 
 

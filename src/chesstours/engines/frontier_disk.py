@@ -1,0 +1,87 @@
+"""Layers of a frontier sweep kept on disk, for counts whose states outgrow memory.
+
+With a spill folder, every step of :func:`chesstours.engines.frontier_run.run_sweep`
+writes its new states to files, one file an array of a part of the hash
+space, and the next step reads them back memory-mapped, part by part, deleting
+each file once it is extended: the disk holds about two layers. When the
+tables of one step outgrow their memory budget, every table is written out as
+it stands (a *partial* table, already sorted by hash) and emptied; at the end
+of the step the partial tables of each part are merged in one table of that
+part alone. So memory holds the tables of one budget and one part, however
+many states a step has.
+
+Files live in a temporary folder made inside the spill folder and removed
+when the count ends, however it ends.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+import numpy as np
+
+from ..errors import InvalidArgument
+
+__all__ = ["Layers", "disk_needed"]
+
+#: Bytes a state takes on disk: key and one count limb.
+STATE_BYTES = 16
+
+
+def disk_needed(states: float) -> float:
+    """Disk a sweep of at most ``states`` live states needs: two layers and the partial tables of one."""
+    return 3 * states * STATE_BYTES
+
+
+class Layers:
+    """The files of the states of one count, in a temporary folder under ``spill_dir``."""
+
+    def __init__(self, spill_dir: str | os.PathLike):
+        try:
+            os.makedirs(spill_dir, exist_ok=True)
+            self.dir = tempfile.mkdtemp(prefix="chesstours-frontier-", dir=spill_dir)
+        except OSError as exc:
+            raise InvalidArgument(f"Cannot keep the frontier's layers in {spill_dir}: {exc.strerror}.") from None
+        self._next = 0
+        self.bytes = 0
+        self.peak_bytes = 0
+
+    def write(self, arrays: list[np.ndarray]) -> tuple[list[np.ndarray], list[str]]:
+        """Write ``arrays`` (keys, low limbs, high limbs) to files; return them memory-mapped, and the files."""
+        out, paths = [], []
+        for a in arrays:
+            if a.size == 0:
+                out.append(a)
+                continue
+            path = os.path.join(self.dir, f"{self._next}.bin")
+            self._next += 1
+            try:
+                a.tofile(path)
+            except OSError as exc:
+                raise InvalidArgument(f"Writing the frontier's layers to {self.dir} failed: {exc.strerror}.") from None
+            self.bytes += a.nbytes
+            self.peak_bytes = max(self.peak_bytes, self.bytes)
+            paths.append(path)
+            out.append(np.memmap(path, dtype=np.uint64, mode="r"))
+        return out, paths
+
+    def remove(self, paths: list[str]) -> None:
+        """Delete files already read (a mapping still open keeps its data until it is dropped)."""
+        for path in paths:
+            try:
+                self.bytes -= os.path.getsize(path)
+                os.remove(path)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
+        self.bytes = 0
+
+    def __enter__(self) -> Layers:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
