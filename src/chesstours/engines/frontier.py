@@ -232,7 +232,8 @@ def frontier_count(
             try:
                 result = count_by_halves(board, piece, closed, cut, budget=budget, threads=thread_count(workers),
                                          deadline=deadline, progress=progress, t0=t0, layers=layers,
-                                         table_budget=tables)
+                                         table_budget=tables,
+                                         index_budget=None if memory_limit is None else memory_limit // 4)
                 return _disk(result, layers)
             except NarrowOverflow:
                 pass  # a half counts past 2**64: the whole sweep carries two limbs

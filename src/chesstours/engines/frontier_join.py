@@ -53,6 +53,9 @@ from .frontier_run import FrontierProgress, FrontierResult, run_sweep
 
 __all__ = ["Halves", "plan_halves", "count_by_halves"]
 
+#: Bytes a state of the indexed half takes: its partners' degree key, mates, count, and the run table.
+INDEX_BYTES = 40
+
 
 @dataclass
 class Halves:
@@ -101,13 +104,15 @@ def _perm(sweep: Sweep, middle: list[int]) -> np.ndarray:
 def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *, budget: int = 2,
                     threads: int, deadline: float | None = None, progress=None,
                     t0: float | None = None, layers: Layers | None = None,
-                    table_budget: int | None = None) -> FrontierResult:
+                    table_budget: int | None = None, index_budget: int | None = None) -> FrontierResult:
     """Count the cycles (``closed``) or paths of the board by sweeping two halves and joining them.
 
     ``budget``: the free ends of an open tour (2 less the fixed ends).
     ``layers``, ``table_budget``: keep the halves' steps on disk
     (:func:`~chesstours.engines.frontier_run.run_sweep`); the larger half is
     then streamed from its files, and only the smaller one is read into memory.
+    ``index_budget``: bytes the index of the smaller half may take; a larger
+    index is built and joined in passes, one group of degree classes a pass.
 
     Raises
     ------
@@ -142,40 +147,48 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     sizes = [sum(x[0].size for x in r.states) for r in runs]
     small, large = (0, 1) if sizes[0] <= sizes[1] else (1, 0)
     sweeps = (halves.left, halves.right)
-    keys = np.concatenate([x[0] for x in runs[small].states] or [np.zeros(0, np.uint64)])
-    cnts = np.concatenate([x[1] for x in runs[small].states] or [np.zeros(0, np.uint64)])
-    runs[small].states.clear()
-    want, mates, counts, table = jk.index_half(keys, cnts, nslots, _perm(sweeps[small], halves.middle),
-                                               0 if closed else budget)
-    del keys, cnts
-    index_bytes = want.nbytes + mates.nbytes + counts.nbytes + table.nbytes
-    perm = _perm(sweeps[large], halves.middle)
+    ends = 0 if closed else budget
+    perm_small, perm = _perm(sweeps[small], halves.middle), _perm(sweeps[large], halves.middle)
+    # the index takes about 40 bytes a state: join in as many passes as its budget asks
+    groups = 1 if index_budget is None else max(1, -(-sizes[small] * INDEX_BYTES // index_budget))
     parts = runs[large].states
-    joining = index_bytes + sum(a.nbytes for x in parts for a in x if not isinstance(a, np.memmap))
+    streamed = sum(x[0].size for x in parts)
     accs = [np.zeros(2, np.uint64) for _ in parts]
     errs = [np.zeros(1, np.int64) for _ in parts]
     work = [np.zeros(1, np.int64) for _ in parts]
-    streamed = sum(x[0].size for x in parts)
-    done = 0
-
-    def join(k: int) -> None:
-        keys2, lo2, _ = parts[k]
-        jk.join_states(keys2, lo2, nslots, perm, closed, want, mates, counts, table, accs[k], errs[k], work[k])
-
+    joining = 0
     with ThreadPoolExecutor(threads, thread_name_prefix="chesstours-join") as pool:
-        futures = [pool.submit(join, k) for k in range(len(parts))]
-        for f in futures:
-            f.result()
-            done += 1
-            if progress is not None:
-                progress(FrontierProgress(done, len(parts), halves.middle[0], streamed, streamed, "join"))
-            if deadline is not None and time.perf_counter() > deadline:
-                for g in futures:
-                    g.cancel()
-                raise LimitReached("Stopped at the time limit while joining the two halves.",
-                                   partial=stats(joining, complete=False))
+        for group in range(groups):
+            chosen = [jk.select_group(keys, lo, nslots, perm_small, ends, group, groups)
+                      for keys, lo, _ in runs[small].states]
+            keys = np.concatenate([c[0] for c in chosen] or [np.zeros(0, np.uint64)])
+            cnts = np.concatenate([c[1] for c in chosen] or [np.zeros(0, np.uint64)])
+            del chosen
+            if groups == 1:
+                runs[small].states.clear()  # read whole into the index: free it
+            index = jk.index_half(keys, cnts, nslots, perm_small, ends)
+            del keys, cnts
+            joining = max(joining, sum(a.nbytes for a in index)
+                          + sum(a.nbytes for x in parts for a in x if not isinstance(a, np.memmap)))
+
+            def join(k: int, index=index, group=group) -> None:
+                keys2, lo2, _ = parts[k]
+                jk.join_states(keys2, lo2, nslots, perm, closed, *index, group, groups, accs[k], errs[k], work[k])
+
+            futures = [pool.submit(join, k) for k in range(len(parts))]
+            for done, f in enumerate(futures, 1):
+                f.result()
+                if progress is not None:
+                    progress(FrontierProgress(group * len(parts) + done, groups * len(parts), halves.middle[0],
+                                              streamed, streamed, "join"))
+                if deadline is not None and time.perf_counter() > deadline:
+                    for g in futures:
+                        g.cancel()
+                    raise LimitReached("Stopped at the time limit while joining the two halves.",
+                                       partial=stats(joining, complete=False))
+            del index
     if any(e[0] for e in errs):
         raise InvalidArgument("The count passed 2**128 while joining the halves; it stops rather than wrap.")
     count = sum(int(a[0]) + (int(a[1]) << 64) for a in accs)
-    return stats(joining, count=count, halves=(sizes[0], sizes[1]),
-                 pairs=sum(int(w[0]) for w in work))
+    return stats(joining, count=count, halves=(sizes[0], sizes[1]), pairs=sum(int(w[0]) for w in work),
+                 join_passes=groups)

@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from .frontier_kernel import ENDED, FREE, FULL, unpack
-from .frontier_table import OVERFLOW, mix
+from .frontier_table import OVERFLOW, add_to, mix
 
 #: Most places of a middle frontier (four bits a mate in a 64-bit word).
 MAX_MIDDLE = 16
@@ -71,6 +71,35 @@ def partner_key(dkey, nslots, total_ends):
     flip = ~(low << np.uint64(1)) & np.uint64(0xAAAAAAAAAAAAAAAA) & used
     ends = np.uint64(total_ends) - (dkey >> np.uint64(2 * nslots))
     return ((dkey & used) ^ flip) | (ends << np.uint64(2 * nslots))
+
+
+@njit(cache=True, inline="always")
+def in_group(dkey, group, ngroups):
+    """Whether the degree key ``dkey`` falls in ``group`` of ``ngroups`` (a join in several passes)."""
+    return ngroups == 1 or np.int64(mix(dkey) >> np.uint64(40)) % ngroups == group
+
+
+@njit(cache=True, nogil=True)
+def select_group(keys, cnt, nslots, perm, total_ends, group, ngroups):
+    """The states of ``keys`` (and their counts) whose partners' degree keys fall in ``group``."""
+    codes = np.zeros(32, np.int64)
+    first = np.zeros(16, np.int64)
+    take = np.zeros(keys.size, np.bool_)
+    n = 0
+    for i in range(keys.size):
+        d, _ = read_state(keys[i], nslots, perm, codes, first)
+        if in_group(partner_key(d, nslots, total_ends), group, ngroups):
+            take[i] = True
+            n += 1
+    out_keys = np.empty(n, np.uint64)
+    out_cnt = np.empty(n, np.uint64)
+    j = 0
+    for i in range(keys.size):
+        if take[i]:
+            out_keys[j] = keys[i]
+            out_cnt[j] = cnt[i]
+            j += 1
+    return out_keys, out_cnt
 
 
 @njit(cache=True)
@@ -207,14 +236,7 @@ def mul_add(acc, a, b, err):
     mid = (p00 >> s32) + (p01 & mask) + (p10 & mask)
     lo = (p00 & mask) | (mid << s32)
     hi = p11 + (p01 >> s32) + (p10 >> s32) + (mid >> s32)
-    s = acc[0] + lo
-    carry = np.uint64(1) if s < lo else np.uint64(0)
-    acc[0] = s
-    old = acc[1]
-    t = old + hi + carry
-    if t < old or (t == old and carry):
-        err[0] = OVERFLOW
-    acc[1] = t
+    add_to(acc, lo, hi, err)
 
 
 @njit(cache=True, inline="always")
@@ -231,10 +253,12 @@ def mul_add_wide(acc, t, c, err):
 
 
 @njit(cache=True, nogil=True)
-def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, table, acc, err, work):
+def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, table, group, ngroups, acc, err, work):
     """Add to ``acc`` the tours made by each state of ``keys`` with its partners in the indexed half.
 
-    ``work[0]`` counts the pairs tried (the work done).
+    Only states whose degree key falls in ``group`` of ``ngroups`` are joined
+    (the indexed half holds that group alone). ``work[0]`` counts the pairs
+    tried (the work done).
     """
     codes = np.zeros(32, np.int64)
     first = np.zeros(16, np.int64)
@@ -242,6 +266,8 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
     tried = 0
     for i in range(keys.size):
         d, ma = read_state(keys[i], nslots, perm, codes, first)
+        if not in_group(d, group, ngroups):
+            continue
         j = find_run(table, d)
         if j < 0:
             continue

@@ -85,6 +85,8 @@ class FrontierResult:
     pairs: int = 0
     #: Most bytes of states on disk at once (with a spill folder).
     peak_disk_bytes: int = 0
+    #: Passes of the join, one group of degree classes each (meet in the middle).
+    join_passes: int = 0
 
     @property
     def peak_memory_mb(self) -> float:
