@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 import chesstours as ct
 from chesstours.cli import main
+from chesstours.frontier_api import count_strip
 from chesstours.pieces import move_table
 from chesstours.tour import Tour
 from chesstours.web import Limits, create_app, service
@@ -240,13 +241,20 @@ def test_counts_estimated_beyond_the_time_limit_are_refused_before_they_start(cl
                         response.json()["detail"])
 
 
+def test_a_count_too_slow_to_backtrack_but_quick_to_sweep_is_served(client):
+    # Backtracking 5x8 would take about 17 s on one thread, past the 10 s limit; the frontier takes a second.
+    data = client.get("/api/count", params={"board": "5x8"}).json()
+    assert data["method"] == "frontier" and data["complete"] is True
+    assert data["directed"] == dict(count_strip(5, [8], closed=False).counts)[8] == 36_122_108
+
+
 def test_a_count_that_runs_out_of_time_is_504_with_the_partial_count(client, monkeypatch):
     # Let the estimate through, so that the real search meets the real time limit.
     monkeypatch.setattr(service, "estimate_count", lambda *a, **k: (0.0, 0.0))
     response = client.get("/api/count", params={"board": "6x6", "start": "a1", "time_limit": 0.2})
     assert response.status_code == 504
     body = response.json()
-    assert body["detail"].startswith("Stopped at the time limit after ")
+    assert body["detail"].startswith("Stopped at the time limit")
     assert body["partial"]["complete"] is False and 0 <= body["partial"]["directed"] < 524486
     assert response.elapsed.total_seconds() < 5
 

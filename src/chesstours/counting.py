@@ -32,11 +32,9 @@ __all__ = ["count_tours", "estimate_count", "TourCount", "COUNT_METHODS", "MAX_B
 
 #: Methods of :func:`count_tours`.
 COUNT_METHODS = ("auto", "frontier", "backtrack")
-#: ``auto`` counts by the frontier sweep when backtracking
+#: ``auto`` counts by the frontier method when backtracking
 #: is estimated to take longer than this many seconds.
-FRONTIER_ABOVE_SECONDS = 5.0
-#: ... and cycles of whole boards (closed tours, no square fixed), which it sweeps fastest.
-FRONTIER_CLOSED_ABOVE_SECONDS = 0.25
+FRONTIER_ABOVE_SECONDS = 0.25
 #: Exhaustive counts by backtracking are refused outright above this many free squares.
 MAX_BACKTRACK_COUNT_SQUARES = 400
 #: Without a time or node limit, counts estimated to take longer than this are refused.
@@ -112,9 +110,7 @@ def count_tours(
         grows with the width of the board, not the number of tours;
         ``auto`` uses the theory for an instant zero, then the frontier sweep
         where its frontier fits and backtracking is estimated to take longer
-        than :data:`FRONTIER_CLOSED_ABOVE_SECONDS` (closed tours of whole
-        boards) or :data:`FRONTIER_ABOVE_SECONDS` (other counts); else
-        backtracking. The chosen method is in
+        than :data:`FRONTIER_ABOVE_SECONDS`; else backtracking. The chosen method is in
         ``TourCount.method``; a frontier count adds ``max_states`` and
         ``peak_memory_mb`` to ``TourCount.extra``.
     time_limit, node_limit
@@ -226,18 +222,17 @@ def _frontier_refusal(board, piece, s, e, closed, spill_dir=None, time_limit=Non
 
 
 def _frontier_pays(board, piece, s, e, closed, workers) -> bool:
-    """``auto``: sweep when backtracking is estimated to be slower than the sweep would be.
+    """``auto``: count by the frontier method when backtracking is estimated to be slower.
 
-    Measured here: 6x6 closed, 0.07 s by backtracking and 0.2 s by the sweep; 6x7 closed,
-    1.3 s by the sweep (backtracking estimated above a second); 6x6 open, 29 s by the sweep
-    and 2 s by backtracking (symmetry, two cores). So whole-board cycles sweep once
-    backtracking is estimated past :data:`FRONTIER_CLOSED_ABOVE_SECONDS`, other counts past
-    :data:`FRONTIER_ABOVE_SECONDS`.
+    Measured here (two cores), frontier against backtracking: 6x6 open 1.0 s
+    and 1.5 s, from a1 0.33 s and 0.36 s, from c3 0.12 s and 0.06 s; 5x7 open
+    0.12 s and 0.8 s; 6x6 closed 0.04 s and 0.03 s. Backtracking wins below a
+    few tenths of a second, the frontier above: the switch is at
+    :data:`FRONTIER_ABOVE_SECONDS` of estimated backtracking.
     """
     if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
         return True
-    threshold = FRONTIER_CLOSED_ABOVE_SECONDS if closed and s is None and e is None else FRONTIER_ABOVE_SECONDS
-    return estimate_count(board, s, e, closed, piece, workers=workers)[1] > threshold
+    return estimate_count(board, s, e, closed, piece, workers=workers)[1] > FRONTIER_ABOVE_SECONDS
 
 
 def _duration(seconds: float) -> str:

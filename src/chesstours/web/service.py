@@ -88,12 +88,21 @@ def count(
     """
     check_limits(time_limit, None)
     _, seconds = estimate_count(board, start, end, closed, piece, workers=workers)
-    if seconds > time_limit:
+    if seconds > time_limit and not _frontier_fits(board, piece, start, end, closed, time_limit, workers):
         raise OverLimit(
             f"Counting the tours of {board} would take about {_duration(seconds)} here, more than this server's "
             f"{time_limit:g}-second limit; the command line has none (chesstours count {board.rows}x{board.cols})."
         )
     return count_tours(board, start, end, closed, piece, time_limit=time_limit, workers=workers).to_dict()
+
+
+def _frontier_fits(board: Board, piece: Leaper, start, end, closed: bool, time_limit: float, workers: int) -> bool:
+    """Whether the frontier method would count this within ``time_limit`` (as ``auto`` would pick it)."""
+    from ..engines.frontier import refusal
+    from ..frontier_api import memory_limit
+
+    board, piece, s, e = prepare_query(board, start, end, piece, ())
+    return refusal(board, piece, s, e, closed, memory_limit(), None, time_limit, workers) is None
 
 
 def _duration(seconds: float) -> str:
