@@ -167,6 +167,30 @@ def test_one_sweep_gives_the_closed_tours_of_6_row_strips():
     assert [n for _, n in counts] == [0, 0, 0, 0, 8, 9862, 1067638, 55488142]
 
 
+def first_cells(rows, n):
+    """The first n cells of a rows-high board taken file by file, bottom to top: the rest are holes."""
+    files = -(-n // rows)
+    return Board(rows, files, [r * files + files - 1 for r in range(rows * files - n)])
+
+
+# Knuth, TAOCP pre-fascicle 8a: closed knight's tours of the first 2n cells of a 3- and a 5-row
+# board (A383660 from n = 11, A383661 from n = 9). Most of these boards have holes in their
+# last file, so these are counts on holed boards from a source independent of this project.
+A383660 = [4, 0, 4, 24, 16, 56, 306, 176, 456, 2632, 1536, 4828, 26788, 15424, 44952, 254288, 147728,
+           448032, 2502568, 1448416, 4310048, 24228704, 14060048, 42195584, 236335248, 136947616]
+A383661 = [1, 0, 1, 30, 0, 148, 8, 78, 9309, 612, 62749, 44202, 42049, 2916485, 147192, 18284136,
+           13311268, 13008389, 973107552, 51147756, 6190192748, 4557702762, 4311375354, 316985255470,
+           16552301184, 2015267424300, 1495135512514, 1417634375316, 104324890543686, 5459334927260,
+           663068761241948]
+
+
+@pytest.mark.parametrize(("rows", "first", "expected"), [(3, 11, A383660), (5, 9, A383661)])
+def test_closed_tours_of_the_first_cells_of_a_strip_match_knuths_sequences(rows, first, expected):
+    got = [count_tours(first_cells(rows, 2 * n), closed=True, method="frontier").undirected
+           for n in range(first, first + len(expected))]
+    assert got == expected
+
+
 # -- the sweep itself -------------------------------------------------------------------------------
 
 
@@ -318,6 +342,18 @@ def test_meet_in_the_middle_agrees_with_one_sweep_on_boards_with_holes(rows, col
     except InvalidArgument:  # a frontier too wide for one sweep
         return
     assert frontier_count(board, piece, closed, halves=True).count == one
+
+
+@pytest.mark.parametrize(("board", "closed", "start"), [(Board(6, 6), False, None), (Board(6, 7), True, None),
+                                                       (Board(6, 6), False, 0), (Board(5, 8), False, 4)])
+def test_a_join_in_passes_over_groups_of_degree_classes_counts_what_one_pass_counts(board, closed, start):
+    halves = choose_halves(board, KNIGHT, closed, start)
+    budget = 2 - (start is not None)
+    one = count_by_halves(board, KNIGHT, closed, halves, budget=budget, threads=2)
+    # an index budget of 100 kB: the smaller half is indexed and joined a group at a time
+    several = count_by_halves(board, KNIGHT, closed, halves, budget=budget, threads=2, index_budget=100_000)
+    assert one.join_passes == 1 and several.join_passes > 3
+    assert several.count == one.count and several.pairs == one.pairs
 
 
 def test_the_halves_of_8x8_meet_on_a_frontier_of_16_squares():
