@@ -19,6 +19,7 @@ Usage::
     python benchmarks/bench_frontier.py --quick --runs 5  # 6x6 and 6x7 only
     python benchmarks/bench_frontier.py --big             # also 7x7 open and 8x8 closed (about 8 minutes)
     python benchmarks/bench_frontier.py --sweep-baseline  # one whole sweep beside 6x8 and 7x8 too (minutes more)
+    python benchmarks/bench_frontier.py --only 8x8 --runs 3   # some boards only
 """
 
 from __future__ import annotations
@@ -88,8 +89,12 @@ def main() -> None:
     parser.add_argument("--sweep-baseline", action="store_true", help="one whole sweep beside every board")
     parser.add_argument("--threads", type=int, default=None, help="threads (default: every core)")
     parser.add_argument("--runs", type=int, default=1, help="runs of each count (the median is shown)")
+    parser.add_argument("--only", default=None, metavar="BOARDS", help="only these boards: 7x7,8x8")
     args = parser.parse_args()
-    run(QUICK if args.quick else CASES + (BIG if args.big else []), args.threads, args.runs, args.sweep_baseline)
+    cases = QUICK if args.quick else CASES + (BIG if args.big else [])
+    if args.only:
+        cases = [c for c in CASES + BIG if c[0] in args.only.split(",")]
+    run(cases, args.threads, args.runs, args.sweep_baseline)
 
 
 if __name__ == "__main__":
