@@ -2,8 +2,10 @@
 
 With a spill folder, every step of :func:`chesstours.engines.frontier_run.run_sweep`
 writes its new states to files, one file an array of a part of the hash
-space, and the next step reads them back memory-mapped, part by part, deleting
-each file once it is extended: the disk holds about two layers. When the
+space, and the next step reads them back part by part, deleting each file
+once it is extended: the disk holds about two layers. A file is opened only
+while it is read (a :class:`Spilled` array knows its path and size): a long
+sweep writes tens of thousands of files, more than a process may hold open. When the
 tables of one step outgrow their memory budget, every table is written out as
 it stands (a *partial* table, already sorted by hash) and emptied; at the end
 of the step the partial tables of each part are merged in one table of that
@@ -24,7 +26,7 @@ import numpy as np
 
 from ..errors import InvalidArgument
 
-__all__ = ["Layers", "disk_needed"]
+__all__ = ["Layers", "Spilled", "disk_needed", "load"]
 
 #: Bytes a state takes on disk: key and one count limb.
 STATE_BYTES = 16
@@ -33,6 +35,30 @@ STATE_BYTES = 16
 def disk_needed(states: float) -> float:
     """Disk a sweep of at most ``states`` live states needs: two layers and the partial tables of one."""
     return 3 * states * STATE_BYTES
+
+
+class Spilled:
+    """An array of ``uint64`` written to a file: its size without the file open, its values by :meth:`load`."""
+
+    __slots__ = ("path", "size", "nbytes")
+
+    def __init__(self, path: str, size: int):
+        self.path = path
+        self.size = size
+        self.nbytes = 8 * size
+
+    def load(self) -> np.ndarray:
+        """The values, read into memory (the file is closed again)."""
+        try:
+            return np.fromfile(self.path, dtype=np.uint64)
+        except OSError as exc:
+            raise InvalidArgument(f"Reading the frontier's layers back from {self.path} failed: "
+                                  f"{exc.strerror}.") from None
+
+
+def load(a) -> np.ndarray:
+    """``a`` itself, or its values read back if it is :class:`Spilled`."""
+    return a.load() if isinstance(a, Spilled) else a
 
 
 class Layers:
@@ -48,8 +74,8 @@ class Layers:
         self.bytes = 0
         self.peak_bytes = 0
 
-    def write(self, arrays: list[np.ndarray]) -> tuple[list[np.ndarray], list[str]]:
-        """Write ``arrays`` (keys, low limbs, high limbs) to files; return them memory-mapped, and the files."""
+    def write(self, arrays: list[np.ndarray]) -> tuple[list, list[str]]:
+        """Write ``arrays`` (keys, low limbs, high limbs) to files; return them as :class:`Spilled`, and the files."""
         out, paths = [], []
         for a in arrays:
             if a.size == 0:
@@ -64,11 +90,11 @@ class Layers:
             self.bytes += a.nbytes
             self.peak_bytes = max(self.peak_bytes, self.bytes)
             paths.append(path)
-            out.append(np.memmap(path, dtype=np.uint64, mode="r"))
+            out.append(Spilled(path, a.size))
         return out, paths
 
     def remove(self, paths: list[str]) -> None:
-        """Delete files already read (a mapping still open keeps its data until it is dropped)."""
+        """Delete files already read."""
         for path in paths:
             try:
                 self.bytes -= os.path.getsize(path)

@@ -47,7 +47,7 @@ from ..board import Board
 from ..errors import InvalidArgument, LimitReached
 from ..pieces import Leaper
 from . import frontier_join_kernel as jk
-from .frontier_disk import Layers
+from .frontier_disk import Layers, Spilled, load
 from .frontier_plan import Sweep, greedy, line_orders, neighbours, plan
 from .frontier_run import FrontierProgress, FrontierResult, run_sweep
 
@@ -142,7 +142,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
             exc.partial.how = "meet in the middle"
             raise
         # the second half is swept beside the states of the first
-        run.result.peak_bytes += sum(a.nbytes for r in runs for x in r.states for a in x if not isinstance(a, np.memmap))
+        run.result.peak_bytes += sum(a.nbytes for r in runs for x in r.states for a in x if not isinstance(a, Spilled))
         runs.append(run)
     sizes = [sum(x[0].size for x in r.states) for r in runs]
     small, large = (0, 1) if sizes[0] <= sizes[1] else (1, 0)
@@ -159,8 +159,8 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     joining = 0
     with ThreadPoolExecutor(threads, thread_name_prefix="chesstours-join") as pool:
         for group in range(groups):
-            chosen = [jk.select_group(keys, lo, nslots, perm_small, ends, group, groups)
-                      for keys, lo, _ in runs[small].states]
+            chosen = [jk.select_group(load(k), load(c), nslots, perm_small, ends, group, groups)
+                      for k, c, _ in runs[small].states]
             keys = np.concatenate([c[0] for c in chosen] or [np.zeros(0, np.uint64)])
             cnts = np.concatenate([c[1] for c in chosen] or [np.zeros(0, np.uint64)])
             del chosen
@@ -169,10 +169,10 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
             index = jk.index_half(keys, cnts, nslots, perm_small, ends)
             del keys, cnts
             joining = max(joining, sum(a.nbytes for a in index)
-                          + sum(a.nbytes for x in parts for a in x if not isinstance(a, np.memmap)))
+                          + sum(a.nbytes for x in parts for a in x if not isinstance(a, Spilled)))
 
             def join(k: int, index=index, group=group) -> None:
-                keys2, lo2, _ = parts[k]
+                keys2, lo2 = load(parts[k][0]), load(parts[k][1])
                 jk.join_states(keys2, lo2, nslots, perm, closed, *index, group, groups, accs[k], errs[k], work[k])
 
             futures = [pool.submit(join, k) for k in range(len(parts))]

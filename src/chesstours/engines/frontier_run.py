@@ -31,7 +31,7 @@ import numpy as np
 from ..errors import InvalidArgument, LimitReached
 from . import frontier_kernel as fk
 from . import frontier_table as ft
-from .frontier_disk import Layers
+from .frontier_disk import Layers, Spilled, load
 
 #: States extended per kernel call between checks of the clock.
 CHUNK = 1 << 18
@@ -131,7 +131,7 @@ class _Worker:
     """One thread: its input arrays, its run of tables, a batch buffer, and what it has counted.
 
     With ``layers`` (:class:`~chesstours.engines.frontier_disk.Layers`) the
-    inputs are files mapped into memory, and tables that outgrow the budget
+    inputs are files, read back one at a time, and tables that outgrow the budget
     are written out as partial tables, merged part by part when the step ends.
     """
 
@@ -174,6 +174,9 @@ class _Worker:
         left = CHUNK
         while left > 0 and self.inputs:
             keys, lo, hi, files = self.inputs[0]
+            if isinstance(keys, Spilled):  # read back from its files, one input at a time
+                keys, lo, hi = load(keys), load(lo), load(hi)
+                self.inputs[0] = (keys, lo, hi, files)
             j = min(keys.size, self.pos + left)
             i = fk.expand(keys, lo, hi, self.pos, j, st.nprev, st.choice_a, st.choice_b, st.one_end,
                           st.departs, st.keep, st.check, st.check_spare, st.single, st.choice_mask,
@@ -224,11 +227,11 @@ class _Worker:
             self.layers.remove(files)
 
     def _keep(self, arrays) -> tuple:
-        """The arrays as an input: written to files and mapped back when the layers live on disk."""
+        """The arrays as an input: written to files when the layers live on disk."""
         if self.layers is None:
             return (*arrays, None)
-        mapped, files = self.layers.write(list(arrays))
-        return (*mapped, files)
+        spilled, files = self.layers.write(list(arrays))
+        return (*spilled, files)
 
     def flush(self) -> None:
         """Write every table out as a partial table and empty it (the tables outgrew their budget)."""
@@ -245,14 +248,14 @@ class _Worker:
         while self.parts:
             p, partial = self.parts.pop(0), self.partial.pop(0)
             for keys, lo, hi, files in partial:  # merge the part's partial tables (each sorted by hash)
-                self._insert(p, keys, lo, hi, 0, keys.size, 1.0)
+                self._insert(p, load(keys), load(lo), load(hi), 0, keys.size, 1.0)
                 self._drop(files)
             if p.fill[0]:
                 self.inputs.append(self._keep(ft.compact(p.tab, p.stride, int(p.fill[0]))))
 
     def finish_all(self, nslots: int, closed: bool) -> None:
         for keys, lo, hi, _ in self.inputs:
-            fk.finish_all(keys, lo, hi, nslots, 2, closed, self.acc, self.err)
+            fk.finish_all(load(keys), load(lo), load(hi), nslots, 2, closed, self.acc, self.err)
 
     def live(self) -> int:
         return sum(int(p.fill[0]) for p in self.parts)
@@ -261,7 +264,7 @@ class _Worker:
         return sum(p.tab.nbytes for p in self.parts)
 
     def memory(self) -> int:
-        held = sum(a.nbytes for x in self.inputs for a in x[:3] if not isinstance(a, np.memmap))
+        held = sum(a.nbytes for x in self.inputs for a in x[:3] if not isinstance(a, Spilled))
         return held + self.tables() + self.buf[0].size * 48
 
 
