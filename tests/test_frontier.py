@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import collections
 import os
+import shutil
 import time
 
 import numpy as np
@@ -12,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chesstours import Board, count_tours
+from chesstours.engines import frontier_run
 from chesstours.engines import frontier_table as ft
 from chesstours.engines.frontier import choose_halves, frontier_count
 from chesstours.engines.frontier_join import count_by_halves, plan_halves
@@ -376,6 +379,30 @@ def test_a_sweep_with_its_layers_on_disk_counts_what_one_in_memory_counts(tmp_pa
     got = frontier_count(board, KNIGHT, closed, start, halves=halves, spill_dir=tmp_path, table_budget=1 << 16)
     assert got.count == want.count and got.peak_disk_bytes > 0
     assert got.peak_bytes <= want.peak_bytes  # the batch buffers, the same either way, are all a small sweep holds
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts open files through /proc")
+def test_the_layers_on_disk_hold_no_file_open_but_the_one_being_read(tmp_path, monkeypatch):
+    # A long spilled sweep writes thousands of files: mapping them all at once ran out of file handles.
+    # Small chunks of input make a step flush its tables hundreds of times, as a large count does.
+    monkeypatch.setattr(frontier_run, "CHUNK", 1 << 12)
+    opened = []
+    got = frontier_count(Board(6, 6), KNIGHT, False, halves=True, spill_dir=tmp_path, table_budget=1 << 14,
+                         progress=lambda p: opened.append(len(os.listdir("/proc/self/fd"))))
+    assert got.count == 3318960
+    assert max(opened) - min(opened) <= 8
+
+
+def test_8x8_open_with_a_spill_folder_is_refused_for_its_disk_or_its_hours_not_begun(tmp_path, monkeypatch):
+    # Some 8 billion states a half: a few hundred GiB of disk, and hours even at the in-memory rate.
+    usage = collections.namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda _: usage(2**40, 0, 2**36))
+    with pytest.raises(InvalidArgument, match=r"8e\+09 states on disk .* more than the 64.0 GiB free"):
+        count_tours(Board(8, 8), spill_dir=tmp_path, time_limit=5)  # not handed to backtracking instead
+    monkeypatch.setattr(shutil, "disk_usage", lambda _: usage(2**50, 0, 2**50))
+    with pytest.raises(InvalidArgument, match=r"about \d+ hours here; give a time limit"):
+        count_tours(Board(8, 8), spill_dir=tmp_path)
     assert list(tmp_path.iterdir()) == []
 
 

@@ -169,6 +169,8 @@ def count_tours(
         if obstruction(board, piece, s, e, closed) is not None:
             return TourCount(board, piece, closed, s, e, 0, 0, 0, 0.0, "theory")
         why_not = _frontier_refusal(board, piece, s, e, closed, spill_dir, time_limit, workers)
+        if why_not is not None and spill_dir is not None:  # a spill folder asks for the frontier method
+            raise InvalidArgument(why_not)
         if why_not is None and (spill_dir is not None or _frontier_pays(board, piece, s, e, closed, workers)):
             return count_by_frontier(board, piece, closed, s, e, time_limit=time_limit, progress=progress,
                                      workers=workers, spill_dir=spill_dir)
