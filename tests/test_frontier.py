@@ -5,7 +5,9 @@ from __future__ import annotations
 import collections
 import os
 import shutil
+import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -17,6 +19,7 @@ from chesstours import Board, count_tours
 from chesstours.engines import frontier_run
 from chesstours.engines import frontier_table as ft
 from chesstours.engines.frontier import choose_halves, frontier_count
+from chesstours.engines.frontier_disk import Layers
 from chesstours.engines.frontier_join import count_by_halves, plan_halves
 from chesstours.engines.frontier_plan import best_plan, neighbours
 from chesstours.errors import InvalidArgument, LimitReached
@@ -404,6 +407,22 @@ def test_8x8_open_with_a_spill_folder_is_refused_for_its_disk_or_its_hours_not_b
     with pytest.raises(InvalidArgument, match=r"about \d+ hours here; give a time limit"):
         count_tours(Board(8, 8), spill_dir=tmp_path)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_threads_writing_layers_at_once_each_get_their_own_files(tmp_path):
+    # Every thread of a sweep flushes its tables at once: two writes must never share a file.
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
+    try:
+        with Layers(tmp_path) as layers, ThreadPoolExecutor(4) as pool:
+            def write(t):
+                return [(t, i, layers.write([np.full(i + 1, t, np.uint64)])[0][0]) for i in range(300)]
+            written = [x for chunk in pool.map(write, range(4)) for x in chunk]
+            assert len({s.path for _, _, s in written}) == len(written)
+            assert all(np.array_equal(s.load(), np.full(i + 1, t, np.uint64)) for t, i, s in written)
+            assert layers.bytes == sum(8 * (i + 1) for _, i, _ in written)
+    finally:
+        sys.setswitchinterval(interval)
 
 
 def test_a_strip_family_with_its_layers_on_disk(tmp_path):

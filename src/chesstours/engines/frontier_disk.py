@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
 
 import numpy as np
 
@@ -50,10 +51,14 @@ class Spilled:
     def load(self) -> np.ndarray:
         """The values, read into memory (the file is closed again)."""
         try:
-            return np.fromfile(self.path, dtype=np.uint64)
+            values = np.fromfile(self.path, dtype=np.uint64)
         except OSError as exc:
             raise InvalidArgument(f"Reading the frontier's layers back from {self.path} failed: "
                                   f"{exc.strerror}.") from None
+        if values.size != self.size:
+            raise InvalidArgument(f"The frontier's layer {self.path} holds {values.size:,} values where "
+                                  f"{self.size:,} were written; the count stops rather than go on wrong.")
+        return values
 
 
 def load(a) -> np.ndarray:
@@ -71,8 +76,19 @@ class Layers:
         except OSError as exc:
             raise InvalidArgument(f"Cannot keep the frontier's layers in {spill_dir}: {exc.strerror}.") from None
         self._next = 0
+        self._lock = threading.Lock()  # the threads of a sweep write and remove files at once
         self.bytes = 0
         self.peak_bytes = 0
+
+    def _name(self) -> str:
+        with self._lock:
+            self._next += 1
+            return os.path.join(self.dir, f"{self._next}.bin")
+
+    def _account(self, nbytes: int) -> None:
+        with self._lock:
+            self.bytes += nbytes
+            self.peak_bytes = max(self.peak_bytes, self.bytes)
 
     def write(self, arrays: list[np.ndarray]) -> tuple[list, list[str]]:
         """Write ``arrays`` (keys, low limbs, high limbs) to files; return them as :class:`Spilled`, and the files."""
@@ -81,14 +97,12 @@ class Layers:
             if a.size == 0:
                 out.append(a)
                 continue
-            path = os.path.join(self.dir, f"{self._next}.bin")
-            self._next += 1
+            path = self._name()
             try:
                 a.tofile(path)
             except OSError as exc:
                 raise InvalidArgument(f"Writing the frontier's layers to {self.dir} failed: {exc.strerror}.") from None
-            self.bytes += a.nbytes
-            self.peak_bytes = max(self.peak_bytes, self.bytes)
+            self._account(a.nbytes)
             paths.append(path)
             out.append(Spilled(path, a.size))
         return out, paths
@@ -97,10 +111,11 @@ class Layers:
         """Delete files already read."""
         for path in paths:
             try:
-                self.bytes -= os.path.getsize(path)
+                size = os.path.getsize(path)
                 os.remove(path)
             except OSError:
-                pass
+                continue
+            self._account(-size)
 
     def close(self) -> None:
         shutil.rmtree(self.dir, ignore_errors=True)
