@@ -95,6 +95,27 @@ def test_count_by_meet_in_the_middle_says_so_and_keeps_its_layers_on_disk_when_a
     assert code == 0 and "1,067,638" in out and "frontier (meet in the middle)" in out
 
 
+def test_ctrl_c_in_a_frontier_count_says_nothing_was_counted_and_leaves_no_layers(tmp_path, capsys, monkeypatch):
+    from chesstours.engines import frontier
+
+    real = frontier.frontier_count
+    reports = []
+
+    def interrupted_midway(*args, **kwargs):
+        def progress(p):
+            reports.append(p)
+            if len(reports) == 20:
+                raise KeyboardInterrupt
+
+        return real(*args, **{**kwargs, "progress": progress})
+
+    monkeypatch.setattr(frontier, "frontier_count", interrupted_midway)
+    code, out, err = run(capsys, "count", "6x6", "--method", "frontier", "--spill-dir", str(tmp_path), "--json")
+    assert len(reports) == 20 and code == 130 and out == ""
+    assert err == "chesstours: interrupted before the count was complete; nothing was counted.\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_count_time_limit_prints_the_partial_count_and_exits_3(capsys):
     code, out, err = run(capsys, "count", "7x7", "--start", "a1", "--time-limit", "0.3", "--json")
     assert code == 3

@@ -121,9 +121,10 @@ def count(
             typer.echo(f"chesstours: {exc}", err=True)
         except KeyboardInterrupt as exc:
             partial = getattr(exc, "partial", None)
-            typer.echo("chesstours: interrupted; the counts below are incomplete.", err=True)
-            if partial is None:
+            if partial is None:  # the frontier method counts everything at its last square, or nothing
+                typer.echo("chesstours: interrupted before the count was complete; nothing was counted.", err=True)
                 raise typer.Exit(EXIT_INTERRUPT) from None
+            typer.echo("chesstours: interrupted; the counts below are incomplete.", err=True)
             result = counting._tour_count(b, parse_piece(piece), closed, None if start is None else b.square(start),
                                      None if end is None else b.square(end), partial, partial.seconds)
             result.complete, code = False, EXIT_INTERRUPT
