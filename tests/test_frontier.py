@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import math
 import os
 import shutil
 import sys
@@ -22,6 +23,14 @@ from chesstours.engines.frontier import choose_halves, frontier_count
 from chesstours.engines.frontier_disk import Layers
 from chesstours.engines.frontier_join import count_by_halves, plan_halves
 from chesstours.engines.frontier_plan import best_plan, neighbours
+from chesstours.engines.frontier_residues import (
+    count_bound,
+    from_residues,
+    is_prime,
+    moduli_for,
+    primes_below,
+)
+from chesstours.engines.frontier_run import WideOverflow
 from chesstours.errors import InvalidArgument, LimitReached
 from chesstours.frontier_api import count_strip
 from chesstours.pieces import CAMEL, GIRAFFE, KNIGHT, ZEBRA, Leaper
@@ -258,7 +267,7 @@ def test_counts_carry_into_a_second_64_bit_limb():
     keys = np.array([7, 7, 7], np.uint64)
     lo = np.array([top, top, 5], np.uint64)
     hi = np.array([0, 1, 0], np.uint64)
-    ft.insert_run(keys, lo, hi, 0, 3, table, 3, 0, fill, 1000, err)
+    ft.insert_run(keys, lo, hi, 0, 3, table, 3, 0, fill, 1000, err, np.uint64(0))
     got = ft.compact(table, 3, int(fill[0]))
     assert int(got[0][0]) == 7 and int(got[1][0]) + (int(got[2][0]) << 64) == 2 * (2**64 - 1) + 2**64 + 5
     assert err[0] == 0
@@ -270,7 +279,7 @@ def test_a_one_limb_table_flags_a_carry_instead_of_wrapping():
     fill, err = np.zeros(1, np.int64), np.zeros(1, np.int64)
     keys = np.array([3, 3], np.uint64)
     lo = np.array([2**63, 2**63], np.uint64)
-    ft.insert_run(keys, lo, np.zeros(2, np.uint64), 0, 2, table, 2, 0, fill, 48, err)
+    ft.insert_run(keys, lo, np.zeros(2, np.uint64), 0, 2, table, 2, 0, fill, 48, err, np.uint64(0))
     assert err[0] == ft.NARROW_OVERFLOW
 
 
@@ -281,8 +290,52 @@ def test_a_two_limb_table_refuses_a_count_past_2_to_the_128():
     top = np.uint64(2**64 - 1)
     keys = np.array([3, 3], np.uint64)
     ft.insert_run(keys, np.array([top, 1], np.uint64), np.array([top, 0], np.uint64), 0, 2, table, 3, 0, fill, 48,
-                  err)
+                  err, np.uint64(0))
     assert err[0] == ft.OVERFLOW
+
+
+def test_a_count_past_2_to_the_128_is_joined_from_residues_modulo_primes():
+    # 5 x 40 has a 150-bit number of closed tours: the sweep reruns once a prime and joins the residues.
+    wide = count_strip(5, range(1, 41), closed=True)
+    direct = count_strip(5, range(1, 35), closed=True)  # fits in two limbs
+    assert wide.extra["residues"] >= 3 and "residues" not in direct.extra
+    counts = dict(wide.counts)
+    assert [counts[k] for k in range(1, 35)] == [n for _, n in direct.counts]  # by residues and directly
+    assert counts[40] > 2**128 and counts[39] == 0
+    assert counts[14] == 1495135512514  # A383661
+
+
+@pytest.mark.parametrize(("board", "closed", "start"), [
+    (Board(6, 6), False, None), (Board(5, 6), True, None), (Board(6, 6), False, 7), (Board(5, 6, [8, 21]), False, None),
+])
+def test_counting_by_residues_gives_what_counting_directly_gives(monkeypatch, board, closed, start):
+    from chesstours.engines import frontier
+
+    want = frontier_count(board, KNIGHT, closed, start, halves=False)
+    real = frontier.run_sweep
+
+    def no_room(*args, modulus=0, **kwargs):  # as if every direct count passed 2**128
+        if not modulus:
+            raise WideOverflow()
+        return real(*args, modulus=modulus, **kwargs)
+
+    monkeypatch.setattr(frontier, "run_sweep", no_room)
+    got = frontier_count(board, KNIGHT, closed, start, halves=False)
+    assert got.count == want.count and got.residues == len(moduli_for(count_bound(best_plan(
+        board, KNIGHT, start, None, closed).steps)))
+
+
+@given(st.integers(0, 2**400), st.integers(1, 7))
+def test_the_chinese_remainder_theorem_gives_back_any_number_below_the_product(x, k):
+    primes = primes_below(2**62, k)
+    assert primes == sorted(primes, reverse=True) and all(p < 2**62 for p in primes)
+    assert from_residues([(x % p, p) for p in primes]) == x % math.prod(primes)
+
+
+def test_the_primes_are_the_primes():
+    small = [n for n in range(2, 2000) if all(n % d for d in range(2, int(n**0.5) + 1))]
+    assert [n for n in range(2000) if is_prime(n)] == small
+    assert is_prime(2**61 - 1) and not is_prime((2**31 - 1) * (2**61 - 1)) and not is_prime(3215031751)
 
 
 def test_6x15_has_more_closed_tours_than_fit_in_64_bits():

@@ -87,6 +87,8 @@ def _extra(result) -> dict:
         extra["pairs_joined"] = result.pairs
     if result.peak_disk_bytes:
         extra["peak_disk_mb"] = round(result.peak_disk_bytes / 2**20, 1)
+    if result.residues:
+        extra["residues"] = result.residues  # sweeps modulo a prime that made a count past 2**128
     return extra
 
 

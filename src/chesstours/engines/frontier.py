@@ -40,8 +40,10 @@ the fragment labels renumbered in slot order, so that equal frontiers give
 equal keys; 17 frontier squares fit. The states of one step live in
 open-addressing hash tables in numba, split into parts by hash, one thread a
 share of the parts. Counts take one 64-bit limb; a carry out of one reruns
-the sweep with two limbs, and a carry out of two refuses the count, so no
-count is ever silently wrong. They become exact Python ints at the end.
+the sweep with two limbs, and a carry out of two reruns it once a prime,
+counting modulo primes near 2**62, and joins the residues by the Chinese
+remainder theorem (:mod:`chesstours.engines.frontier_residues`): counts of
+any size, never silently wrong. They become exact Python ints at the end.
 
 *Meet in the middle* (:mod:`chesstours.engines.frontier_join`): for whole
 boards of five lines or more, two half sweeps end on one middle frontier and
@@ -89,7 +91,8 @@ from .frontier_disk import Layers, disk_needed
 from .frontier_join import Halves, count_by_halves, plan_halves
 from .frontier_join_kernel import MAX_MIDDLE
 from .frontier_plan import Sweep, best_plan, line_orders, neighbours
-from .frontier_run import FrontierProgress, FrontierResult, NarrowOverflow, run_sweep
+from .frontier_residues import count_bound, from_residues, moduli_for
+from .frontier_run import FrontierProgress, FrontierResult, NarrowOverflow, WideOverflow, run_sweep
 
 __all__ = ["FrontierProgress", "FrontierResult", "count_strip", "estimate_states", "estimate_seconds", "frontier_count",
            "choose_halves", "refusal"]
@@ -346,13 +349,29 @@ def thread_count(workers: int | None = None) -> int:
 
 def _run(sweep: Sweep, closed: bool, budget: int, deadline, progress, t0, strip: bool,
          workers: int | None = None, layers: Layers | None = None, table_budget: int | None = None) -> FrontierResult:
-    """Run a whole-board sweep: one limb a count, then two if a count outgrows it."""
+    """Run a whole-board sweep: one limb a count, then two if a count outgrows it, then one sweep a prime."""
     period = len(sweep.order) // max(1, len(sweep.line_ends))
-    for wide in (False, True):
+
+    def run(wide=False, modulus=0, phase="sweep"):
+        return run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=thread_count(workers), wide=wide,
+                         deadline=deadline, progress=progress, t0=t0, line_ends=sweep.line_ends, strip=strip,
+                         period=period, layers=layers, table_budget=table_budget, modulus=modulus,
+                         phase=phase).result
+
+    try:
         try:
-            return run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=thread_count(workers), wide=wide,
-                             deadline=deadline, progress=progress, t0=t0, line_ends=sweep.line_ends, strip=strip,
-                             period=period, layers=layers, table_budget=table_budget).result
+            return run()
         except NarrowOverflow:
-            continue
-    raise AssertionError("unreachable: a two-limb sweep raises no NarrowOverflow")
+            return run(wide=True)
+    except WideOverflow:
+        pass
+    moduli = moduli_for(count_bound(sweep.steps))
+    runs = [run(modulus=p, phase=f"residue {i + 1} of {len(moduli)}") for i, p in enumerate(moduli)]
+    result = runs[-1]
+    result.count = from_residues([(r.count, p) for r, p in zip(runs, moduli)])
+    result.per_length = [from_residues([(r.per_length[k], p) for r, p in zip(runs, moduli)])
+                         for k in range(len(result.per_length))]
+    result.states_total = sum(r.states_total for r in runs)
+    result.peak_bytes = max(r.peak_bytes for r in runs)
+    result.residues = len(moduli)
+    return result

@@ -44,12 +44,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..board import Board
-from ..errors import InvalidArgument, LimitReached
+from ..errors import LimitReached
 from ..pieces import Leaper
 from . import frontier_join_kernel as jk
 from .frontier_disk import Layers, Spilled, load
 from .frontier_plan import Sweep, greedy, line_orders, neighbours, plan
-from .frontier_run import FrontierProgress, FrontierResult, run_sweep
+from .frontier_run import FrontierProgress, FrontierResult, NarrowOverflow, run_sweep
 
 __all__ = ["Halves", "plan_halves", "count_by_halves"]
 
@@ -118,7 +118,8 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     ------
     NarrowOverflow
         A state of a half counts more than 2**64 partial tours (the join
-        multiplies one-limb counts); the caller sweeps the whole board instead.
+        multiplies one-limb counts), or the count passes 2**128; the caller
+        sweeps the whole board instead (two limbs, then residues).
     LimitReached
         ``deadline`` passed; ``partial`` holds a :class:`FrontierResult`.
     """
@@ -188,7 +189,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
                                        partial=stats(joining, complete=False))
             del index
     if any(e[0] for e in errs):
-        raise InvalidArgument("The count passed 2**128 while joining the halves; it stops rather than wrap.")
+        raise NarrowOverflow()  # past 2**128: one whole sweep counts it
     count = sum(int(a[0]) + (int(a[1]) << 64) for a in accs)
     return stats(joining, count=count, halves=(sizes[0], sizes[1]), pairs=sum(int(w[0]) for w in work),
                  join_passes=groups)

@@ -15,7 +15,9 @@ freed array by array as it is extended, and when a step ends each table is
 compacted into the next step's input and freed before the next one is.
 
 Counts start in one 64-bit limb a state; a carry out of it stops the sweep
-(:class:`NarrowOverflow`) and the caller runs it again with two limbs.
+(:class:`NarrowOverflow`) and the caller runs it again with two limbs; a
+carry out of two stops it again (:class:`WideOverflow`), and the caller
+counts modulo primes instead (``modulus``), one sweep a prime.
 """
 
 from __future__ import annotations
@@ -47,6 +49,10 @@ PARTS_A_THREAD = 64
 
 class NarrowOverflow(Exception):
     """A count passed 2**64 in a one-limb sweep: run it again with two limbs."""
+
+
+class WideOverflow(Exception):
+    """A count passed 2**128 in a two-limb sweep: count modulo primes instead."""
 
 
 @dataclass
@@ -87,6 +93,8 @@ class FrontierResult:
     peak_disk_bytes: int = 0
     #: Passes of the join, one group of degree classes each (meet in the middle).
     join_passes: int = 0
+    #: Sweeps modulo a prime whose residues made the count (0: counted directly).
+    residues: int = 0
 
     @property
     def peak_memory_mb(self) -> float:
@@ -135,10 +143,11 @@ class _Worker:
     are written out as partial tables, merged part by part when the step ends.
     """
 
-    def __init__(self, index: int, stride: int, layers: Layers | None = None):
+    def __init__(self, index: int, stride: int, layers: Layers | None = None, modulus: int = 0):
         self.index = index
         self.stride = stride
         self.layers = layers
+        self.modulus = np.uint64(modulus)
         self.inputs: list[tuple] = []  # (keys, lo, hi, files) still to extend
         self.parts: list[_Part] = []
         self.partial: list[list[tuple]] = []  # a part's tables written out during the step
@@ -212,7 +221,8 @@ class _Worker:
         if p.fill[0] + (nb - i) > LOAD * p.size:
             p.grow(self._bigger(p, nb - i, done), self.pbits, self.err)
         while True:
-            i = ft.insert_run(keys, lo, hi, i, nb, p.tab, p.stride, self.pbits, p.fill, int(LOAD * p.size), self.err)
+            i = ft.insert_run(keys, lo, hi, i, nb, p.tab, p.stride, self.pbits, p.fill, int(LOAD * p.size), self.err,
+                              self.modulus)
             if i == nb:
                 return
             p.grow(self._bigger(p, nb - i, done), self.pbits, self.err)
@@ -278,6 +288,19 @@ def _value(acc: np.ndarray) -> int:
     return int(acc[0]) + (int(acc[1]) << 64)
 
 
+def _total(workers: list[_Worker], modulus: int) -> int:
+    """The tours the workers finished (modulo ``modulus`` if not 0)."""
+    total = sum(_value(w.acc) for w in workers)
+    return total % modulus if modulus else total
+
+
+def _check_carry(workers: list[_Worker]) -> None:
+    if any(w.err[0] == ft.NARROW_OVERFLOW for w in workers):
+        raise NarrowOverflow()
+    if any(w.err[0] for w in workers):
+        raise WideOverflow()
+
+
 @dataclass
 class SweepRun:
     """What :func:`run_sweep` returns: the result, and the states left on the frontier when asked for."""
@@ -310,7 +333,7 @@ _RETURNED = False
 def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int, wide: bool = False,
               deadline=None, progress=None, t0: float | None = None, line_ends=(), strip: bool = False,
               finish: bool = True, keep_states: bool = False, period: int = 0, phase: str = "sweep",
-              layers: Layers | None = None, table_budget: int | None = None) -> SweepRun:
+              layers: Layers | None = None, table_budget: int | None = None, modulus: int = 0) -> SweepRun:
     """Run the planned ``steps`` from the empty frontier on ``threads`` threads (a power of two).
 
     ``wide``: counts in two limbs (else one, and :class:`NarrowOverflow` on a
@@ -319,12 +342,13 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
     ``period``: the steps of a line, to size a step's tables from the growth
     of the same step one line earlier. ``layers``: keep each step's states in
     files (:mod:`chesstours.engines.frontier_disk`), and write the tables out
-    whenever they pass ``table_budget`` bytes.
+    whenever they pass ``table_budget`` bytes. ``modulus`` (a prime below
+    2**62, one limb): count modulo it; the counts returned are residues.
     """
     t0 = time.perf_counter() if t0 is None else t0
     return_freed_memory()
     stride = 3 if wide else 2
-    workers = [_Worker(k, stride, layers) for k in range(threads)]
+    workers = [_Worker(k, stride, layers, modulus) for k in range(threads)]
     # the empty frontier, no ends used: one partial tour
     workers[0].inputs.append((np.zeros(1, np.uint64), np.ones(1, np.uint64), _EMPTY, None))
     pool = ThreadPoolExecutor(threads, thread_name_prefix="chesstours-frontier") if threads > 1 else None
@@ -375,11 +399,7 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
                         f"Stopped at the time limit at square {t + 1} of {nsteps} with {live:,} live states.",
                         partial=partial,
                     )
-            if any(w.err[0] for w in workers):
-                raise InvalidArgument(
-                    f"The count passed 2**128 at square {t + 1} of {nsteps}; the frontier sweep carries counts in "
-                    "two 64-bit limbs and cannot hold more, so it stops rather than give a wrong answer."
-                )
+            _check_carry(workers)
             each(lambda w: w.finish())
             live = sum(w.size() for w in workers)
             growth.append(live / max(1, size))
@@ -389,9 +409,10 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
             if strip and t in ends:
                 nslots = len(st.keep)
                 each(lambda w, n=nslots: w.finish_all(n, closed))
-                per_length.append(sum(_value(w.acc) for w in workers))
+                _check_carry(workers)
+                per_length.append(_total(workers, modulus))
             if t == nsteps - 1:
-                count = sum(_value(w.acc) for w in workers)
+                count = _total(workers, modulus)
     finally:
         if pool is not None:
             pool.shutdown(wait=True)

@@ -8,7 +8,10 @@ with linear probing; ``EMPTY_KEY`` marks a free slot.
 Counts never overflow silently. In a one-limb table a carry sets
 ``err[0] = NARROW_OVERFLOW`` (the caller runs the sweep again with two limbs);
 in a two-limb table a carry out of the high word sets ``err[0] = OVERFLOW``
-(more than 2**128 partial tours: the caller refuses the count).
+(more than 2**128 partial tours: the caller counts modulo primes instead).
+With a ``modulus`` (a one-limb table, ``modulus < 2**63``) every count is kept
+modulo it and nothing overflows: the residues of several primes give a count
+of any size by the Chinese remainder theorem.
 
 States are inserted in batches sorted by hash (:func:`sort_batch`), and the
 home slot of a key grows with its hash (:func:`home`), so a batch walks the
@@ -50,8 +53,12 @@ def home(key, pbits, size):
 
 
 @njit(cache=True, inline="always")
-def add_count(tab, at, stride, lo, hi, err):
-    """Add ``lo + 2**64 hi`` to the count stored at ``tab[at:at + stride - 1]``."""
+def add_count(tab, at, stride, lo, hi, err, modulus):
+    """Add ``lo + 2**64 hi`` to the count stored at ``tab[at:at + stride - 1]`` (modulo ``modulus`` if not 0)."""
+    if modulus:
+        r = tab[at] + lo  # both below modulus < 2**63: no carry
+        tab[at] = r - modulus if r >= modulus else r
+        return
     s = tab[at] + lo
     tab[at] = s
     carry = s < lo
@@ -63,13 +70,13 @@ def add_count(tab, at, stride, lo, hi, err):
         old = tab[at + 1]
         t = old + hi + (np.uint64(1) if carry else np.uint64(0))
         if t < old or (t == old and carry):
-            err[0] = OVERFLOW  # more than 2**128 partial tours: refuse rather than wrap
+            err[0] = OVERFLOW  # more than 2**128 partial tours: flag it rather than wrap
         tab[at + 1] = t
 
 
 @njit(cache=True, inline="always")
-def insert(tab, stride, pbits, key, lo, hi, fill, err):
-    """Add ``lo + 2**64 hi`` partial tours to state ``key``."""
+def insert(tab, stride, pbits, key, lo, hi, fill, err, modulus):
+    """Add ``lo + 2**64 hi`` partial tours to state ``key`` (modulo ``modulus`` if not 0)."""
     size = tab.size // stride
     h = home(key, pbits, size)
     while True:
@@ -85,7 +92,7 @@ def insert(tab, stride, pbits, key, lo, hi, fill, err):
             fill[0] += 1
             return
         if k == key:
-            add_count(tab, at + 1, stride, lo, hi, err)
+            add_count(tab, at + 1, stride, lo, hi, err, modulus)
             return
         h += 1
         if h == size:
@@ -118,7 +125,7 @@ def sort_batch(bk, bl, bh, nb, sk, sl, sh, obits, pbits, bounds):
 
 
 @njit(cache=True, nogil=True)
-def insert_run(sk, sl, sh, i0, nb, tab, stride, pbits, fill, max_fill, err):
+def insert_run(sk, sl, sh, i0, nb, tab, stride, pbits, fill, max_fill, err, modulus):
     """Insert states ``i0 .. nb``; stop (returning the index) when the table holds ``max_fill``.
 
     ``sh`` may be empty: every high limb is then zero.
@@ -126,7 +133,7 @@ def insert_run(sk, sl, sh, i0, nb, tab, stride, pbits, fill, max_fill, err):
     for i in range(i0, nb):
         if fill[0] >= max_fill:
             return i
-        insert(tab, stride, pbits, sk[i], sl[i], sh[i] if sh.size else np.uint64(0), fill, err)
+        insert(tab, stride, pbits, sk[i], sl[i], sh[i] if sh.size else np.uint64(0), fill, err, modulus)
     return nb
 
 
@@ -136,7 +143,7 @@ def rehash(tab, ntab, stride, pbits, fill, err):
     for i in range(0, tab.size, stride):
         if tab[i] != EMPTY_KEY:
             insert(ntab, stride, pbits, tab[i], tab[i + 1], tab[i + 2] if stride == 3 else np.uint64(0), fill,
-                   err)
+                   err, np.uint64(0))  # keys are distinct here: nothing is added
 
 
 @njit(cache=True, nogil=True)
