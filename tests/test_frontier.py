@@ -307,7 +307,7 @@ def test_a_count_past_2_to_the_128_is_joined_from_residues_modulo_primes():
     # 5 x 40 has a 150-bit number of closed tours: the sweep reruns once a prime and joins the residues.
     wide = count_strip(5, range(1, 41), closed=True)
     direct = count_strip(5, range(1, 35), closed=True)  # fits in two limbs
-    assert wide.extra["residues"] >= 3 and "residues" not in direct.extra
+    assert wide.extra["residues"] == 5 and "residues" not in direct.extra  # 150 bits, bounded by 287
     counts = dict(wide.counts)
     assert [counts[k] for k in range(1, 35)] == [n for _, n in direct.counts]  # by residues and directly
     assert counts[40] > 2**128 and all(counts[k] == 0 for k in range(1, 41, 2))
@@ -330,8 +330,22 @@ def test_counting_by_residues_gives_what_counting_directly_gives(monkeypatch, bo
 
     monkeypatch.setattr(frontier, "run_sweep", no_room)
     got = frontier_count(board, KNIGHT, closed, start, halves=False)
-    assert got.count == want.count and got.residues == len(moduli_for(count_bound(best_plan(
-        board, KNIGHT, start, None, closed).steps)))
+    degrees = [len(x) for x in neighbours(board, KNIGHT).values()]
+    assert got.count == want.count and got.residues == len(moduli_for(count_bound(degrees, closed)))
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 4), (3, 10), (4, 5), (5, 5), (5, 6), (6, 6), (5, 40), (8, 8)])
+def test_bregmans_bound_is_above_every_count_and_near_it(rows, cols):
+    degrees = [len(x) for x in neighbours(Board(rows, cols), KNIGHT).values()]
+    known = {(5, 40, True): A175855[-1], (8, 8, True): 26534728821064, (8, 8, False): 19591828170979904}
+    for closed in (True, False) if rows * cols <= 64 else (True,):
+        directed = known.get((rows, cols, closed))
+        if directed is None:
+            directed = count_tours(Board(rows, cols), closed=closed, method="frontier").directed
+        bound = count_bound(degrees, closed)
+        assert directed < bound
+        if directed > 2**20:
+            assert bound.bit_length() < 2.5 * directed.bit_length() + 10  # tight enough to spare sweeps
 
 
 @given(st.integers(0, 2**400), st.integers(1, 7))

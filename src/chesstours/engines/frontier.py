@@ -249,6 +249,7 @@ def frontier_count(
         sweep = best_plan(board, piece, start, end, closed)
         _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir)
         result = _run(sweep, closed, budget, deadline, progress, t0, strip=False, workers=workers, layers=layers,
+                      degrees=_degrees(board, piece),
                       table_budget=tables)
         return _disk(result, layers)
 
@@ -278,6 +279,7 @@ def count_strip(
     _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir)
     with _layers(spill_dir) as layers:
         result = _run(sweep, closed, 2, deadline, progress, t0, strip=True, workers=workers, layers=layers,
+                      degrees=_degrees(board, piece),
                       table_budget=_table_budget(layers, table_budget, memory_limit))
     result.per_length = result.per_length[:length]
     if rows == 1:
@@ -347,7 +349,11 @@ def thread_count(workers: int | None = None) -> int:
     return 1 << (n.bit_length() - 1)
 
 
-def _run(sweep: Sweep, closed: bool, budget: int, deadline, progress, t0, strip: bool,
+def _degrees(board: Board, piece: Leaper) -> list[int]:
+    return [len(x) for x in neighbours(board, piece).values()]
+
+
+def _run(sweep: Sweep, closed: bool, budget: int, deadline, progress, t0, strip: bool, degrees: list[int],
          workers: int | None = None, layers: Layers | None = None, table_budget: int | None = None) -> FrontierResult:
     """Run a whole-board sweep: one limb a count, then two if a count outgrows it, then one sweep a prime."""
     period = len(sweep.order) // max(1, len(sweep.line_ends))
@@ -365,7 +371,7 @@ def _run(sweep: Sweep, closed: bool, budget: int, deadline, progress, t0, strip:
             return run(wide=True)
     except WideOverflow:
         pass
-    moduli = moduli_for(count_bound(sweep.steps))
+    moduli = moduli_for(count_bound(degrees, closed))
     runs = [run(modulus=p, phase=f"residue {i + 1} of {len(moduli)}") for i, p in enumerate(moduli)]
     result = runs[-1]
     result.count = from_residues([(r.count, p) for r, p in zip(runs, moduli)])

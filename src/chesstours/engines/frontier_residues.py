@@ -7,12 +7,15 @@ the result is the count modulo ``p``. The counts modulo primes ``p1 .. pk``
 give the count modulo their product (Chinese remainder theorem), which is the
 count itself once that product exceeds a bound on it.
 
-The bound is the product, over the steps, of the edge sets a step tries: a
-partial tour extends to at most that many partial tours, so no count at any
-step (nor the number of tours finished there) can pass it. It is loose --
-about ``11**n`` for a knight sweep of ``n`` squares, where the true count
-grows near ``4**n`` -- so a few more primes are swept than needed, each
-a one-limb sweep, the fastest kind.
+The bound is Bregman's bound on the permanent: a 0-1 matrix whose rows have
+``d_1 .. d_n`` ones has permanent at most ``prod (d_i!)**(1/d_i)``. Every
+directed Hamiltonian cycle of a graph is a cycle cover of its adjacency
+matrix, so the cycles are at most the permanent; every directed Hamiltonian
+path ``v_1 .. v_n`` closes into a cycle through one more vertex joined to
+all, so the paths are at most the permanent of that matrix. Undirected tours,
+tours from a fixed square, and the tours of a shorter board of a strip (whose
+squares have no more neighbours) are fewer still. For a knight this is about
+``3.8**n`` on a large board, near the true growth.
 
 Examples
 --------
@@ -68,9 +71,17 @@ def primes_below(limit: int, count: int) -> list[int]:
     return primes
 
 
-def count_bound(steps) -> int:
-    """A number no count of the sweep ``steps`` can reach: the product of the edge sets each step tries, plus one."""
-    return math.prod(max(1, st.choice_a.size) for st in steps) + 1
+def count_bound(degrees: list[int], closed: bool) -> int:
+    """A number above the tours of any graph whose vertices have at most these ``degrees`` (Bregman's bound).
+
+    ``closed``: Hamiltonian cycles; else Hamiltonian paths (one more vertex,
+    joined to every other, closes a path into a cycle).
+    """
+    if not closed:
+        degrees = [d + 1 for d in degrees] + [len(degrees)]
+    # log2 of prod (d!)**(1/d), rounded up, with a bit to spare for the rounding of lgamma
+    bits = sum(math.lgamma(d + 1) / d for d in degrees if d > 0) / math.log(2)
+    return 2 ** (math.ceil(bits) + 1)
 
 
 def moduli_for(bound: int) -> list[int]:
