@@ -160,7 +160,8 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     joining = 0
     with ThreadPoolExecutor(threads, thread_name_prefix="chesstours-join") as pool:
         for group in range(groups):
-            chosen = [jk.select_group(load(k), load(c), nslots, perm_small, ends, group, groups)
+            chosen = [(load(k), load(c)) if groups == 1  # one pass: every state, no need to read them
+                      else jk.select_group(load(k), load(c), nslots, perm_small, ends, group, groups)
                       for k, c, _ in runs[small].states]
             keys = np.concatenate([c[0] for c in chosen] or [np.zeros(0, np.uint64)])
             cnts = np.concatenate([c[1] for c in chosen] or [np.zeros(0, np.uint64)])

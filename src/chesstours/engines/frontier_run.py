@@ -385,8 +385,7 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
                 if table_budget is not None and layers is not None and sum(w.tables() for w in workers) > table_budget:
                     each(lambda w: w.flush())
                 peak = max(peak, sum(w.memory() for w in workers))
-                if any(w.err[0] == ft.NARROW_OVERFLOW for w in workers):
-                    raise NarrowOverflow()
+                _check_carry(workers)
                 now = time.perf_counter()
                 if progress is not None and (now - last_report > 0.1):
                     last_report = now
