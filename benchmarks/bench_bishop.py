@@ -23,8 +23,8 @@ import sys
 from _report import median_time, table
 
 from chesstours import count_bishop_routes, solve_bishop
+from chesstours.bishop.search import BishopSearch
 from chesstours.board import Board
-from chesstours.engines.bishop import BishopSearch
 
 
 def seed_procedure_count(rows: int, cols: int) -> tuple[int, int]:

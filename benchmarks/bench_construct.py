@@ -38,10 +38,10 @@ def child(rows: int, cols: int, closed: bool, runs: int, baseline: bool) -> dict
     import numpy as np
 
     from chesstours.board import Board
-    from chesstours.engines.construct import construct_path
-    from chesstours.engines.warnsdorff import warnsdorff
+    from chesstours.construct.build import construct_path
     from chesstours.pieces import KNIGHT
     from chesstours.tour import Tour
+    from chesstours.warnsdorff.walk import warnsdorff
 
     construct_path(10, 10, 0, True)
     construct_path(5, 5, 0, False)

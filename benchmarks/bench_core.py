@@ -29,9 +29,9 @@ import numpy as np
 from _report import median_time, table
 
 from chesstours import Board, count_tours
-from chesstours.engines.parallel import open_tasks, run_tasks
-from chesstours.engines.warnsdorff import TIEBREAKS, warnsdorff
+from chesstours.backtrack.tasks import open_tasks, run_tasks
 from chesstours.pieces import KNIGHT
+from chesstours.warnsdorff import TIEBREAKS, warnsdorff
 
 
 def bench_warnsdorff(sizes: list[int], runs: int) -> None:

@@ -30,7 +30,7 @@ import resource
 from _report import median_time, table
 
 from chesstours import Board, count_tours
-from chesstours.engines.frontier import frontier_count
+from chesstours.frontier.sweep import frontier_count
 from chesstours.pieces import KNIGHT
 
 #: (board, closed, one-sweep baseline?, backtracking baseline?) in order of cost.

@@ -23,8 +23,8 @@ import argparse
 from _report import median_time, table
 
 import chesstours as ct
+from chesstours.backtrack.search import Search
 from chesstours.board import Board
-from chesstours.engines.backtrack import Search
 from chesstours.pieces import KNIGHT, move_table
 from chesstours.render import raster
 from chesstours.render.picture import draw_tour

@@ -25,9 +25,9 @@ import time
 from _report import table
 
 from chesstours import Board, tour_exists
+from chesstours.existence.reasons import obstruction
+from chesstours.existence.theorems import closed_knight_tour_exists, knight_verdict, open_knight_tour_exists
 from chesstours.pieces import KNIGHT, move_table
-from chesstours.theorems import closed_knight_tour_exists, knight_verdict, open_knight_tour_exists
-from chesstours.theory import obstruction
 
 
 def per_query_us(queries, fn, runs: int) -> float:

@@ -2,10 +2,10 @@
 
 Run once when the construction changes (a few minutes)::
 
-    python scripts/make_base_tours.py            # writes src/chesstours/data/base_tours.npz
+    python scripts/make_base_tours.py            # writes src/chesstours/construct/base_tours.npz
 
 Every piece is a Hamiltonian path of a small graph, found by the package's own
-backtracking search (:class:`chesstours.engines.backtrack.Search`, complete
+backtracking search (:class:`chesstours.backtrack.search.Search`, complete
 and with pruning) on a move table built here:
 
 * an edge that a piece must contain is *subdivided*: the two squares are joined
@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from chesstours.engines.backtrack import Search
-from chesstours.engines.construct_data import (
+from chesstours.backtrack.search import Search
+from chesstours.construct.data import (
     BLOCK_SIDES,
     EDGE_NAMES,
     HOP,
@@ -41,7 +41,7 @@ from chesstours.engines.construct_data import (
 )
 
 KNIGHT_MOVES = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
-OUT = Path(__file__).resolve().parent.parent / "src" / "chesstours" / "data" / "base_tours.npz"
+OUT = Path(__file__).resolve().parent.parent / "src" / "chesstours" / "construct" / "base_tours.npz"
 
 
 def knight_graph(h: int, w: int) -> list[list[int]]:
@@ -284,8 +284,8 @@ def small_boards(pieces: list, log, longest: int = 40):
     Closed tours first: a board with one needs no open tours of its own.
     """
     from chesstours.board import Board
-    from chesstours.engines.construct_strips import plan_strip, strip_start_reason
-    from chesstours.theory import obstruction
+    from chesstours.construct.strips import plan_strip, strip_start_reason
+    from chesstours.existence.reasons import obstruction
 
     out = []
     for closed in (True, False):

@@ -4,13 +4,13 @@ import functools
 import random
 
 import pytest
-from conftest import neighbours
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chesstours as ct
 from chesstours.board import Board
 from chesstours.pieces import KNIGHT
+from tests.oracle import neighbours
 
 
 def all_tours_by_brute_force(board: Board) -> list[tuple[int, ...]]:

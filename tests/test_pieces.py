@@ -1,12 +1,12 @@
 import numpy as np
 import pytest
-from conftest import neighbours
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chesstours.board import Board
 from chesstours.errors import InvalidPiece
 from chesstours.pieces import CAMEL, GIRAFFE, KNIGHT, ZEBRA, Leaper, degrees, move_table, parse_piece
+from tests.oracle import neighbours
 
 
 def test_knight_move_order_is_the_dossiers():

@@ -6,17 +6,17 @@ from itertools import islice
 
 import numpy as np
 import pytest
-from conftest import neighbours
 
 from chesstours import iter_tours
+from chesstours.backtrack.search import Search
 from chesstours.board import Board
-from chesstours.engines.backtrack import Search
-from chesstours.engines.trace import BACK, DONE, MOVE, SKIP, START, STUCK, TOUR, trace_search
-from chesstours.engines.warnsdorff import warnsdorff
 from chesstours.errors import InvalidArgument, InvalidSquare
 from chesstours.pieces import KNIGHT, ZEBRA, move_table
 from chesstours.render.trace_text import trace_lines
 from chesstours.tour import Tour
+from chesstours.trace import BACK, DONE, MOVE, SKIP, START, STUCK, TOUR, trace_search
+from chesstours.warnsdorff.walk import warnsdorff
+from tests.oracle import neighbours
 
 
 def kernel_first_tour(board, start, order, end=None, closed=False, piece=KNIGHT):

@@ -1,11 +1,10 @@
 """chesstours: knight's tours and other leaper tours -- find, count, explain and draw them."""
 
-from .api import TourCount, count_tours, estimate_count, find_tour, iter_tours
-from .bishop import BishopRoute
-from .bishop_api import BishopCount, count_bishop_routes, iter_bishop_routes, solve_bishop
+from .bishop.route import BishopRoute
+from .bishop.solve import BishopCount, count_bishop_routes, iter_bishop_routes, solve_bishop
 from .board import Board
 from .complete import complete_tour
-from .engines.trace import TraceEvent, trace_search
+from .count import TourCount, count_tours, estimate_count
 from .errors import (
     ChessToursError,
     InvalidArgument,
@@ -15,10 +14,12 @@ from .errors import (
     LimitReached,
     NoTour,
 )
-from .existence import Existence, tour_exists
+from .exists import Existence, tour_exists
+from .find import find_tour, iter_tours
 from .pieces import CAMEL, GIRAFFE, KNIGHT, ZEBRA, Leaper, move_table, parse_piece
 from .render.picture import draw_tour, draw_trace, save_tour
 from .tour import InvalidTour, Tour
+from .trace import TraceEvent, trace_search
 
 __version__ = "0.1.0"
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from .errors import InvalidBoard, InvalidSquare
 
-__all__ = ["Board", "file_name", "parse_file", "MAX_SQUARES", "MAX_SIDE"]
+__all__ = ["Board", "file_name", "parse_file", "grid_lines", "number_grid", "MAX_SQUARES", "MAX_SIDE"]
 
 #: Largest board side accepted: squares are int32 throughout.
 MAX_SIDE = 1_000_000
@@ -286,3 +286,38 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board({self})"
+
+
+# -- the board as text -------------------------------------------------------------
+
+
+def grid_lines(board: Board, cells: list[list[str]], width: int) -> list[str]:
+    """Lay out ``cells[row][col]`` (row 0 is rank 1) with rank and file labels.
+
+    Each cell is right-aligned in ``width`` characters and preceded by a space.
+    """
+    label = len(str(board.rows))
+    lines = []
+    for r in range(board.rows - 1, -1, -1):
+        row = "".join(" " + cell.rjust(width) for cell in cells[r])
+        lines.append(f"{str(r + 1).rjust(label)} |{row}")
+    files = "".join(" " + file_name(c).rjust(width) for c in range(board.cols))
+    lines.append(" " * (label + 2) + files)
+    return lines
+
+
+def number_grid(board: Board, numbers: np.ndarray) -> str:
+    """The grid of ``numbers[row, col]`` (0 shows as ``.``, holes as ``#``): rank N at the top.
+
+    >>> print(number_grid(Board(2, 3, holes="b1"), np.array([[1, 0, 2], [3, 4, 5]])))
+    2 |  3  4  5
+    1 |  1  #  2
+         a  b  c
+    """
+    width = max(2, len(str(int(numbers.max()) if numbers.size else 0)), len(file_name(board.cols - 1)))
+    hole = board.hole_mask.reshape(board.rows, board.cols)
+    cells = [
+        ["#" if hole[r, c] else (str(int(numbers[r, c])) if numbers[r, c] else ".") for c in range(board.cols)]
+        for r in range(board.rows)
+    ]
+    return "\n".join(grid_lines(board, cells, width))

@@ -30,12 +30,11 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from .api import _finish
 from .arguments import check_limits, prepare_query
 from .board import Board
 from .errors import InvalidArgument, InvalidSquare, LimitReached, NoTour
+from .existence.reasons import obstruction
 from .pieces import KNIGHT, Leaper, move_table
-from .theory import obstruction
 from .tour import Tour
 
 __all__ = ["complete_tour", "parse_path"]
@@ -135,7 +134,7 @@ def complete_tour(
     >>> t.closed, t.names()[:3], len(t)
     (True, ['a1', 'b3', 'a5'], 36)
     """
-    from .engines.parallel import Task, first_tour, split_tasks
+    from .backtrack.tasks import Task, first_tour, split_tasks
 
     board, piece, _, e = prepare_query(board, None, end, piece, holes)
     if order not in ("warnsdorff", "fixed"):
@@ -164,7 +163,7 @@ def complete_tour(
     ends = board.name(s) if len(path) == 1 else f"{board.name(s)} ... {board.name(path[-1])}"
     moves = f"the played path {ends} ({len(path)} square{'s' if len(path) != 1 else ''})"
     if status == "found":
-        return _finish(Tour(board, piece, found, closed, "backtrack", stats))
+        return Tour(board, piece, found, closed, "backtrack", stats).validated()
     if status == "exhausted":
         kind = "closed tour" if closed else "tour"
         to = "" if e is None else f" to {board.name(e)}"

@@ -26,11 +26,11 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .board import Board, parse_file
+from .board import Board, number_grid, parse_file
 from .errors import ChessToursError, InvalidSquare
 from .pieces import KNIGHT, Leaper, parse_piece
 
-__all__ = ["Tour", "InvalidTour", "first_problem"]
+__all__ = ["Tour", "InvalidTour", "first_problem", "jsonable"]
 
 _NAME_RE = re.compile(r"^([a-zA-Z]+)(\d+)$")
 
@@ -243,6 +243,14 @@ class Tour:
         if found is not None:
             raise InvalidTour(*found)
 
+    def validated(self) -> "Tour":
+        """This tour, after :meth:`validate`: every tour leaves the library through here.
+
+        :raises InvalidTour: naming the first problem.
+        """
+        self.validate()
+        return self
+
     def is_valid(self) -> bool:
         """True when :meth:`validate` would pass."""
         return first_problem(self.board, self.piece, self.path, self.closed) is None
@@ -287,8 +295,6 @@ class Tour:
 
         Holes are shown as ``#``.
         """
-        from .render.text import number_grid
-
         return number_grid(self.board, self.numbers())
 
     def rotated(self, start: int) -> "Tour":
@@ -319,7 +325,7 @@ class Tour:
             "closed": bool(self.closed),
             "path": self.names(),
             "method": self.method,
-            "stats": _plain(self.stats),
+            "stats": jsonable(self.stats),
         }
 
     def to_json(self) -> str:
@@ -353,12 +359,12 @@ class Tour:
         return f"Tour({self.board}, {self.piece.name}, {kind}, {ends})"
 
 
-def _plain(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
     """Turn numpy scalars inside ``value`` into Python numbers for JSON."""
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, np.generic):
         return value.item()
     return value

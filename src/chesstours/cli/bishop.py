@@ -14,8 +14,8 @@ from typing import Optional
 
 import typer
 
-from .. import bishop_api as api_bishop
-from ..bishop import BishopRoute, resolve_end
+from ..bishop import solve as api_bishop
+from ..bishop.route import BishopRoute, resolve_end
 from ..errors import InvalidArgument, LimitReached, NoTour
 from ..output import write_atomic
 from .common import (
@@ -26,14 +26,14 @@ from .common import (
     HolesOpt,
     SizeOpt,
     TimeOpt,
-    _board,
-    _check_picture,
-    _emit,
-    _fail,
-    _picture_format,
-    _progress,
-    _write_picture,
     app,
+    check_picture,
+    emit,
+    fail,
+    parse_board,
+    picture_format,
+    progress_display,
+    write_picture,
 )
 
 __all__ = ["BishopFormat", "bishop", "check_route"]
@@ -56,7 +56,7 @@ def _bishop_format(fmt: Optional[BishopFormat], as_json: bool, output: Optional[
         if fmt not in (None, BishopFormat.json):
             raise InvalidArgument(f"--json and --format {fmt.value} ask for two formats: choose one.")
         fmt = BishopFormat.json
-    kind = _picture_format(fmt.value if fmt else None, output, animate, "grid")
+    kind = picture_format(fmt.value if fmt else None, output, animate, "grid")
     if kind not in BishopFormat.__members__:
         raise InvalidArgument(f"A bishop route is text (grid, moves, steps, json) or a picture (svg, png, gif), "
                               f"not {kind}.")
@@ -72,9 +72,9 @@ def _show_route(route, fmt: BishopFormat, output: Optional[Path], **picture) -> 
     if fmt.value in ("svg", "png", "gif"):
         from ..render.picture import draw_tour
 
-        _write_picture(draw_tour(route, fmt.value, **picture), output)
+        write_picture(draw_tour(route, fmt.value, **picture), output)
         return
-    _emit(_render_route(route, fmt), output)
+    emit(_render_route(route, fmt), output)
 
 
 def _render_route(route, fmt: BishopFormat) -> str:
@@ -109,7 +109,7 @@ def bishop(
 ) -> None:
     """The bishop puzzle (seed 001): visit every square of the start's colour, entering a square
     at most once per diagonal direction."""
-    b = _board(board, holes)
+    b = parse_board(board, holes)
     if count_only and (all_routes or limit is not None):
         raise InvalidArgument("Choose --count or --all, not both.")
     if limit is not None and limit < 1:
@@ -117,7 +117,7 @@ def bishop(
     fmt = _bishop_format(fmt, as_json, output, animate, not (count_only or all_routes or limit is not None))
     picture = {}
     if fmt.value in ("svg", "png", "gif"):
-        _check_picture(fmt.value, b, size, fps)
+        check_picture(fmt.value, b, size, fps)
         picture = {"numbers": numbers, "size": size, "fps": fps, "animate": animate}
     if count_only:
         _bishop_count(b, start, end, shortest, fmt is BishopFormat.json, time_limit, output, progress)
@@ -127,18 +127,18 @@ def bishop(
         try:
             route = api_bishop.solve_bishop(b, start, end, shortest, time_limit=time_limit)
         except NoTour as exc:
-            raise _fail(exc.reason, EXIT_NO_TOUR) from None
+            raise fail(exc.reason, EXIT_NO_TOUR) from None
         except LimitReached as exc:
             if exc.partial is not None and hasattr(exc.partial, "steps"):
                 _show_route(exc.partial, fmt, output, **picture)
                 message = f"{exc} The route shown has the fewest slides found so far."
-                raise _fail(message, EXIT_LIMIT) from None
-            raise _fail(str(exc), EXIT_LIMIT) from None
+                raise fail(message, EXIT_LIMIT) from None
+            raise fail(str(exc), EXIT_LIMIT) from None
         _show_route(route, fmt, output, **picture)
 
 
 def _bishop_count(b, start, end, shortest, as_json, time_limit, output, progress) -> None:
-    with _progress("counting routes", progress) as update:
+    with progress_display("counting routes", progress) as update:
         def report(c) -> None:
             if update is not None:
                 update(None, None, f"{c.count:,} routes, {c.nodes:,} steps")
@@ -170,7 +170,7 @@ def _bishop_count(b, start, end, shortest, as_json, time_limit, output, progress
             lines.append(f"why:      {result.extra['reason']}")
         lines += [f"nodes:    {result.nodes:,}", f"seconds:  {result.seconds:.3f}"]
         text = "\n".join(lines)
-    _emit(text, output)
+    emit(text, output)
     if code:
         raise typer.Exit(code)
 
@@ -196,15 +196,15 @@ def _bishop_all(b, start, end, shortest, fmt, limit, time_limit, output) -> None
                 break
     except LimitReached as exc:
         save()
-        raise _fail(f"{exc} ({len(found)} listed)", EXIT_LIMIT) from None
+        raise fail(f"{exc} ({len(found)} listed)", EXIT_LIMIT) from None
     except KeyboardInterrupt:
         save()
-        raise _fail(f"interrupted after {len(found)} routes.", EXIT_INTERRUPT) from None
+        raise fail(f"interrupted after {len(found)} routes.", EXIT_INTERRUPT) from None
     if not found:
         s = b.square(start)
         e = resolve_end(b, s, end)
         reason = api_bishop.bishop_obstruction(b, s, e)
-        raise _fail("no route: " + (reason.reason if reason else "an exhaustive search found none."), EXIT_NO_TOUR)
+        raise fail("no route: " + (reason.reason if reason else "an exhaustive search found none."), EXIT_NO_TOUR)
     save()
 
 
@@ -212,7 +212,7 @@ def check_route(text: str, board: Optional[str], holes: str, end: Optional[str])
     route = BishopRoute.parse(text, board=board, holes=holes, end=end)
     problem = route.problem()
     if problem:
-        raise _fail(f"invalid: {problem}", 1)
+        raise fail(f"invalid: {problem}", 1)
     rb = route.board
     colour = "dark" if rb.colour(route.start) == 0 else "light"
     typer.echo(f"valid: bishop route of {rb} from {rb.name(route.start)} to {rb.name(route.last)} ({route.end}), "

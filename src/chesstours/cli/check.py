@@ -11,12 +11,7 @@ import typer
 from ..errors import InvalidArgument
 from ..tour import Tour
 from . import bishop as bishop_cli
-from .common import (
-    HolesOpt,
-    _fail,
-    _npy_tour,
-    app,
-)
+from .common import HolesOpt, app, fail, npy_tour
 
 # -- check ---------------------------------------------------------------------
 
@@ -51,12 +46,12 @@ def check(
     if end is not None:
         raise InvalidArgument("--end applies to bishop routes only (with --bishop).")
     if text is None:
-        t = _npy_tour(file, board, holes, piece, closed)
+        t = npy_tour(file, board, holes, piece, closed)
     else:
         t = Tour.parse(text, board=board, holes=holes, piece=piece, closed=closed)
     problem = t.problem()
     if problem:
-        raise _fail(f"invalid: {problem}", 1)
+        raise fail(f"invalid: {problem}", 1)
     kind = "closed" if t.closed else "open"
     reentrant = "" if t.closed or not t.is_reentrant() else " (its ends are one move apart: it can be closed)"
     typer.echo(

@@ -83,17 +83,17 @@ FpsOpt = typer.Option(None, "--fps", metavar="N", help="Animations: moves a seco
 AnimateOpt = typer.Option(False, "--animate", help="svg: an animated picture where the knight moves along its tour (gif always is).")
 
 
-def _board(text: str, holes: str) -> Board:
+def parse_board(text: str, holes: str) -> Board:
     return Board.parse(text, holes)
 
 
-def _fail(message: str, code: int) -> typer.Exit:
+def fail(message: str, code: int) -> typer.Exit:
     typer.echo(f"chesstours: {message}", err=True)
     return typer.Exit(code)
 
 
 @contextmanager
-def _progress(label: str, enabled: bool = True) -> Iterator[object]:
+def progress_display(label: str, enabled: bool = True) -> Iterator[object]:
     """A Rich progress display on stderr when it is a terminal; yields an update callback or None."""
     if not enabled or not sys.stderr.isatty():
         yield None
@@ -117,7 +117,7 @@ def _progress(label: str, enabled: bool = True) -> Iterator[object]:
         yield update
 
 
-def _write_picture(data: bytes, output: Optional[Path]) -> None:
+def write_picture(data: bytes, output: Optional[Path]) -> None:
     """Write a picture to ``output`` (atomically), or an SVG to stdout when there is no file."""
     if output is None:
         sys.stdout.write(data.decode())
@@ -126,7 +126,7 @@ def _write_picture(data: bytes, output: Optional[Path]) -> None:
         write_atomic(output, data)
 
 
-def _emit(text: str, output: Optional[Path]) -> None:
+def emit(text: str, output: Optional[Path]) -> None:
     if output is None:
         typer.echo(text)
     else:
@@ -139,7 +139,7 @@ def _emit(text: str, output: Optional[Path]) -> None:
 STREAM_ABOVE = 1 << 16
 
 
-def _emit_tour(found: Tour, fmt: str, output: Optional[Path]) -> None:
+def emit_tour(found: Tour, fmt: str, output: Optional[Path]) -> None:
     """Write a tour in ``fmt``: small ones as one string, large ones streamed chunk by chunk."""
     if fmt == "npy":
         if output is None:
@@ -147,7 +147,7 @@ def _emit_tour(found: Tour, fmt: str, output: Optional[Path]) -> None:
         open_atomic(output, lambda fh: np.save(fh, found.path))
         return
     if len(found) <= STREAM_ABOVE:
-        _emit(render_tour(found, fmt), output)
+        emit(render_tour(found, fmt), output)
         return
 
     def write(fh) -> None:
@@ -162,7 +162,7 @@ def _emit_tour(found: Tour, fmt: str, output: Optional[Path]) -> None:
         open_atomic(output, write)
 
 
-def _npy_tour(file: str, board: Optional[str], holes: str, piece: Optional[str], closed: Optional[bool]) -> Tour:
+def npy_tour(file: str, board: Optional[str], holes: str, piece: Optional[str], closed: Optional[bool]) -> Tour:
     """A tour saved with ``--format npy``: the path alone, so the board must be given."""
     if board is None:
         raise InvalidArgument(f"{file} holds only the squares of a path; give the board with --board ROWSxCOLS.")
@@ -182,7 +182,7 @@ def _npy_tour(file: str, board: Optional[str], holes: str, piece: Optional[str],
 _BINARY = ("png", "gif")
 
 
-def _picture_format(fmt: str | None, output: Optional[Path], animate: bool, default: str) -> str:
+def picture_format(fmt: str | None, output: Optional[Path], animate: bool, default: str) -> str:
     """The format to write: ``fmt``, else the extension of ``output``, else ``default``; checked against -o."""
     from ..render.picture import format_for
 
@@ -194,23 +194,23 @@ def _picture_format(fmt: str | None, output: Optional[Path], animate: bool, defa
     return kind
 
 
-def _tour_format(fmt: str | None, output: Optional[Path], animate: bool) -> str:
-    return _picture_format(fmt, output, animate, "grid")
+def tour_format(fmt: str | None, output: Optional[Path], animate: bool) -> str:
+    return picture_format(fmt, output, animate, "grid")
 
 
-def _stream_picture(fmt: str | None, output: Optional[Path], animate: bool) -> str | None:
+def stream_picture(fmt: str | None, output: Optional[Path], animate: bool) -> str | None:
     """The picture format ``tours`` should draw its first tour in, or None to list tours."""
     if output is None and fmt not in ("svg", "png", "gif"):
         if animate:
             raise InvalidArgument("--animate goes with --format svg or gif.")
         return None
-    kind = _picture_format(fmt, output, animate, "moves")
+    kind = picture_format(fmt, output, animate, "moves")
     if kind not in ("svg", "png", "gif"):
         raise InvalidArgument("tours writes to a file only pictures of its first tour: use --format svg, png or gif.")
     return kind
 
 
-def _check_picture(kind: str | None, board: Board, size: Optional[int], fps: Optional[float]) -> None:
+def check_picture(kind: str | None, board: Board, size: Optional[int], fps: Optional[float]) -> None:
     """Refuse a picture that cannot be drawn before searching for the tour."""
     if kind in ("svg", "png", "gif"):
         from ..render.picture import check_request
@@ -218,12 +218,12 @@ def _check_picture(kind: str | None, board: Board, size: Optional[int], fps: Opt
         check_request(kind, board, size, fps)
 
 
-def _show_tour(found: Tour, kind: str, output: Optional[Path], **picture) -> None:
+def show_tour(found: Tour, kind: str, output: Optional[Path], **picture) -> None:
     """Print or write ``found`` as ``kind``: a text format, or a picture (svg on stdout when no file)."""
     if kind in ("svg", "png", "gif"):
         from ..render.picture import draw_tour
 
-        _write_picture(draw_tour(found, kind, **picture), output)
+        write_picture(draw_tour(found, kind, **picture), output)
         return
     if kind == "grid" and output is None and len(found) <= 4096 and sys.stdout.isatty():
         from rich.console import Console
@@ -232,4 +232,4 @@ def _show_tour(found: Tour, kind: str, output: Optional[Path], **picture) -> Non
 
         Console(highlight=False).print(colour_grid(found), no_wrap=True, overflow="ignore", crop=False)
         return
-    _emit_tour(found, kind, output)
+    emit_tour(found, kind, output)

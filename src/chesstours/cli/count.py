@@ -13,10 +13,10 @@ from typing import Optional
 
 import typer
 
-from .. import api, counting
+from .. import count as counting
 from ..board import Board
+from ..count import count_strip
 from ..errors import InvalidArgument, LimitReached
-from ..frontier_api import count_strip
 from ..pieces import parse_piece
 from .common import (
     EXIT_INTERRUPT,
@@ -28,9 +28,9 @@ from .common import (
     PieceOpt,
     StartOpt,
     TimeOpt,
-    _board,
-    _progress,
     app,
+    parse_board,
+    progress_display,
 )
 
 
@@ -108,12 +108,12 @@ def count(
         raise InvalidArgument("Give a BOARD such as 6x6, or --strip ROWS --cols A..B.")
     if cols is not None:
         raise InvalidArgument("--cols goes with --strip.")
-    b = _board(board, holes)
+    b = parse_board(board, holes)
     if workers is not None and workers < 1:
         raise InvalidArgument(f"--workers must be at least 1, not {workers}.")
-    with _progress("counting", progress) as update:
+    with progress_display("counting", progress) as update:
         try:
-            result = api.count_tours(b, start, end, closed, parse_piece(piece), method.value, time_limit=time_limit,
+            result = counting.count_tours(b, start, end, closed, parse_piece(piece), method.value, time_limit=time_limit,
                                      workers=workers, progress=_frontier_report(update, b), spill_dir=spill_dir)
             code = 0
         except LimitReached as exc:
@@ -125,9 +125,7 @@ def count(
                 typer.echo("chesstours: interrupted before the count was complete; nothing was counted.", err=True)
                 raise typer.Exit(EXIT_INTERRUPT) from None
             typer.echo("chesstours: interrupted; the counts below are incomplete.", err=True)
-            result = counting._tour_count(b, parse_piece(piece), closed, None if start is None else b.square(start),
-                                     None if end is None else b.square(end), partial, partial.seconds)
-            result.complete, code = False, EXIT_INTERRUPT
+            result, code = partial, EXIT_INTERRUPT
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
     else:
@@ -155,7 +153,7 @@ def count(
 def _strip(rows: int, lengths: list[int], closed: bool, piece: str, as_json: bool, time_limit, progress,
            spill_dir: str | None) -> None:
     naming = Board(rows, max(rows, max(lengths)))
-    with _progress(f"{rows}-row strips", progress) as update:
+    with progress_display(f"{rows}-row strips", progress) as update:
         result = count_strip(rows, lengths, closed, parse_piece(piece), time_limit=time_limit,
                              progress=_frontier_report(update, naming), spill_dir=spill_dir)
     if as_json:

@@ -17,10 +17,10 @@ from .common import (
     HolesOpt,
     PieceOpt,
     StartOpt,
-    _board,
-    _fail,
-    _progress,
     app,
+    fail,
+    parse_board,
+    progress_display,
 )
 
 # -- exists ----------------------------------------------------------------------
@@ -39,15 +39,15 @@ def exists(
     time_limit: Optional[float] = typer.Option(10.0, "--time-limit", "-t", metavar="SECONDS", help="Seconds a search may take before the answer is unknown."),
 ) -> None:
     """Does a tour exist? Print yes, no or unknown, the reason, and how it is known (exit status 0 for all three)."""
-    from ..existence import tour_exists
+    from ..exists import tour_exists
 
-    b = _board(board, holes)
+    b = parse_board(board, holes)
     try:
-        with _progress("searching"):
+        with progress_display("searching"):
             answer = tour_exists(b, start, end, closed, parse_piece(piece), certificate=certificate,
                                  time_limit=time_limit)
     except KeyboardInterrupt:
-        raise _fail("interrupted before an answer.", EXIT_INTERRUPT) from None
+        raise fail("interrupted before an answer.", EXIT_INTERRUPT) from None
     shown = answer.certificate if certificate else None
     if as_json:
         data = answer.to_dict()

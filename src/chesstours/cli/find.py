@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from .. import api
+from .. import find as api
 from ..board import Board
 from ..errors import InvalidArgument, LimitReached, NoTour
 from ..pieces import parse_piece
@@ -32,14 +32,14 @@ from .common import (
     Tiebreak,
     TimeOpt,
     TourFormat,
-    _board,
-    _check_picture,
-    _fail,
-    _progress,
-    _show_tour,
-    _stream_picture,
-    _tour_format,
     app,
+    check_picture,
+    fail,
+    parse_board,
+    progress_display,
+    show_tour,
+    stream_picture,
+    tour_format,
 )
 
 # -- tour ----------------------------------------------------------------------
@@ -67,10 +67,10 @@ def tour(
     animate: bool = AnimateOpt,
 ) -> None:
     """Find one tour and print it, or draw it."""
-    b = _board(board, holes)
-    kind = _tour_format(fmt.value if fmt else None, output, animate)
-    _check_picture(kind, b, size, fps)
-    with _progress("searching") as update:
+    b = parse_board(board, holes)
+    kind = tour_format(fmt.value if fmt else None, output, animate)
+    check_picture(kind, b, size, fps)
+    with progress_display("searching") as update:
         try:
             found = api.find_tour(
                 b, start, end, closed, parse_piece(piece), method.value,
@@ -79,12 +79,12 @@ def tour(
                 progress=None if update is None else (lambda n: update(info=f"{n:,} positions")),
             )
         except NoTour as exc:
-            raise _fail(exc.reason, EXIT_NO_TOUR) from None
+            raise fail(exc.reason, EXIT_NO_TOUR) from None
         except LimitReached as exc:
-            raise _fail(str(exc), EXIT_LIMIT) from None
+            raise fail(str(exc), EXIT_LIMIT) from None
         except KeyboardInterrupt:
-            raise _fail("interrupted before a tour was found.", EXIT_INTERRUPT) from None
-    _show_tour(found, kind, output, numbers=numbers, size=size, fps=fps, animate=animate)
+            raise fail("interrupted before a tour was found.", EXIT_INTERRUPT) from None
+    show_tour(found, kind, output, numbers=numbers, size=size, fps=fps, animate=animate)
 
 
 # -- tours ---------------------------------------------------------------------
@@ -109,11 +109,11 @@ def tours(
     animate: bool = AnimateOpt,
 ) -> None:
     """List tours one per line, as they are found (open: every start unless --start; closed: each cycle once)."""
-    b = _board(board, holes)
+    b = parse_board(board, holes)
     if limit is not None and limit < 1:
         raise InvalidArgument(f"--limit must be at least 1, not {limit}.")
-    picture = _stream_picture(fmt.value if fmt else None, output, animate)
-    _check_picture(picture, b, size, fps)
+    picture = stream_picture(fmt.value if fmt else None, output, animate)
+    check_picture(picture, b, size, fps)
     if picture:
         limit = 1
     elif fmt is None:
@@ -122,7 +122,7 @@ def tours(
     try:
         for t in api.iter_tours(b, start, end, closed, parse_piece(piece), order=order.value, time_limit=time_limit):
             if picture:
-                _show_tour(t, picture, output, numbers=numbers, size=size, fps=fps, animate=animate)
+                show_tour(t, picture, output, numbers=numbers, size=size, fps=fps, animate=animate)
                 found += 1
                 break
             sys.stdout.write((t.moves() if fmt is StreamFormat.moves else t.to_json()) + "\n")
@@ -131,15 +131,15 @@ def tours(
             if limit is not None and found >= limit:
                 break
     except LimitReached as exc:
-        raise _fail(f"{exc} ({found} listed)", EXIT_LIMIT) from None
+        raise fail(f"{exc} ({found} listed)", EXIT_LIMIT) from None
     except KeyboardInterrupt:
-        raise _fail(f"interrupted after {found} tours.", EXIT_INTERRUPT) from None
+        raise fail(f"interrupted after {found} tours.", EXIT_INTERRUPT) from None
     if found == 0:
-        raise _fail("no tour: " + _why_none(b, start, end, closed, piece), EXIT_NO_TOUR)
+        raise fail("no tour: " + _why_none(b, start, end, closed, piece), EXIT_NO_TOUR)
 
 
 def _why_none(board: Board, start, end, closed, piece) -> str:
-    from ..theory import obstruction
+    from ..existence.reasons import obstruction
 
     p = parse_piece(piece)
     s = None if start is None else board.square(start)

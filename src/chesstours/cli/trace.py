@@ -21,11 +21,11 @@ from .common import (
     PieceOpt,
     SizeOpt,
     Tiebreak,
-    _board,
-    _check_picture,
-    _picture_format,
-    _write_picture,
     app,
+    check_picture,
+    parse_board,
+    picture_format,
+    write_picture,
 )
 
 
@@ -67,17 +67,17 @@ def trace(
     """Show a search move by move: each move, each move given up, each step back (seed 004)."""
     from itertools import islice
 
-    from ..engines.trace import trace_search
+    from ..trace import trace_search
 
-    b = _board(board, holes)
-    kind = _picture_format(fmt.value if fmt else None, output, False, "text")
+    b = parse_board(board, holes)
+    kind = picture_format(fmt.value if fmt else None, output, False, "text")
     if kind not in ("text", "svg", "png", "gif"):
         raise InvalidArgument(f"A trace is text or a picture (svg, png, gif), not {kind}.")
     if steps < 1:
         raise InvalidArgument(f"--steps must be at least 1, not {steps}.")
     if kind != "text" and steps > MAX_TRACE_FRAMES:
         raise InvalidArgument(f"A trace picture has at most {MAX_TRACE_FRAMES} frames; ask for fewer --steps.")
-    _check_picture(kind, b, size, fps)
+    check_picture(kind, b, size, fps)
     events = trace_search(b, start, end, closed, piece, method.value, order=order.value, tiebreak=tiebreak.value,
                           seed=seed)
     shown = islice(events, steps)
@@ -94,4 +94,4 @@ def trace(
         return
     from ..render.picture import draw_trace
 
-    _write_picture(draw_trace(list(shown), b, kind, size=size, fps=fps), output)
+    write_picture(draw_trace(list(shown), b, kind, size=size, fps=fps), output)

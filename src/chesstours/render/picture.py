@@ -4,7 +4,7 @@
 ``board`` and a ``path`` (or ``steps``: a bishop route, whose squares may
 repeat) -- into an SVG, a PNG or an animated GIF (or an animated SVG).
 :func:`draw_trace` turns the events of
-:func:`chesstours.engines.trace.trace_search` into frames. The format can
+:func:`chesstours.trace.trace_search` into frames. The format can
 come from a file name (:func:`format_for`).
 
 drawsvg and Pillow are imported only when a picture is drawn, so importing
@@ -111,7 +111,7 @@ def route_style(obj, board: Board, squares: np.ndarray) -> dict:
     bishop moves, the line turns and is dotted only at the slides' ends, and the
     squares of the other colour, which the bishop never reaches, are grey.
     Empty for a tour."""
-    from ..bishop import BishopRoute, slide_corners
+    from ..bishop.route import BishopRoute, slide_corners
 
     if not isinstance(obj, BishopRoute):
         return {}
@@ -132,7 +132,7 @@ def draw_tour(obj, fmt: str = "svg", *, numbers: bool = False, size: int | None 
     Parameters
     ----------
     obj : Tour or route
-        Anything :func:`route_of` accepts. A :class:`~chesstours.bishop.BishopRoute`
+        Anything :func:`route_of` accepts. A :class:`~chesstours.bishop.route.BishopRoute`
         is drawn as a bishop's: see :func:`route_style`; its numbers are the
         visit numbers, two on a square the bishop passes twice.
     fmt : {"svg", "png", "gif"}

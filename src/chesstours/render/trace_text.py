@@ -8,7 +8,7 @@ number of onward moves, the weight the rule minimises.
 Examples
 --------
 >>> from chesstours.board import Board
->>> from chesstours.engines.trace import trace_search
+>>> from chesstours.trace import trace_search
 >>> from itertools import islice
 >>> print("\\n".join(trace_lines(islice(trace_search(Board(3, 4), "a1"), 2), Board(3, 4))))
 Move 1: start on a1.
@@ -29,11 +29,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from ..board import Board, file_name
-from .text import grid_lines
+from ..board import Board, file_name, grid_lines
 
 if TYPE_CHECKING:
-    from ..engines.trace import TraceEvent
+    from ..trace import TraceEvent
 
 # The kinds of TraceEvent drawn with a board.
 START, MOVE, BACK, TOUR = "start", "move", "back", "tour"

@@ -162,7 +162,8 @@ async def _refuse(send, status: int, sentence: str) -> None:
 
 def _warm_up() -> None:
     """Load the compiled kernels (from numba's cache, or compile them) before the first visitor needs them."""
-    from ..api import count_tours, estimate_count, find_tour
+    from ..count import count_tours, estimate_count
+    from ..find import find_tour
 
     try:
         find_tour("6x6", closed=True, method="backtrack", time_limit=60)

@@ -13,15 +13,16 @@ import time
 
 import numpy as np
 
-from ..api import count_tours, estimate_count, find_tour
 from ..arguments import check_limits, prepare_query
-from ..bishop import resolve_end
-from ..bishop_api import bishop_obstruction, count_bishop_routes, iter_bishop_routes, solve_bishop
+from ..bishop.route import resolve_end
+from ..bishop.solve import bishop_obstruction, count_bishop_routes, iter_bishop_routes, solve_bishop
 from ..board import Board
 from ..complete import complete_tour, parse_path
+from ..count import count_tours, estimate_count
 from ..errors import InvalidArgument, LimitReached, NoTour
+from ..existence.reasons import obstruction
+from ..find import find_tour
 from ..pieces import Leaper, move_table
-from ..theory import obstruction
 from .limits import OverLimit
 
 __all__ = ["bishop", "bishop_count", "bishop_routes", "board_moves", "count", "existence", "tour", "trace"]
@@ -98,8 +99,8 @@ def count(
 
 def _frontier_fits(board: Board, piece: Leaper, start, end, closed: bool, time_limit: float, workers: int) -> bool:
     """Whether the frontier method would count this within ``time_limit`` (as ``auto`` would pick it)."""
-    from ..engines.frontier import refusal
-    from ..frontier_api import memory_limit
+    from ..count import memory_limit
+    from ..frontier.sweep import refusal
 
     board, piece, s, e = prepare_query(board, start, end, piece, ())
     return refusal(board, piece, s, e, closed, memory_limit(), None, time_limit, workers) is None
@@ -133,7 +134,7 @@ def existence(
     ``"theorem"``), or ``"exhaustive"`` (a complete search found none).
 
     This is the one seam between the ``/api/exists`` endpoint and the library:
-    today the theory's :func:`~chesstours.theory.obstruction` answers "no" when
+    today the theory's :func:`~chesstours.existence.reasons.obstruction` answers "no" when
     it can, and a time-limited :func:`~chesstours.find_tour` (complete:
     Warnsdorff's rule, then backtracking) answers the rest with a tour as
     certificate or an exhaustive search. A dedicated decision procedure in the
@@ -281,7 +282,7 @@ def trace(
     time_limit: float,
     keep_partial: bool = True,
 ) -> dict:
-    """The first ``steps`` events of a search, as :func:`~chesstours.engines.trace.trace_search` records them.
+    """The first ``steps`` events of a search, as :func:`~chesstours.trace.trace_search` records them.
 
     Returns ``{"board", "piece", "start", "end", "closed", "method", "order",
     "tiebreak", "events": [event, ...], "complete", "stopped"}``; each event is
@@ -291,7 +292,7 @@ def trace(
     without ``keep_partial``, raises :class:`LimitReached` so that the trace can
     be made again with more time in the slow lane).
     """
-    from ..engines.trace import trace_search
+    from ..trace import trace_search
 
     check_limits(time_limit, None)
     deadline = time.perf_counter() + time_limit

@@ -13,12 +13,13 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from ... import __version__, api
+from ... import __version__
+from ... import find as api
 from ...board import Board
-from ...engines.warnsdorff import TIEBREAKS
 from ...errors import LimitReached
 from ...pieces import NAMED_PIECES, parse_piece
 from ...render.picture import check_request
+from ...warnsdorff import TIEBREAKS
 from .. import service
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits

@@ -2,7 +2,7 @@
 
 The first events of a search -- each move, each move given up, each step
 back -- as the library's trace records them
-(:func:`chesstours.engines.trace.trace_search`, ``chesstours trace``), for
+(:func:`chesstours.trace.trace_search`, ``chesstours trace``), for
 the page to step through move by move. ``/api/trace?board=5x5&start=a1&steps=50``
 returns the events that ``chesstours trace 5x5 --start a1 --steps 50`` prints,
 as JSON. The number of events and the board are limited; a trace that runs
@@ -17,9 +17,9 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 
 from ...board import Board
-from ...engines.trace import TRACE_METHODS
-from ...engines.warnsdorff import TIEBREAKS
 from ...pieces import parse_piece
+from ...trace import TRACE_METHODS
+from ...warnsdorff import TIEBREAKS
 from .. import service
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits

@@ -1,0 +1,307 @@
+"""The compiled kernels of backtracking (see :mod:`chesstours.backtrack.search`).
+
+The explicit-stack depth-first search with its pruning (``advance``), the
+set-up of a starting path (``setup_prefix``) and Knuth's random probes of the search
+tree (``probe``). Flat numpy arrays in, status codes out;
+:class:`chesstours.backtrack.search.Search` holds the arrays between calls.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+# Kernel status codes.
+CODE_FOUND, CODE_EXHAUSTED, CODE_BUDGET = 0, 1, 2
+FOUND, EXHAUSTED, BUDGET = "found", "exhausted", "budget"
+STATUS_NAMES = (FOUND, EXHAUSTED, BUDGET)
+
+# Layout of the ``regs`` int64 register array shared with the kernel.
+REG_DEPTH, REG_BASE, REG_NODES, REG_COUNT, REG_PENDING, REG_FREE = range(6)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _visit(table, visited, degree, x):
+    """Mark ``x`` visited; return True if an unvisited neighbour of x is left with none."""
+    visited[x] = 1
+    stranded = False
+    for j in range(table.shape[1]):
+        u = table[x, j]
+        if u < 0:
+            break
+        degree[u] -= 1
+        if degree[u] == 0 and visited[u] == 0:
+            stranded = True
+    return stranded
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _unvisit(table, visited, degree, x):
+    visited[x] = 0
+    for j in range(table.shape[1]):
+        u = table[x, j]
+        if u < 0:
+            break
+        degree[u] += 1
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _links(table, visited, degree, near, c, jx, forced, end_ok):
+    """Test the neighbours of the old current square ``c`` after the move c -> x.
+
+    ``x = table[c, jx]``; ``near[c, jx]`` has bit ``j`` set when ``table[c, j]``
+    is a neighbour of x. A neighbour u of c that is not next to x has lost its
+    link to the current square, so ``a(u) = degree[u]``. Returns the forced last
+    square (``forced`` or a new one), -1 when none, or -2 for a dead end.
+    """
+    bits = near[c, jx]
+    for j in range(table.shape[1]):
+        u = table[c, j]
+        if u < 0:
+            break
+        if visited[u] or (bits >> j) & 1:
+            continue
+        d = degree[u]
+        if d == 0:
+            return -2
+        if d == 1 and u != forced:
+            if forced >= 0 or end_ok[u] == 0:
+                return -2  # a second forced end, or one that may not end the tour
+            forced = u
+    return forced
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def order_candidates(table, visited, degree, x, fixed_end, last, order, out):
+    """Write the moves from ``x`` to unvisited squares to ``out`` (as indices
+    into ``table[x]``), in search order; return how many."""
+    n = 0
+    for j in range(table.shape[1]):
+        u = table[x, j]
+        if u < 0:
+            break
+        if visited[u] or (u == fixed_end and not last):
+            continue
+        # Insertion by Warnsdorff weight (stable, so ties keep the move order).
+        i = n
+        if order == 1:
+            while i > 0 and degree[table[x, out[i - 1]]] > degree[u]:
+                out[i] = out[i - 1]
+                i -= 1
+        out[i] = j
+        n += 1
+    return n
+
+
+@numba.njit(cache=True, nogil=True)
+def advance(table, near, visited, degree, stack_square, stack_next, stack_count, stack_cand,
+             stack_forced, end_ok, fixed_end, order, stop_at_tour, budget, regs):
+    """Run the depth-first search for at most ``budget`` nodes.
+
+    The stack holds, per depth ``d``: the square ``stack_square[d]``, its
+    candidate squares ``stack_cand[d, :stack_count[d]]``, the index of the next
+    one to try ``stack_next[d]``, and the forced last square ``stack_forced[d]``.
+    ``regs`` holds depth, base depth, nodes, tours counted, a flag for a tour
+    left on the stack by the last call, and the number of free squares.
+
+    Returns 0 (a tour is on the stack), 1 (search exhausted) or 2 (budget spent).
+    """
+    depth = regs[REG_DEPTH]
+    base = regs[REG_BASE]
+    nodes = regs[REG_NODES]
+    count = regs[REG_COUNT]
+    n_free = regs[REG_FREE]
+    k = table.shape[1]
+    limit = nodes + budget
+    if regs[REG_PENDING]:
+        # The last call stopped on a complete tour: step back from it.
+        regs[REG_PENDING] = 0
+        _unvisit(table, visited, degree, stack_square[depth])
+        depth -= 1
+    while True:
+        if depth < base:
+            regs[REG_DEPTH] = base
+            regs[REG_NODES] = nodes
+            regs[REG_COUNT] = count
+            return CODE_EXHAUSTED
+        i = stack_next[depth]
+        c = stack_square[depth]
+        remaining = n_free - depth - 2
+        if order == 0:
+            # Fixed order: walk the row of the move table, skipping squares already used.
+            while i < k:
+                x = table[c, i]
+                if x < 0:
+                    i = k
+                elif visited[x] or (x == fixed_end and remaining > 0):
+                    i += 1
+                else:
+                    break
+            more = i < k
+        else:
+            more = i < stack_count[depth]
+        if not more:
+            # No square left here: step back.
+            if depth == base:
+                depth -= 1
+                continue
+            _unvisit(table, visited, degree, c)
+            depth -= 1
+            continue
+        if nodes >= limit:
+            regs[REG_DEPTH] = depth
+            regs[REG_NODES] = nodes
+            regs[REG_COUNT] = count
+            return CODE_BUDGET
+        stack_next[depth] = i + 1
+        jx = i if order == 0 else stack_cand[depth, i]
+        x = table[c, jx]
+        nodes += 1
+        if remaining == 0:
+            if end_ok[x]:
+                count += 1
+                if stop_at_tour:
+                    _visit(table, visited, degree, x)
+                    depth += 1
+                    stack_square[depth] = x
+                    stack_count[depth] = 0
+                    stack_next[depth] = 0
+                    regs[REG_DEPTH] = depth
+                    regs[REG_NODES] = nodes
+                    regs[REG_COUNT] = count
+                    regs[REG_PENDING] = 1
+                    return CODE_FOUND
+            continue
+        stranded = _visit(table, visited, degree, x)
+        # A neighbour of x with no other link must come next and last.
+        forced = -2 if stranded and remaining > 1 else _links(
+            table, visited, degree, near, c, jx, stack_forced[depth], end_ok)
+        if forced == -2:
+            _unvisit(table, visited, degree, x)
+            continue
+        depth += 1
+        stack_square[depth] = x
+        stack_forced[depth] = forced
+        stack_next[depth] = 0
+        if order != 0:
+            stack_count[depth] = order_candidates(table, visited, degree, x, fixed_end, remaining == 1, order,
+                                             stack_cand[depth])
+
+
+@numba.njit(cache=True, nogil=True)
+def neighbour_bits(table):
+    """``near[c, i]`` has bit ``j`` set when ``table[c, j]`` is a neighbour of ``table[c, i]``."""
+    n, k = table.shape
+    near = np.zeros((n, k), dtype=np.int32)
+    for c in range(n):
+        for i in range(k):
+            x = table[c, i]
+            if x < 0:
+                break
+            for j in range(k):
+                u = table[c, j]
+                if u < 0:
+                    break
+                for t in range(k):
+                    if table[x, t] == u:
+                        near[c, i] |= 1 << j
+                        break
+    return near
+
+
+@numba.njit(cache=True, nogil=True)
+def setup_prefix(table, visited, degree, prefix, end_ok, fixed_end):
+    """Mark ``prefix`` visited and find the forced last square, if any.
+
+    Returns the forced square, -1 when none, or -2 when no tour can extend
+    ``prefix`` (a square cannot be reached, or two squares must both be last).
+    """
+    n = table.shape[0]
+    for i in range(prefix.shape[0]):
+        _visit(table, visited, degree, prefix[i])
+    cur = prefix[prefix.shape[0] - 1]
+    forced = -1
+    if fixed_end >= 0:
+        forced = fixed_end
+    remaining = 0
+    for u in range(n):
+        if visited[u] == 0 and degree[u] >= 0:
+            remaining += 1
+    near = np.zeros(n, dtype=np.uint8)
+    for j in range(table.shape[1]):
+        u = table[cur, j]
+        if u >= 0:
+            near[u] = 1
+    for u in range(n):
+        if visited[u] or degree[u] < 0:
+            continue
+        links = degree[u] + near[u]
+        if links == 0:
+            return -2
+        if links == 1:
+            if near[u] and remaining > 1:
+                return -2
+            if near[u]:
+                continue
+            if u != forced and (forced >= 0 or end_ok[u] == 0):
+                return -2
+            forced = u
+    return forced
+
+
+@numba.njit(cache=True, nogil=True)
+def probe(table, near, visited0, degree0, prefix, forced0, end_ok, fixed_end, n_free, probes, seed):
+    """Knuth's estimate of the search tree's size: the mean, over random root-to-leaf
+    descents, of 1 + d1 + d1*d2 + ..., where d_i is the number of children that
+    survive pruning at depth i (D. E. Knuth, "Estimating the efficiency of
+    backtrack programs", Math. Comp. 29, 1975). Returns the mean estimate.
+    """
+    np.random.seed(seed)
+    k = table.shape[1]
+    total = 0.0
+    ok = np.empty(k, dtype=np.int64)
+    oks = np.empty(k, dtype=np.int64)
+    for _ in range(probes):
+        visited = visited0.copy()
+        degree = degree0.copy()
+        c = prefix[prefix.shape[0] - 1]
+        depth = prefix.shape[0] - 1
+        forced = forced0
+        product = 1.0
+        estimate = 0.0
+        while True:
+            remaining = n_free - depth - 2
+            m = 0
+            for j in range(k):
+                x = table[c, j]
+                if x < 0:
+                    break
+                if visited[x] or (x == fixed_end and remaining > 0):
+                    continue
+                if remaining == 0:
+                    if end_ok[x]:
+                        ok[m] = j
+                        oks[m] = forced
+                        m += 1
+                    continue
+                stranded = _visit(table, visited, degree, x)
+                f = -2 if stranded and remaining > 1 else _links(table, visited, degree, near, c, j, forced, end_ok)
+                _unvisit(table, visited, degree, x)
+                if f != -2:
+                    ok[m] = j
+                    oks[m] = f
+                    m += 1
+            if m == 0:
+                break
+            product *= m
+            estimate += product
+            if remaining == 0:
+                break
+            pick = np.random.randint(m)
+            x = table[c, ok[pick]]
+            forced = oks[pick]
+            _visit(table, visited, degree, x)
+            c = x
+            depth += 1
+        total += estimate
+    return total / probes

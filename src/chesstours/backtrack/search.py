@@ -1,0 +1,173 @@
+"""The resumable depth-first search: :class:`Search` holds the arrays that the compiled kernel
+(:mod:`chesstours.backtrack.kernel`) works on between calls.
+
+The method and its pruning are explained in :mod:`chesstours.backtrack`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+import numpy as np
+
+from .kernel import (
+    BUDGET,
+    CODE_EXHAUSTED,
+    EXHAUSTED,
+    FOUND,
+    REG_BASE,
+    REG_COUNT,
+    REG_DEPTH,
+    REG_FREE,
+    REG_NODES,
+    STATUS_NAMES,
+    advance,
+    neighbour_bits,
+    order_candidates,
+    probe,
+    setup_prefix,
+)
+
+__all__ = ["Search", "Order", "ORDERS", "FOUND", "EXHAUSTED", "BUDGET"]
+
+#: Move orders: the leaper's fixed order, or Warnsdorff's (fewest onward moves first).
+Order = Literal["fixed", "warnsdorff"]
+ORDERS: tuple[Order, ...] = get_args(Order)
+
+
+class Search:
+    """A resumable depth-first search for tours that extend a starting path.
+
+    Parameters
+    ----------
+    table : int32[N, K]
+        Move table (see :func:`chesstours.pieces.move_table`); rows of holes are all -1.
+    prefix : sequence of int
+        The path every tour must start with (at least the start square).
+    end : int, optional
+        Fixed last square; it is entered only as the last move.
+    end_squares : sequence of int, optional
+        Allowed last squares (closed tours: the start's neighbours).
+    order : {"fixed", "warnsdorff"}
+        Move order.
+    holes : bool[N], optional
+        Squares that are not part of the board (they must have no moves).
+
+    Attributes
+    ----------
+    nodes : int
+        Squares placed so far (the Go seed's iteration counter).
+    count : int
+        Tours found so far.
+    """
+
+    def __init__(self, table, prefix, end=None, end_squares=None, order="fixed", holes=None):
+        self.table = np.ascontiguousarray(table, dtype=np.int32)
+        n, k = self.table.shape
+        prefix = np.asarray(prefix, dtype=np.int32)
+        self.n = n
+        self.visited = np.zeros(n, dtype=np.uint8)
+        self.degree = (self.table >= 0).sum(axis=1).astype(np.int32)
+        n_free = n
+        if holes is not None and np.any(holes):
+            self.degree[holes] = -1  # never a candidate: holes have no neighbours
+            self.visited[holes] = 1
+            n_free = n - int(np.count_nonzero(holes))
+        self.end_ok = np.ones(n, dtype=np.uint8)
+        fixed_end = -1 if end is None else int(end)
+        if fixed_end >= 0:
+            self.end_ok[:] = 0
+            self.end_ok[fixed_end] = 1
+        elif end_squares is not None:
+            self.end_ok[:] = 0
+            self.end_ok[np.asarray(end_squares, dtype=np.int64)] = 1
+        self.fixed_end = fixed_end
+        self.order = ORDERS.index(order)
+        self.stack_square = np.zeros(n, dtype=np.int32)
+        self.stack_next = np.zeros(n, dtype=np.int32)
+        self.stack_count = np.zeros(n, dtype=np.int32)
+        self.stack_cand = np.zeros((n, k), dtype=np.int32)
+        self.stack_forced = np.full(n, -1, dtype=np.int32)
+        self.near = neighbour_bits(self.table)
+        self.regs = np.zeros(6, dtype=np.int64)
+        self.regs[REG_FREE] = n_free
+        self.prefix = prefix
+        self.done = False
+        self._single = False
+        depth = prefix.size - 1
+        self.stack_square[: prefix.size] = prefix
+        self.regs[REG_DEPTH] = depth
+        self.regs[REG_BASE] = depth
+        if prefix.size == n_free:
+            # The prefix is already a whole tour (a 1-square board, say).
+            self._single = bool(self.end_ok[prefix[-1]])
+            self.done = True
+            return
+        forced = setup_prefix(self.table, self.visited, self.degree, prefix, self.end_ok, fixed_end)
+        if forced == -2:
+            self.done = True
+            return
+        self.stack_forced[depth] = forced
+        remaining = n_free - prefix.size
+        self.stack_count[depth] = order_candidates(
+            self.table, self.visited, self.degree, int(prefix[-1]), fixed_end, remaining == 1, self.order,
+            self.stack_cand[depth],
+        )
+
+    def estimate(self, probes: int = 2000, seed: int = 0) -> float:
+        """Estimated number of nodes the whole search will visit (Knuth's random probes).
+
+        Unbiased but heavy-tailed: good to an order of magnitude, which is what
+        deciding whether a count is within reach needs.
+        """
+        if self.done:
+            return 0.0
+        depth = int(self.regs[REG_BASE])
+        return float(probe(self.table, self.near, self.visited, self.degree, self.prefix,
+                            int(self.stack_forced[depth]), self.end_ok, self.fixed_end,
+                            int(self.regs[REG_FREE]), probes, seed))
+
+    @property
+    def nodes(self) -> int:
+        return int(self.regs[REG_NODES])
+
+    @property
+    def count(self) -> int:
+        return int(self.regs[REG_COUNT]) + int(self._single)
+
+    def path(self) -> np.ndarray:
+        """The path on the stack (after ``run`` returned ``"found"``, a whole tour)."""
+        return self.stack_square[: int(self.regs[REG_DEPTH]) + 1].copy()
+
+    def untried(self, depth: int) -> list[int]:
+        """The moves still to try at ``depth`` of the stack, in search order, as
+        column indices into the move table's row of the square there."""
+        c = int(self.stack_square[depth])
+        nxt = int(self.stack_next[depth])
+        if self.order != 0:
+            return [int(j) for j in self.stack_cand[depth, nxt:self.stack_count[depth]]]
+        last = int(self.regs[REG_FREE]) - depth - 2 == 0
+        row = self.table[c]
+        return [j for j in range(nxt, row.size)
+                if row[j] >= 0 and not self.visited[row[j]] and (last or row[j] != self.fixed_end)]
+
+    def run(self, budget: int = 1 << 62, stop_at_tour: bool = False) -> str:
+        """Search on for at most ``budget`` nodes.
+
+        Returns ``"found"`` (a tour is on the stack: :meth:`path`; only with
+        ``stop_at_tour``), ``"exhausted"`` (nothing is left to search) or
+        ``"budget"`` (call again to go on).
+        """
+        if self.done:
+            if self._single and stop_at_tour and not getattr(self, "_single_given", False):
+                self._single_given = True
+                return FOUND
+            return EXHAUSTED
+        status = advance(
+            self.table, self.near, self.visited, self.degree, self.stack_square, self.stack_next,
+            self.stack_count, self.stack_cand, self.stack_forced, self.end_ok, self.fixed_end, self.order,
+            stop_at_tour, budget, self.regs,
+        )
+        if status == CODE_EXHAUSTED:
+            self.done = True
+        return STATUS_NAMES[status]

@@ -1,0 +1,313 @@
+"""Exhaustive counting split into tasks, reduced by symmetry, run on all cores.
+
+A count by backtracking is a sum over independent subtrees, so it is split
+the way the Go program of seed 003 splits its search -- one task per first
+move -- and the tasks run on a pool of threads (the kernel releases the GIL).
+
+Symmetry removes most of the work. A symmetry of the board that maps the
+piece's moves to moves (all eight symmetries of a square board, four of a
+rectangle, fewer when holes break them) maps tours to tours. So when every
+start is counted, only one start per orbit is searched and its count is
+multiplied by the orbit's size; and from a start, first moves that a
+symmetry fixing the start (and end) exchanges have equal counts.
+
+Closed tours are counted as cycles with no double counting: a cycle passes
+through a chosen square ``s`` using two of its neighbours ``n_i``, ``n_j``
+(``i < j``); it is counted once, as the path ``s, n_i, ..., n_j``. Choosing
+``s`` with fewest moves makes fewest pairs (a knight's corner has one).
+
+Finding one tour uses the same split: the tasks are searched in turn with
+budgets that double each round (iterative broadening), so one unlucky first
+move cannot hold the search in a dead subtree, and the search stays complete.
+
+Examples
+--------
+>>> from chesstours.board import Board
+>>> from chesstours.pieces import KNIGHT
+>>> tasks = open_tasks(Board(5, 5), KNIGHT)
+>>> sorted({Board(5, 5).name(t.prefix[0]) for t in tasks})  # 25 starts in 6 orbits
+['a1', 'b1', 'b2', 'c1', 'c2', 'c3']
+>>> run_tasks(Board(5, 5), KNIGHT, tasks).count
+1728
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ..board import Board
+from ..machine import worker_count
+from ..pieces import Leaper, move_table
+from .search import Search
+
+__all__ = [
+    "Task", "TaskResult", "open_tasks", "closed_tasks", "split_tasks", "run_tasks", "first_tour",
+    "estimate_nodes", "NODES_PER_SECOND",
+]
+
+#: Nodes per kernel call between checks of the clock and the stop flag.
+CHUNK = 1 << 21
+
+
+@dataclass(frozen=True)
+class Task:
+    """Count the tours that begin with ``prefix``; the count is multiplied by ``weight``."""
+
+    prefix: tuple[int, ...]
+    weight: int = 1
+    end: int | None = None
+    end_squares: tuple[int, ...] | None = None
+
+
+@dataclass
+class TaskResult:
+    """Sum of weighted counts, nodes visited, and whether every task finished."""
+
+    count: int = 0
+    nodes: int = 0
+    complete: bool = True
+    tasks_done: int = 0
+    tasks_total: int = 0
+    seconds: float = 0.0
+    stopped_by: str | None = None
+    extra: dict = field(default_factory=dict)
+
+
+def _orbits(perms: np.ndarray, items: list[int]) -> list[tuple[int, int]]:
+    """``(representative, orbit size)`` of ``items`` under the permutations ``perms``."""
+    seen: set[int] = set()
+    out = []
+    for v in items:
+        if v in seen:
+            continue
+        orbit = {int(p[v]) for p in perms}
+        seen |= orbit
+        out.append((v, len(orbit)))
+    return out
+
+
+def _stabilizer(perms: np.ndarray, *fixed: int | None) -> np.ndarray:
+    keep = np.ones(len(perms), dtype=bool)
+    for v in fixed:
+        if v is not None:
+            keep &= perms[:, v] == v
+    return perms[keep]
+
+
+def open_tasks(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
+               symmetry: bool = True) -> list[Task]:
+    """Tasks whose weighted counts add up to the directed open tours (from ``start``, to ``end``).
+
+    With ``symmetry=False`` every first move is its own task (for finding tours,
+    where the tour's actual squares matter).
+    """
+    table = move_table(board, piece)
+    perms = board.symmetries() if symmetry else board.symmetries()[:1]
+    if start is None and end is not None:
+        # Tours ending at e are tours starting at e, walked backwards.
+        start, end = end, None
+    if start is None:
+        starts = _orbits(perms, [int(v) for v in board.free_squares])
+    else:
+        starts = [(start, 1)]
+    tasks = []
+    for s, weight in starts:
+        if board.free_count == 1:
+            tasks.append(Task((s,), weight, end))
+            continue
+        stab = _stabilizer(perms, s, end)
+        firsts = [int(u) for u in table[s] if u >= 0 and (u != end or board.free_count == 2)]
+        for x, size in _orbits(stab, firsts):
+            tasks.append(Task((s, x), weight * size, end))
+    return tasks
+
+
+def closed_tasks(board: Board, piece: Leaper, start: int | None = None, end: int | None = None) -> list[Task]:
+    """Tasks whose counts add up to the cycles (through ``start``, and the edge to ``end`` if given)."""
+    table = move_table(board, piece)
+    if start is None and end is not None:
+        start, end = end, None  # every cycle passes through ``end``: count the cycles through it
+    if start is None:
+        free = board.free_squares
+        degree = (table[free] >= 0).sum(axis=1)
+        start = int(free[int(np.argmin(degree))])
+    nbrs = [int(u) for u in table[start] if u >= 0]
+    if end is not None:
+        if end not in nbrs:
+            return []  # a cycle's last square is a move away from its first
+        return [Task((start, u), 1, end) for u in nbrs if u != end]
+    return [Task((start, nbrs[i]), 1, nbrs[j]) for i in range(len(nbrs)) for j in range(i + 1, len(nbrs))]
+
+
+#: Positions per second per core, for turning node estimates into time (measured: 12-20 million).
+NODES_PER_SECOND = 12_000_000
+
+
+def estimate_nodes(board: Board, piece: Leaper, tasks: list[Task], probes: int = 4000, seed: int = 0) -> float:
+    """Estimated positions an exhaustive search of ``tasks`` visits (Knuth's random probes)."""
+    table = move_table(board, piece)
+    holes = board.hole_mask if board.holes else None
+    each = max(50, probes // max(1, len(tasks)))
+    return sum(
+        Search(table, t.prefix, end=t.end, end_squares=t.end_squares, holes=holes).estimate(each, seed + i)
+        for i, t in enumerate(tasks)
+    )
+
+
+def split_tasks(board: Board, piece: Leaper, tasks: list[Task], target: int = 64, max_depth: int = 6) -> list[Task]:
+    """Extend prefixes by one move at a time until there are about ``target`` tasks."""
+    table = move_table(board, piece)
+    n = board.free_count
+    while len(tasks) < target:
+        longer = []
+        grew = False
+        for t in tasks:
+            if len(t.prefix) >= min(max_depth, n - 1):
+                longer.append(t)
+                continue
+            grew = True
+            used = set(t.prefix)
+            last = len(t.prefix) + 1 == n
+            for u in table[t.prefix[-1]]:
+                u = int(u)
+                if u < 0:
+                    break
+                if u in used or (u == t.end and not last):
+                    continue
+                longer.append(Task(t.prefix + (u,), t.weight, t.end, t.end_squares))
+        tasks = longer
+        if not grew:
+            break
+    return tasks
+
+
+def run_tasks(
+    board: Board,
+    piece: Leaper,
+    tasks: list[Task],
+    *,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    workers: int | None = None,
+    progress: Callable[[TaskResult], None] | None = None,
+) -> TaskResult:
+    """Run the tasks on a thread pool; stop at the time or node limit, or on Ctrl-C.
+
+    The result's ``complete`` is False when a limit or an interrupt stopped the
+    work; ``count`` then holds what the finished part found (a lower bound).
+    A KeyboardInterrupt is re-raised after the threads have stopped, with the
+    partial result in its ``partial`` attribute.
+    """
+    table = move_table(board, piece)
+    holes = board.hole_mask if board.holes else None
+    workers = max(1, min(len(tasks), worker_count(workers)))
+    stop = threading.Event()
+    lock = threading.Lock()
+    result = TaskResult(tasks_total=len(tasks))
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
+
+    def work(task: Task) -> None:
+        if stop.is_set():
+            return
+        search = Search(table, task.prefix, end=task.end, end_squares=task.end_squares, holes=holes)
+        counted_nodes = 0
+        while not stop.is_set():
+            status = search.run(CHUNK)
+            with lock:
+                result.nodes += search.nodes - counted_nodes
+                counted_nodes = search.nodes
+                if node_limit is not None and result.nodes >= node_limit:
+                    result.stopped_by = result.stopped_by or "node limit"
+                    stop.set()
+            if status == "exhausted":
+                with lock:
+                    result.count += task.weight * search.count
+                    result.tasks_done += 1
+                return
+
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="chesstours-count")
+    try:
+        pending = {pool.submit(work, t) for t in tasks}
+        while pending:
+            done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+            for f in done:
+                f.result()
+            if deadline is not None and time.perf_counter() > deadline and not stop.is_set():
+                result.stopped_by = "time limit"
+                stop.set()
+            if progress is not None:
+                result.seconds = time.perf_counter() - t0
+                progress(result)
+    except KeyboardInterrupt as exc:
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        result.complete = False
+        result.stopped_by = "interrupt"
+        result.seconds = time.perf_counter() - t0
+        exc.partial = result  # type: ignore[attr-defined]
+        raise
+    finally:
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+    result.seconds = time.perf_counter() - t0
+    result.complete = result.tasks_done == result.tasks_total
+    return result
+
+
+def first_tour(
+    board: Board,
+    piece: Leaper,
+    tasks: list[Task],
+    *,
+    order: str = "warnsdorff",
+    deadline: float | None = None,
+    node_limit: int | None = None,
+    first_budget: int = 1 << 12,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[str, np.ndarray | None, int]:
+    """Search the tasks round-robin, with budgets doubling each round, for one tour.
+
+    Returns ``(status, path, nodes)`` with status ``"found"``, ``"exhausted"``
+    (no task has a tour: a proof of absence), ``"time"`` or ``"nodes"``.
+    ``progress(nodes)`` is called between kernel calls.
+    """
+    table = move_table(board, piece)
+    holes = board.hole_mask if board.holes else None
+    searches = [Search(table, t.prefix, end=t.end, end_squares=t.end_squares, order=order, holes=holes)
+                for t in tasks]
+    budget = first_budget
+    nodes = 0
+    while searches:
+        alive = []
+        for search in searches:
+            quota = budget
+            while quota > 0:
+                step = min(quota, CHUNK)
+                if node_limit is not None:
+                    step = min(step, node_limit - nodes)
+                    if step <= 0:
+                        return "nodes", None, nodes
+                before = search.nodes
+                status = search.run(step, stop_at_tour=True)
+                nodes += search.nodes - before
+                quota -= search.nodes - before
+                if status == "found":
+                    return "found", search.path(), nodes
+                if status == "exhausted":
+                    break
+                if deadline is not None and time.perf_counter() > deadline:
+                    return "time", None, nodes
+                if progress is not None:
+                    progress(nodes)
+            else:
+                alive.append(search)
+        searches = alive
+        budget *= 2
+    return "exhausted", None, nodes

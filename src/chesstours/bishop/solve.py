@@ -1,0 +1,371 @@
+"""The bishop puzzle's api: find, list and count routes, or the route with the fewest slides.
+
+The puzzle and the method are explained in :mod:`chesstours.bishop`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from ..arguments import check_limits
+from ..board import Board
+from ..errors import LimitReached, NoTour
+from .route import COLOUR_NAMES, BishopRoute, resolve_end
+
+__all__ = ["solve_bishop", "iter_bishop_routes", "count_bishop_routes", "BishopCount", "bishop_obstruction"]
+
+#: Steps per kernel call between checks of the clock (a few hundredths of a second).
+_CHUNK = 1 << 20
+
+
+@dataclass
+class BishopCount:
+    """An exact count of bishop routes (or, when ``complete`` is False, what was counted before a stop)."""
+
+    board: Board
+    start: int
+    end: str
+    end_square: int
+    count: int
+    nodes: int
+    seconds: float
+    complete: bool = True
+    method: str = "backtrack"
+    slides: int | None = None
+    extra: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict (the CLI's ``bishop --count --json``)."""
+        b = self.board
+        out = {
+            "board": f"{b.rows}x{b.cols}",
+            "holes": b.names(sorted(b.holes)),
+            "start": b.name(self.start),
+            "end": self.end,
+            "end_square": None if self.end_square < 0 else b.name(self.end_square),
+            "count": self.count,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "complete": self.complete,
+            "method": self.method,
+        }
+        if self.slides is not None:
+            out["slides"] = self.slides
+        out.update(self.extra)
+        return out
+
+
+def _prepare(board, start, end, holes) -> tuple[Board, int, str, int]:
+    board = Board.parse(board, holes)
+    s = board.square(start)
+    if isinstance(end, str):
+        end = end.strip()
+        rule = end.lower() if end.lower() in ("opposite", "any") else end
+    else:
+        rule = board.name(board.square(end))
+    e = resolve_end(board, s, rule)
+    if e >= 0 and rule not in ("opposite", "any"):
+        rule = board.name(e)
+    return board, s, rule, e
+
+
+def bishop_obstruction(board: Board, start: int, end: int) -> NoTour | None:
+    """Why no route from ``start`` to ``end`` (-1: anywhere) exists, from the board's shape; or None.
+
+    >>> b = Board(5, 5); print(bishop_obstruction(b, 0, 24).reason)  # doctest: +NORMALIZE_WHITESPACE
+    e1, a5 and e5 each have one diagonal neighbour: a bishop that enters one cannot leave it
+    (its only link is then used), so a route can visit only one of them, last.
+    """
+    from .search import direction_table
+
+    table = direction_table(board)
+    colour = board.colour(start)
+    squares = [v for v in board.free_squares.tolist() if board.colour(v) == colour and v != start]
+    degree = {v: int((table[v] >= 0).sum()) for v in squares}
+    isolated = [v for v in squares if degree[v] == 0]
+    if isolated:
+        return NoTour(f"{board.name(isolated[0])} has no diagonal neighbour on {board}, so no bishop "
+                      f"route can visit it.", proof="theory")
+    dead_ends = [v for v in squares if degree[v] == 1]
+    if len(dead_ends) >= 2:
+        names = board.names(dead_ends)
+        listed = ", ".join(names[:-1]) + " and " + names[-1]
+        return NoTour(f"{listed} each have one diagonal neighbour: a bishop that enters one cannot "
+                      f"leave it (its only link is then used), so a route can visit only one of them, "
+                      f"last.", proof="theory")
+    if len(dead_ends) == 1 and end >= 0 and dead_ends[0] != end:
+        d = board.name(dead_ends[0])
+        return NoTour(f"{d} has one diagonal neighbour: a bishop that enters it cannot leave it, so a "
+                      f"route that visits every {COLOUR_NAMES[colour]} square ends on {d}, not on "
+                      f"{board.name(end)}.",
+                      proof="theory")
+    return None
+
+
+def _run(search, deadline, node_limit, stop_at_route: bool, progress=None) -> str:
+    """Run ``search`` in chunks; return "found", "exhausted", "time" or "nodes"."""
+    while True:
+        budget = _CHUNK
+        if node_limit is not None:
+            budget = min(budget, node_limit - search.nodes)
+            if budget <= 0:
+                return "nodes"
+        status = search.run(budget, stop_at_route=stop_at_route)
+        if progress is not None:
+            progress(search)
+        if status != "budget":
+            return status
+        if deadline is not None and time.perf_counter() > deadline:
+            return "time"
+
+
+def _route(board, search, rule, method, stats) -> BishopRoute:
+    route = BishopRoute(board, search.steps(), rule, False, method, stats)
+    route.validate()
+    return route
+
+
+def _fewest_slides(board, s, e, rule, deadline, node_limit) -> BishopRoute:
+    """A route with the fewest slides (the first in move order among them), with its proof.
+
+    Branch and bound: the search keeps each route it finds and goes on only
+    for routes with fewer slides, cutting a branch when its slides plus the
+    lines its unvisited squares need reach the best so far. When it is
+    exhausted no route with fewer slides is left. Raises NoTour, or
+    LimitReached with the best route so far (unproven) as ``partial``.
+    """
+    from .search import BishopSearch
+
+    search = BishopSearch(board, s, e, minimize=True)
+    status = _run(search, deadline, node_limit, False)
+    steps = search.best_steps()
+    best = BishopRoute(board, steps, rule, False, "shortest", {"nodes": search.nodes}) if steps.size else None
+    if best is not None:
+        best.validate()
+    if status != "exhausted":
+        what = ("before finding a route" if best is None else
+                f"with a route of {best.slide_count} slides, not yet proved the fewest")
+        exc = _limit(status, search.nodes, what)
+        exc.partial, exc.nodes = best, search.nodes  # type: ignore[attr-defined]
+        raise exc
+    if best is None:
+        raise NoTour(_no_route(board, s, e, search.nodes), proof="exhaustive", nodes=search.nodes)
+    lower = search.lines_needed()
+    k = best.slide_count
+    if k == 0:
+        proof = "the start is the only square to visit"
+    elif k == lower:
+        proof = f"the squares to visit lie on no fewer than {_lines(lower)}, one per slide at most"
+    else:
+        proof = (f"a branch-and-bound search of every route found none with fewer than {k} slides "
+                 f"(the squares to visit need at least {_lines(lower)})")
+    best.stats.update({"slides": k, "lower_bound": lower, "proof": proof})
+    return best
+
+
+def _lines(n: int) -> str:
+    return f"{n} diagonal line{'' if n == 1 else 's'}"
+
+
+def _no_route(board: Board, s: int, e: int, nodes: int) -> str:
+    to = "" if e < 0 else f" to {board.name(e)}"
+    colour = COLOUR_NAMES[board.colour(s)]
+    return (f"No bishop route from {board.name(s)}{to} visits every {colour} square of "
+            f"{board}: an exhaustive search of {nodes:,} steps found none.")
+
+
+def _limit(status: str, nodes: int, what: str) -> LimitReached:
+    which = "time" if status == "time" else "node"
+    return LimitReached(f"Stopped at the {which} limit after {nodes:,} steps {what}.",
+                        partial={"nodes": nodes})
+
+
+# -- find --------------------------------------------------------------------
+
+
+def solve_bishop(
+    board: Board | str,
+    start: int | str = "a1",
+    end: str | int = "opposite",
+    shortest: bool = False,
+    *,
+    holes=(),
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+) -> BishopRoute:
+    """Return one bishop route; raise :class:`NoTour` if there is none.
+
+    Parameters
+    ----------
+    board : Board or str
+        A :class:`Board` or a size such as ``"8x8"``.
+    start : int or str
+        First square (``"a1"``).
+    end : {"opposite", "any"} or square
+        ``"opposite"``: the square opposite the start through the centre (the
+        far corner from a corner; it needs rows + columns even). ``"any"``:
+        stop as soon as every square of the start's colour is visited, as the
+        seed's program does. A square name: end there.
+    shortest : bool
+        Return a route with the fewest slides, the first in the seed's move
+        order; ``stats["proof"]`` says why none has fewer.
+    holes : squares removed from the board.
+    time_limit, node_limit : float, int, optional
+        Seconds, steps; :class:`LimitReached` when one runs out.
+
+    Returns
+    -------
+    BishopRoute
+        Validated; ``stats`` holds ``nodes`` and ``seconds``.
+
+    Raises
+    ------
+    NoTour
+        No route exists (``proof``: ``"theory"`` or ``"exhaustive"``).
+    LimitReached
+        The time or node limit ran out first.
+    InvalidArgument
+        The end square has another colour than the start, or a limit is not positive.
+    InvalidBoard, InvalidSquare
+        Bad board or square.
+    """
+    from .search import first_route, load_kernels
+
+    board, s, rule, e = _prepare(board, start, end, holes)
+    check_limits(time_limit, node_limit)
+    load_kernels()
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
+    reason = bishop_obstruction(board, s, e)
+    if reason is not None:
+        raise reason
+    if shortest:
+        route = _fewest_slides(board, s, e, rule, deadline, node_limit)
+        route.stats["seconds"] = time.perf_counter() - t0
+        return route
+    search, found, nodes, restarts = first_route(board, s, e, deadline, node_limit)
+    if found == "found":
+        stats = {"nodes": nodes, "seconds": time.perf_counter() - t0}
+        if restarts:
+            stats["restarts"] = restarts
+        return _route(board, search, rule, "backtrack" if not restarts else "restarts", stats)
+    if found == "exhausted":
+        raise NoTour(_no_route(board, s, e, nodes), proof="exhaustive", nodes=nodes)
+    raise _limit(found, nodes, "without finding a route")
+
+
+# -- iterate -----------------------------------------------------------------
+
+
+def iter_bishop_routes(
+    board: Board | str,
+    start: int | str = "a1",
+    end: str | int = "opposite",
+    shortest: bool = False,
+    *,
+    holes=(),
+    time_limit: float | None = None,
+) -> Iterator[BishopRoute]:
+    """Yield every route, lazily, in the seed's move order, each one validated.
+
+    With ``shortest``, only the routes with the fewest slides. Raises
+    :class:`LimitReached` when ``time_limit`` runs out.
+
+    >>> [r.slides_text() for r in iter_bishop_routes("2x6")]
+    ['a1-b2-c1-d2-e1-f2']
+    >>> sum(1 for _ in iter_bishop_routes("6x8")), sum(1 for _ in iter_bishop_routes("6x8", shortest=True))
+    (8, 1)
+    """
+    from .search import BishopSearch, load_kernels
+
+    board, s, rule, e = _prepare(board, start, end, holes)
+    check_limits(time_limit, None)
+    load_kernels()
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
+    if bishop_obstruction(board, s, e) is not None:
+        return
+    slides = None
+    if shortest:
+        try:
+            slides = _fewest_slides(board, s, e, rule, deadline, None).slide_count
+        except NoTour:
+            return
+    search = BishopSearch(board, s, e, max_slides=slides)
+    method = "shortest" if shortest else "backtrack"
+    while True:
+        status = _run(search, deadline, None, True)
+        if status == "found":
+            yield _route(board, search, rule, method, {"nodes": search.nodes})
+        elif status == "exhausted":
+            return
+        else:
+            raise LimitReached("The time limit ran out while listing routes.",
+                               partial={"nodes": search.nodes})
+
+
+# -- count -------------------------------------------------------------------
+
+
+def count_bishop_routes(
+    board: Board | str,
+    start: int | str = "a1",
+    end: str | int = "opposite",
+    shortest: bool = False,
+    *,
+    holes=(),
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    progress: Callable[[BishopCount], None] | None = None,
+) -> BishopCount:
+    """Count routes exactly (with ``shortest``: the routes with the fewest slides).
+
+    On a time or node limit, :class:`LimitReached` is raised with the partial
+    :class:`BishopCount` (``complete=False``) in its ``partial`` attribute; on
+    Ctrl-C the KeyboardInterrupt carries it the same way. ``progress`` is
+    called after every chunk of about a million steps.
+    """
+    from .search import BishopSearch, load_kernels
+
+    board, s, rule, e = _prepare(board, start, end, holes)
+    check_limits(time_limit, node_limit)
+    load_kernels()
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
+    reason = bishop_obstruction(board, s, e)
+    if reason is not None:
+        return BishopCount(board, s, rule, e, 0, 0, time.perf_counter() - t0, method="theory",
+                           extra={"reason": reason.reason})
+    slides, extra, spent = None, {}, 0
+    if shortest:
+        try:
+            best = _fewest_slides(board, s, e, rule, deadline, node_limit)
+        except NoTour as exc:
+            return BishopCount(board, s, rule, e, 0, exc.nodes, time.perf_counter() - t0)
+        except LimitReached as exc:
+            nodes = getattr(exc, "nodes", 0)
+            seconds = time.perf_counter() - t0
+            exc.partial = BishopCount(board, s, rule, e, 0, nodes, seconds, False, "shortest")
+            raise
+        slides, spent = best.slide_count, best.stats["nodes"]
+        extra = {"lower_bound": best.stats["lower_bound"], "proof": best.stats["proof"]}
+    search = BishopSearch(board, s, e, max_slides=slides)
+
+    def partial(complete: bool) -> BishopCount:
+        return BishopCount(board, s, rule, e, search.count, spent + search.nodes, time.perf_counter() - t0,
+                           complete, "shortest" if shortest else "backtrack", slides, dict(extra))
+
+    report = None if progress is None else (lambda _search: progress(partial(False)))
+    try:
+        left = None if node_limit is None else node_limit - spent
+        status = _run(search, deadline, left, False, report)
+    except KeyboardInterrupt as exc:
+        exc.partial = partial(False)  # type: ignore[attr-defined]
+        raise
+    if status != "exhausted":
+        found = partial(False)
+        raise LimitReached(f"Stopped at the {'time' if status == 'time' else 'node'} limit after "
+                           f"{found.nodes:,} steps; {found.count:,} routes so far.", partial=found)
+    return partial(True)

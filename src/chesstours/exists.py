@@ -1,0 +1,290 @@
+"""Does a tour exist? A yes or no you can trust, with the reason and how it is known.
+
+:func:`tour_exists` first asks the theory (:func:`chesstours.existence.reasons.decide`):
+colour and connectivity arguments for every leaper and board, and for the
+knight on a whole board the theorems of :mod:`chesstours.existence.theorems` --
+Schwenk (1991), Cull & De Curtins (1978), Conrad et al. (1994), the outer
+ranks of 4 x n -- which answer by arithmetic, instantly, on boards of any
+size. Where no argument applies, it searches: Warnsdorff's rule with several
+tie-breaks, then a complete backtracking search (iterative broadening over
+the first moves). A tour found is the proof of "yes" and comes back as the
+certificate; a complete search that finds none is the proof of "no", with
+the number of positions it examined. Only when a time limit runs out first
+is the answer ``None`` ("unknown"), and the reason says so.
+
+The ``proof`` of an :class:`Existence` says which of these it is:
+
+============== ===========================================================
+``theorem``    a theorem from the literature, named in ``theorem``
+``colour``     the colour (parity) argument
+``connectivity`` a square without enough moves, or a board in pieces
+``construction`` a tour was found: ``certificate`` holds it, validated
+``exhaustive`` a complete search found none (``nodes`` positions)
+``limit``      the time limit ran out first: the answer is unknown
+============== ===========================================================
+
+Examples
+--------
+>>> print(tour_exists("5x5", closed=True).reason)
+No closed tour: 5x5 has 25 squares, an odd number. A knight alternates colours, so a closed tour needs as many light squares as dark ones.
+>>> e = tour_exists("1000x1000", start="a1", end="b1")
+>>> e.answer, e.proof, e.theorem
+(True, 'theorem', 'Conrad et al. 1994')
+>>> e = tour_exists("3x7", start="d2")
+>>> e.answer, e.proof
+(False, 'exhaustive')
+>>> e = tour_exists("3x7", start="b2")
+>>> e.answer, e.proof, e.certificate.start == e.board.square("b2")
+(True, 'construction', True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .arguments import check_limits, prepare_query
+from .board import Board
+from .errors import ChessToursError
+from .existence.reasons import decide
+from .existence.search import as_tour, search_tour
+from .pieces import KNIGHT, Leaper
+from .tour import Tour
+
+__all__ = ["Existence", "tour_exists", "PROOFS"]
+
+#: The ways an answer can be known (see the module docstring).
+PROOFS = ("theorem", "colour", "connectivity", "construction", "exhaustive", "limit")
+
+_WALKS = [("roth", 0), ("pohl", 0), ("first", 0)] + [("random", seed) for seed in range(6)]
+
+
+@dataclass
+class Existence:
+    """The answer of :func:`tour_exists`: whether a tour exists, why, and how it is known.
+
+    Attributes
+    ----------
+    answer : bool or None
+        True, False, or None when the time limit ran out before an answer.
+    reason : str
+        The argument, in sentences, naming any theorem with its authors and year.
+    proof : str
+        One of :data:`PROOFS`.
+    certificate : Tour or None
+        A validated tour: always for ``construction``, on request for a theorem's "yes".
+    theorem : str or None
+        The theorem used (``"Schwenk 1991"``), when one was.
+    nodes : int
+        Positions examined by backtracking (0 when no search ran).
+    seconds : float
+        Time taken.
+    note : str or None
+        Anything else worth saying (a certificate that could not be built in time).
+
+    ``bool(existence)`` is the answer; it raises ValueError when the answer is
+    unknown, so that "unknown" is never mistaken for "no".
+    """
+
+    answer: bool | None
+    reason: str
+    proof: str
+    certificate: Tour | None = None
+    theorem: str | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    board: Board | None = None
+    piece: Leaper = KNIGHT
+    start: int | None = None
+    end: int | None = None
+    closed: bool = False
+    note: str | None = None
+    extra: dict = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        if self.answer is None:
+            raise ValueError("The answer is unknown (the time limit ran out); test .answer instead.")
+        return self.answer
+
+    @property
+    def word(self) -> str:
+        """``"yes"``, ``"no"`` or ``"unknown"``."""
+        return {True: "yes", False: "no", None: "unknown"}[self.answer]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (the CLI's ``exists --json``)."""
+        b = self.board
+        name = (lambda v: None if v is None else b.name(v)) if b is not None else (lambda v: v)
+        return {
+            "exists": self.answer,
+            "proof": self.proof,
+            "reason": self.reason,
+            "theorem": self.theorem,
+            "tour": None if self.certificate is None else self.certificate.names(),
+            "board": None if b is None else f"{b.rows}x{b.cols}",
+            "holes": [] if b is None else b.names(sorted(b.holes)),
+            "piece": self.piece.spec(),
+            "start": name(self.start),
+            "end": name(self.end),
+            "closed": self.closed,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "note": self.note,
+        }
+
+
+def tour_exists(
+    board: Board | str,
+    start: int | str | None = None,
+    end: int | str | None = None,
+    closed: bool = False,
+    piece: Leaper | str = KNIGHT,
+    *,
+    holes=(),
+    certificate: bool = False,
+    time_limit: float | None = None,
+) -> Existence:
+    """Decide whether a tour exists, and say why.
+
+    Parameters
+    ----------
+    board : Board or str
+        A :class:`Board` or a size such as ``"8x8"``.
+    start, end : int or str, optional
+        First and last squares; either or both may be left free.
+    closed : bool
+        Ask about closed tours (the last square leaps back to the first).
+    piece : Leaper or str
+        The leaper, the knight by default.
+    holes : squares removed from the board.
+    certificate : bool
+        Also build an example tour when a theorem says "yes" (a search's "yes"
+        always comes with its tour).
+    time_limit : float, optional
+        Seconds for any search; without one a search runs to its end.
+
+    Returns
+    -------
+    Existence
+        ``answer`` True/False (None only when the time limit ran out),
+        ``reason``, ``proof``, ``certificate`` ...
+
+    Raises
+    ------
+    InvalidBoard, InvalidSquare, InvalidPiece, InvalidArgument
+        Bad input.
+
+    Notes
+    -----
+    The theorems answer instantly for the knight on whole boards. A requested
+    certificate for a theorem's "yes" is built by the linear-time construction
+    (Parberry 1997; Lin & Wei 2005; an end square by Pósa's rotations), which
+    makes one in about a second on 1000x1000; only where it does not reach the
+    query is one searched for. Where no argument applies (start squares on
+    3 x n, on the outer ranks of 4 x n and on odd x odd rectangles; end pairs
+    off n x n) the construction is tried first too, and its tour is the proof
+    (``construction``); otherwise, and for other leapers and boards with holes,
+    a search decides.
+
+    Examples
+    --------
+    >>> tour_exists("4", start="a1").answer       # seed 004: from a1 on 4x4?
+    False
+    >>> tour_exists("8x8", start="a1").theorem
+    'Conrad et al. 1994'
+    >>> tour_exists("10x10", closed=True, piece="zebra", certificate=True).certificate.closed
+    True
+    """
+    t0 = time.perf_counter()
+    check_limits(time_limit)
+    board, piece, s, e = prepare_query(board, start, end, piece, holes)
+    deadline = None if time_limit is None else t0 + time_limit
+    query = {"board": board, "piece": piece, "start": s, "end": e, "closed": closed}
+
+    verdict = decide(board, piece, s, e, closed)
+    if verdict is not None:
+        found = Existence(verdict.answer, verdict.reason, verdict.proof, theorem=verdict.theorem, **query)
+        if verdict.answer and board.free_count == 1:
+            found.certificate = as_tour(board, piece, board.free_squares, False, "the one square", None, None)
+        elif verdict.answer and certificate and (built := _constructed(board, piece, s, e, closed)) is not None:
+            found.certificate = built
+        elif verdict.answer and certificate:
+            status, tour, nodes = search_tour(board, piece, s, e, closed, deadline)
+            found.nodes = nodes
+            if status == "found":
+                found.certificate = tour
+            elif status == "exhausted":  # pragma: no cover - a theorem and a complete search disagree
+                raise AssertionError(f"A complete search found no tour where the theory says yes: {query}")
+            elif status == "time":
+                found.note = "No example tour was built: the search for one ran out of time."
+            else:
+                found.note = "No example tour was built: the board is too large for the search to find one."
+        found.seconds = time.perf_counter() - t0
+        return found
+
+    what = _what(board, piece, s, e, closed)
+    built = _constructed(board, piece, s, e, closed)
+    if built is not None:
+        reason = f"Yes: {CONSTRUCTION} built {what}; it comes with this answer as its certificate."
+        return Existence(True, reason, "construction", built, seconds=time.perf_counter() - t0, **query)
+    status, tour, nodes = search_tour(board, piece, s, e, closed, deadline)
+    seconds = time.perf_counter() - t0
+    if status == "found":
+        how = tour.stats.get("how", "a search")
+        reason = f"Yes: {how} found {what}; it comes with this answer as its certificate."
+        return Existence(True, reason, "construction", tour, nodes=nodes, seconds=seconds, **query)
+    if status == "exhausted":
+        reason = (f"No {what[2:]}: no theorem settles this case, so a complete backtracking search followed "
+                  f"every possible path ({nodes:,} positions), and none covers the board.")
+        if piece == KNIGHT and not board.holes and board.rows == board.cols == 5 and s is not None and e is not None:
+            reason += " (On 5x5 every tour has a corner at one of its two ends.)"
+        return Existence(False, reason, "exhaustive", nodes=nodes, seconds=seconds, **query)
+    if status == "incomplete":
+        stop = (f"the board is too large to search completely: a search of {nodes:,} positions from a few "
+                "first moves found none, which rules nothing out")
+    else:
+        stop = f"the search stopped at the time limit ({time_limit:g} s)"
+        stop += f" after {nodes:,} positions" if nodes else " (Warnsdorff's walks only)"
+    reason = (f"Unknown: no theorem settles whether there is {what}, and {stop}, without finding one or "
+              "ruling it out.")
+    return Existence(None, reason, "limit", nodes=nodes, seconds=seconds, **query)
+
+
+#: How a constructed certificate was made, as the reasons say it.
+CONSTRUCTION = "the divide-and-conquer construction (Parberry 1997; Lin & Wei 2005)"
+
+
+def _constructed(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool) -> Tour | None:
+    """A tour built by the linear-time construction that answers the query, validated; None where
+    the construction does not apply (holes, another leaper) or does not reach it.
+
+    With only the end given, the tour is built from the end and walked backwards
+    (a closed one is turned to end there). The construction is an answer only
+    when it succeeds; where it cannot, the search decides.
+    """
+    from .construct.build import can_construct, construct_tour
+
+    if not can_construct(board, piece) or board.free_count < 2:
+        return None
+    first, last = (s, e) if s is not None or e is None else (e, None)
+    try:
+        tour = construct_tour(board, first, last, closed, piece)
+        tour = as_tour(board, piece, tour.path, closed, CONSTRUCTION, s, e)
+    except ChessToursError:
+        return None
+    if (s is not None and tour.start != s) or (e is not None and tour.end != e):
+        return None
+    tour.method = "construct"
+    return tour
+
+
+def _what(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool) -> str:
+    """``"a closed knight's tour of 6x6 from a1"``: the object searched for."""
+    kind = f"a closed {piece.name}'s tour" if closed else f"a {piece.name}'s tour"
+    text = f"{kind} of {board}"
+    if s is not None:
+        text += f" from {board.name(s)}"
+    if e is not None:
+        text += f" to {board.name(e)}"
+    return text

@@ -1,0 +1,91 @@
+"""Exact counts of tours by a frontier dynamic programme.
+
+Backtracking visits every tour, so it cannot count the 13,267,364,410,532
+closed knight's tours of 8x8. A *frontier* (transfer-matrix) dynamic
+programme counts without listing: it adds the squares one at a time in a
+fixed order and keeps, for every distinct *state* of the squares that still
+have neighbours to come (the frontier), the number of partial tours that
+reach it. Partial tours that agree on the frontier have the same futures, so
+they are counted together.
+
+The state of a frontier square is its number of tour edges so far (0, 1 or
+2) and, for a square with one edge, its *mate*: the other end of its path
+fragment. Adding square ``v`` tries every set of at most two edges from ``v``
+to its earlier neighbours (all on the frontier): an edge joins two fragments
+into one, or closes a cycle -- allowed only when that cycle covers every
+square. A square leaves the frontier when its last neighbour has been added;
+it must then have two edges (closed tours) or, for open tours, one or two,
+with at most two squares ending the tour (a fragment whose other end left
+with one edge is marked *ended*). A fixed start or end square must end the
+tour; a closed tour through a fixed edge must use it. The answer is the
+number of partial tours that are complete when the last square is added.
+
+States that cannot be finished are dropped as soon as that shows: a square
+with no edge that leaves, or with fewer neighbours to come than edges it
+still needs; and, for open tours, a state whose squares with no edge and a
+single neighbour to come (each can only end the tour) would make more than
+two ends. The last rule halves the states of open sweeps. Edge sets that
+would give a square a third edge, or leave a square without the edge it must
+take now, are rejected from bit masks before any state is built.
+
+The squares are added line by line across the *narrow* side of the board,
+in the order within each line that lets squares depart soonest
+(:mod:`chesstours.frontier.plan`): a knight's frontier then holds
+``2w`` squares for width ``w``.
+
+Encoding and memory (:mod:`chesstours.frontier.kernel`,
+:mod:`chesstours.frontier.table`, :mod:`chesstours.frontier.run`):
+a state is one 64-bit integer, the slot codes as a mixed-radix number with
+the fragment labels renumbered in slot order, so that equal frontiers give
+equal keys; 17 frontier squares fit. The states of one step live in
+open-addressing hash tables in numba, split into parts by hash, one thread a
+share of the parts. Counts take one 64-bit limb; a carry out of one reruns
+the sweep with two limbs, and a carry out of two reruns it once a prime,
+counting modulo primes near 2**62, and joins the residues by the Chinese
+remainder theorem (:mod:`chesstours.frontier.residues`): counts of
+any size, never silently wrong. They become exact Python ints at the end.
+
+*Meet in the middle* (:mod:`chesstours.frontier.join`): for whole
+boards of five lines or more, two half sweeps end on one middle frontier and
+are joined there; the states of the widest step of a plain sweep are never
+made. 8x8: 161 and 18.5 million states on the middle frontier of 16 squares
+(the plain sweep would hold about half a billion at once).
+
+One sweep along a strip answers every length at once: after the last square
+of column ``k`` the states that would be finished tours if the board ended
+there are the tours of the ``rows x k`` board (:func:`count_strip`).
+
+References
+----------
+.. [1] D. E. Knuth, The Art of Computer Programming, pre-fascicle 8A,
+   "Hamiltonian paths and cycles" (program DYNAHAM), 2023.
+.. [2] H. Iwashita, J. Kawahara, S. Minato, "ZDD-based computation of the
+   number of paths in a graph", TCS technical report TCS-TR-A-12-60 (2012):
+   frontier-based search with mate arrays (Knuth's SIMPATH).
+.. [3] B. D. McKay, "Knight's tours of an 8x8 chessboard", Technical report
+   TR-CS-97-03, Australian National University (1997).
+
+Examples
+--------
+>>> from chesstours.board import Board
+>>> from chesstours.pieces import KNIGHT
+>>> frontier_count(Board(6, 6), KNIGHT, closed=True).count
+9862
+>>> count_strip(3, 12, KNIGHT, closed=True).per_length[9:]
+[16, 0, 176]
+"""
+
+from __future__ import annotations
+
+from .sweep import (
+    FrontierProgress,
+    FrontierResult,
+    choose_halves,
+    count_strip,
+    estimate_seconds,
+    estimate_states,
+    frontier_count,
+    refusal,
+)
+
+__all__ = ["FrontierProgress", "FrontierResult", "count_strip", "estimate_states", "estimate_seconds", "frontier_count", "choose_halves", "refusal"]

@@ -1,0 +1,128 @@
+"""Layers of a frontier sweep kept on disk, for counts whose states outgrow memory.
+
+With a spill folder, every step of :func:`chesstours.frontier.run.run_sweep`
+writes its new states to files, one file an array of a part of the hash
+space, and the next step reads them back part by part, deleting each file
+once it is extended: the disk holds about two layers. A file is opened only
+while it is read (a :class:`Spilled` array knows its path and size): a long
+sweep writes tens of thousands of files, more than a process may hold open. When the
+tables of one step outgrow their memory budget, every table is written out as
+it stands (a *partial* table, already sorted by hash) and emptied; at the end
+of the step the partial tables of each part are merged in one table of that
+part alone. So memory holds the tables of one budget and one part, however
+many states a step has.
+
+Files live in a temporary folder made inside the spill folder and removed
+when the count ends, however it ends.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+
+import numpy as np
+
+from ..errors import InvalidArgument
+
+__all__ = ["Layers", "Spilled", "disk_needed", "load"]
+
+#: Bytes a state takes on disk: key and one count limb.
+STATE_BYTES = 16
+
+
+def disk_needed(states: float) -> float:
+    """Disk a sweep of at most ``states`` live states needs: two layers and the partial tables of one."""
+    return 3 * states * STATE_BYTES
+
+
+class Spilled:
+    """An array of ``uint64`` written to a file: its size without the file open, its values by :meth:`load`."""
+
+    __slots__ = ("path", "size", "nbytes")
+
+    def __init__(self, path: str, size: int):
+        self.path = path
+        self.size = size
+        self.nbytes = 8 * size
+
+    def load(self) -> np.ndarray:
+        """The values, read into memory (the file is closed again)."""
+        try:
+            values = np.fromfile(self.path, dtype=np.uint64)
+        except OSError as exc:
+            raise InvalidArgument(f"Reading the frontier's layers back from {self.path} failed: "
+                                  f"{exc.strerror}.") from None
+        if values.size != self.size:
+            raise InvalidArgument(f"The frontier's layer {self.path} holds {values.size:,} values where "
+                                  f"{self.size:,} were written; the count stops rather than go on wrong.")
+        return values
+
+
+def load(a) -> np.ndarray:
+    """``a`` itself, or its values read back if it is :class:`Spilled`."""
+    return a.load() if isinstance(a, Spilled) else a
+
+
+class Layers:
+    """The files of the states of one count, in a temporary folder under ``spill_dir``."""
+
+    def __init__(self, spill_dir: str | os.PathLike):
+        try:
+            os.makedirs(spill_dir, exist_ok=True)
+            self.dir = tempfile.mkdtemp(prefix="chesstours-frontier-", dir=spill_dir)
+        except OSError as exc:
+            raise InvalidArgument(f"Cannot keep the frontier's layers in {spill_dir}: {exc.strerror}.") from None
+        self._next = 0
+        self._lock = threading.Lock()  # the threads of a sweep write and remove files at once
+        self.bytes = 0
+        self.peak_bytes = 0
+
+    def _name(self) -> str:
+        with self._lock:
+            self._next += 1
+            return os.path.join(self.dir, f"{self._next}.bin")
+
+    def _account(self, nbytes: int) -> None:
+        with self._lock:
+            self.bytes += nbytes
+            self.peak_bytes = max(self.peak_bytes, self.bytes)
+
+    def write(self, arrays: list[np.ndarray]) -> tuple[list, list[str]]:
+        """Write ``arrays`` (keys, low limbs, high limbs) to files; return them as :class:`Spilled`, and the files."""
+        out, paths = [], []
+        for a in arrays:
+            if a.size == 0:
+                out.append(a)
+                continue
+            path = self._name()
+            try:
+                a.tofile(path)
+            except OSError as exc:
+                raise InvalidArgument(f"Writing the frontier's layers to {self.dir} failed: {exc.strerror}.") from None
+            self._account(a.nbytes)
+            paths.append(path)
+            out.append(Spilled(path, a.size))
+        return out, paths
+
+    def remove(self, paths: list[str]) -> None:
+        """Delete files already read."""
+        for path in paths:
+            try:
+                size = os.path.getsize(path)
+                os.remove(path)
+            except OSError:
+                continue
+            self._account(-size)
+
+    def close(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
+        self.bytes = 0
+
+    def __enter__(self) -> Layers:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

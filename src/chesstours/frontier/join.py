@@ -1,0 +1,196 @@
+"""Meet in the middle: two half sweeps joined on the middle frontier.
+
+A plain sweep of 8x8 would hold about half a billion states at its widest.
+Cut the squares, in sweep order, into a first part ``A`` and the rest ``B``;
+the middle frontier ``F`` is the squares of ``A`` with a neighbour in ``B``.
+
+* The *left* half sweeps ``A`` and decides the edges inside ``A``; the
+  squares of ``F`` stay on its frontier to the end.
+* The *right* half sweeps ``B`` from the far end, then adds the squares of
+  ``F`` and decides every edge with an end in ``B`` (the edges between ``A``
+  and ``B`` included); its frontier ends on ``F`` too.
+
+Every edge is decided in exactly one half, so a tour is one left state and
+one right state that fit: on every square of ``F`` the edges of both halves
+add up to two (one at an end of an open tour), and the path fragments of the
+two halves, end to end, make one cycle (one path). The count is the sum,
+over the pairs that fit, of the products of their counts.
+
+The smaller half is *indexed*: its states are read onto ``F`` in a common
+order, sorted by the degrees a partner must have, with the mates of each
+fragment end beside them. The larger half is then swept and *streamed*: each
+of its final states looks up the run of indexed states with the degrees it
+needs and walks the fragments against each (:mod:`...frontier_join_kernel`),
+on every core. Only the indexed half and one half's tables are ever in
+memory at once.
+
+The cut is chosen from a quick plan of both halves: the largest ``A`` whose
+middle frontier is no wider than the widest frontier of the plain sweep, and
+whose right half stays the smaller.
+
+References
+----------
+.. [1] B. D. McKay, "Knight's tours of an 8x8 chessboard", Technical report
+   TR-CS-97-03, Australian National University (1997): 8x8 split into halves.
+.. [2] D. E. Knuth, The Art of Computer Programming, pre-fascicle 8A (DYNAHAM).
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..board import Board
+from ..errors import LimitReached
+from ..pieces import Leaper
+from . import join_kernel as jk
+from .disk import Layers, Spilled, load
+from .plan import Sweep, greedy, line_orders, neighbours, plan
+from .run import FrontierProgress, FrontierResult, NarrowOverflow, run_sweep
+
+__all__ = ["Halves", "plan_halves", "count_by_halves"]
+
+#: Bytes a state of the indexed half takes: its partners' degree key, mates, count, and the run table.
+INDEX_BYTES = 40
+
+
+@dataclass
+class Halves:
+    """The two planned halves of a meet in the middle, cut after ``split`` squares."""
+
+    split: int
+    left: Sweep
+    right: Sweep
+    middle: list[int]
+
+    @property
+    def max_slots(self) -> int:
+        return max(self.left.max_slots, self.right.max_slots)
+
+
+def plan_halves(board: Board, piece: Leaper, closed: bool, split: int, start: int | None = None,
+                end: int | None = None) -> Halves:
+    """Plan the halves of a meet in the middle cut after the first ``split`` squares of the greedy order."""
+    nb = neighbours(board, piece)
+    lines = line_orders(board, piece)["greedy"]
+    order = [v for line in lines for v in line]
+    a, b = set(order[:split]), set(order[split:])
+    middle = [v for v in order[:split] if any(u in b for u in nb[v])]
+    if len(middle) == split or split >= len(order):
+        # Every square of A on the middle frontier: a whole tour could then lie in the right
+        # half's edges, which a half never finishes. Cut later.
+        raise ValueError(f"a meet in the middle needs a square of the first part off the middle frontier "
+                         f"(cut after {split} of {len(order)} squares)")
+    mid = set(middle)
+    left = plan({v: [u for u in nb[v] if u in a] for v in order[:split]}, order[:split], closed=closed,
+                start=start, end=end, kept=mid, external={v: sum(u in b for u in nb[v]) for v in middle})
+    right_nbrs = {v: [u for u in nb[v] if u in b or (v in b and u in mid)] for v in order[split:] + middle}
+    right_lines = [[v for v in line if v in b] for line in lines[::-1]]
+    right_lines += [[v for v in line if v in mid] for line in lines[::-1]]
+    right_lines = greedy([line for line in right_lines if line], right_nbrs, mid)
+    right = plan(right_nbrs, [v for line in right_lines for v in line], closed=closed, start=start, end=end,
+                 kept=mid, external={v: sum(u in a for u in nb[v]) for v in middle}, caps=mid)
+    return Halves(split, left, right, middle)
+
+
+def _perm(sweep: Sweep, middle: list[int]) -> np.ndarray:
+    place = {v: i for i, v in enumerate(sorted(middle))}
+    return np.array([place[v] for v in sweep.final], np.int64)
+
+
+def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *, budget: int = 2,
+                    threads: int, deadline: float | None = None, progress=None,
+                    t0: float | None = None, layers: Layers | None = None,
+                    table_budget: int | None = None, index_budget: int | None = None) -> FrontierResult:
+    """Count the cycles (``closed``) or paths of the board by sweeping two halves and joining them.
+
+    ``budget``: the free ends of an open tour (2 less the fixed ends).
+    ``layers``, ``table_budget``: keep the halves' steps on disk
+    (:func:`~chesstours.frontier.run.run_sweep`); the larger half is
+    then streamed from its files, and only the smaller one is read into memory.
+    ``index_budget``: bytes the index of the smaller half may take; a larger
+    index is built and joined in passes, one group of degree classes a pass.
+
+    Raises
+    ------
+    NarrowOverflow
+        A state of a half counts more than 2**64 partial tours (the join
+        multiplies one-limb counts), or the count passes 2**128; the caller
+        sweeps the whole board instead (two limbs, then residues).
+    LimitReached
+        ``deadline`` passed; ``partial`` holds a :class:`FrontierResult`.
+    """
+    t0 = time.perf_counter() if t0 is None else t0
+    nslots = len(halves.middle)
+    period = max(1, min(board.rows, board.cols))
+    runs: list = []
+
+    def stats(joining: int = 0, complete: bool = True, count: int = 0, **kw) -> FrontierResult:
+        return FrontierResult(count, max(r.result.max_states for r in runs),
+                              max([r.result.peak_bytes for r in runs] + [joining]), time.perf_counter() - t0,
+                              halves.max_slots, complete=complete, states_total=sum(r.result.states_total for r in runs),
+                              threads=threads, how="meet in the middle", **kw)
+
+    for sweep, phase in ((halves.left, "left half"), (halves.right, "right half")):
+        try:
+            run = run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=threads, deadline=deadline,
+                            progress=progress, t0=t0, finish=False, keep_states=True, period=period, phase=phase,
+                            layers=layers, table_budget=table_budget)
+        except LimitReached as exc:
+            exc.partial.how = "meet in the middle"
+            raise
+        # the second half is swept beside the states of the first
+        run.result.peak_bytes += sum(a.nbytes for r in runs for x in r.states for a in x if not isinstance(a, Spilled))
+        runs.append(run)
+    sizes = [sum(x[0].size for x in r.states) for r in runs]
+    small, large = (0, 1) if sizes[0] <= sizes[1] else (1, 0)
+    sweeps = (halves.left, halves.right)
+    ends = 0 if closed else budget
+    perm_small, perm = _perm(sweeps[small], halves.middle), _perm(sweeps[large], halves.middle)
+    # the index takes about 40 bytes a state: join in as many passes as its budget asks
+    groups = 1 if index_budget is None else max(1, -(-sizes[small] * INDEX_BYTES // index_budget))
+    parts = runs[large].states
+    streamed = sum(x[0].size for x in parts)
+    accs = [np.zeros(2, np.uint64) for _ in parts]
+    errs = [np.zeros(1, np.int64) for _ in parts]
+    work = [np.zeros(1, np.int64) for _ in parts]
+    joining = 0
+    with ThreadPoolExecutor(threads, thread_name_prefix="chesstours-join") as pool:
+        for group in range(groups):
+            chosen = [(load(k), load(c)) if groups == 1  # one pass: every state, no need to read them
+                      else jk.select_group(load(k), load(c), nslots, perm_small, ends, group, groups)
+                      for k, c, _ in runs[small].states]
+            keys = np.concatenate([c[0] for c in chosen] or [np.zeros(0, np.uint64)])
+            cnts = np.concatenate([c[1] for c in chosen] or [np.zeros(0, np.uint64)])
+            del chosen
+            if groups == 1:
+                runs[small].states.clear()  # read whole into the index: free it
+            index = jk.index_half(keys, cnts, nslots, perm_small, ends)
+            del keys, cnts
+            joining = max(joining, sum(a.nbytes for a in index)
+                          + sum(a.nbytes for x in parts for a in x if not isinstance(a, Spilled)))
+
+            def join(k: int, index=index, group=group) -> None:
+                keys2, lo2 = load(parts[k][0]), load(parts[k][1])
+                jk.join_states(keys2, lo2, nslots, perm, closed, *index, group, groups, accs[k], errs[k], work[k])
+
+            futures = [pool.submit(join, k) for k in range(len(parts))]
+            for done, f in enumerate(futures, 1):
+                f.result()
+                if progress is not None:
+                    progress(FrontierProgress(group * len(parts) + done, groups * len(parts), halves.middle[0],
+                                              streamed, streamed, "join"))
+                if deadline is not None and time.perf_counter() > deadline:
+                    for g in futures:
+                        g.cancel()
+                    raise LimitReached("Stopped at the time limit while joining the two halves.",
+                                       partial=stats(joining, complete=False))
+            del index
+    if any(e[0] for e in errs):
+        raise NarrowOverflow()  # past 2**128: one whole sweep counts it
+    count = sum(int(a[0]) + (int(a[1]) << 64) for a in accs)
+    return stats(joining, count=count, halves=(sizes[0], sizes[1]), pairs=sum(int(w[0]) for w in work),
+                 join_passes=groups)

@@ -1,0 +1,309 @@
+"""Compiled kernels of the meet in the middle (see :mod:`chesstours.frontier.join`).
+
+Both halves end on the same middle frontier ``F``, each with its own slot
+order; ``perm[i]`` is the place in a common order of a half's slot ``i``.
+A state of a half then reads as
+
+* a *degree key*: two bits a place, the square's tour edges in that half
+  (0, 1 or 2), and above them the free path ends the half has used;
+* its *mates*, packed four bits a place into one word: for each place with
+  one edge, the place at the other end of its fragment, or the place itself
+  when the other end is an end of the tour (the packed ``ENDED`` code).
+  At most ``MAX_MIDDLE`` places fit.
+
+Two states join into tours when on every place the degrees add up to two
+(or to one, at an end of an open tour), and the fragments of both halves,
+end to end, make one cycle (or one path).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .kernel import ENDED, FREE, FULL, unpack
+from .table import OVERFLOW, add_to, mix
+
+#: Most places of a middle frontier (four bits a mate in a 64-bit word).
+MAX_MIDDLE = 16
+EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True, inline="always")
+def read_state(key, nslots, perm, codes, first):
+    """The degree key of ``key`` (degrees on the common places, ends above them) and its packed mates.
+
+    ``codes`` and ``first`` (16 labels) are scratch space.
+    """
+    ends = unpack(key, nslots, codes)
+    for c in range(16):
+        first[c] = -1
+    dkey = np.uint64(0)
+    mates = np.uint64(0)
+    for i in range(nslots):
+        p = perm[i]
+        c = codes[i]
+        if c == FULL:
+            dkey |= np.uint64(2) << np.uint64(2 * p)
+        elif c != FREE:
+            dkey |= np.uint64(1) << np.uint64(2 * p)
+            if c == ENDED:
+                mates |= np.uint64(p) << np.uint64(4 * p)
+            elif first[c] < 0:
+                first[c] = p
+            else:
+                q = first[c]
+                mates |= (np.uint64(q) << np.uint64(4 * p)) | (np.uint64(p) << np.uint64(4 * q))
+    return dkey | (np.uint64(ends) << np.uint64(2 * nslots)), mates
+
+
+@njit(cache=True, inline="always")
+def mate(mates, p):
+    """The mate of place ``p`` in packed ``mates`` (``p`` itself: the fragment runs to an end of the tour)."""
+    return np.int64((mates >> np.uint64(4 * p)) & np.uint64(15))
+
+
+@njit(cache=True)
+def partner_key(dkey, nslots, total_ends):
+    """The degree key a partner must have: ``2 - d`` on every place, and the path ends still free."""
+    used = (np.uint64(1) << np.uint64(2 * nslots)) - np.uint64(1)
+    low = dkey & np.uint64(0x5555555555555555) & used
+    flip = ~(low << np.uint64(1)) & np.uint64(0xAAAAAAAAAAAAAAAA) & used
+    ends = np.uint64(total_ends) - (dkey >> np.uint64(2 * nslots))
+    return ((dkey & used) ^ flip) | (ends << np.uint64(2 * nslots))
+
+
+@njit(cache=True, inline="always")
+def in_group(dkey, group, ngroups):
+    """Whether the degree key ``dkey`` falls in ``group`` of ``ngroups`` (a join in several passes)."""
+    return ngroups == 1 or np.int64(mix(dkey) >> np.uint64(40)) % ngroups == group
+
+
+@njit(cache=True, nogil=True)
+def select_group(keys, cnt, nslots, perm, total_ends, group, ngroups):
+    """The states of ``keys`` (and their counts) whose partners' degree keys fall in ``group``."""
+    codes = np.zeros(32, np.int64)
+    first = np.zeros(16, np.int64)
+    take = np.zeros(keys.size, np.bool_)
+    n = 0
+    for i in range(keys.size):
+        d, _ = read_state(keys[i], nslots, perm, codes, first)
+        if in_group(partner_key(d, nslots, total_ends), group, ngroups):
+            take[i] = True
+            n += 1
+    out_keys = np.empty(n, np.uint64)
+    out_cnt = np.empty(n, np.uint64)
+    j = 0
+    for i in range(keys.size):
+        if take[i]:
+            out_keys[j] = keys[i]
+            out_cnt[j] = cnt[i]
+            j += 1
+    return out_keys, out_cnt
+
+
+@njit(cache=True)
+def radix_order(keys, bits):
+    """The permutation that sorts ``keys`` (whose values fit in ``bits`` bits): a stable LSD radix sort."""
+    n = keys.size
+    order = np.arange(n)
+    other = np.empty(n, np.int64)
+    digit = 11
+    mask = np.uint64((1 << digit) - 1)
+    shift = 0
+    while shift < bits:
+        counts = np.zeros((1 << digit) + 1, np.int64)
+        for i in range(n):
+            counts[np.int64((keys[order[i]] >> np.uint64(shift)) & mask) + 1] += 1
+        for d in range(1 << digit):
+            counts[d + 1] += counts[d]
+        for i in range(n):
+            d = np.int64((keys[order[i]] >> np.uint64(shift)) & mask)
+            other[counts[d]] = order[i]
+            counts[d] += 1
+        order, other = other, order
+        shift += digit
+    return order
+
+
+@njit(cache=True)
+def index_half(keys, cnt, nslots, perm, total_ends):
+    """Read every state of the indexed half: sorted by the degree key a partner must have.
+
+    ``total_ends``: the free ends of an open tour (0 for a cycle), shared by the halves.
+    Returns ``want`` (sorted degree keys), packed ``mates`` and
+    ``counts`` in the same order, and a hash table ``slots`` from a degree key
+    to the first index of its run in ``want``.
+    """
+    n = keys.size
+    read = np.empty(n, np.uint64)
+    codes = np.zeros(32, np.int64)
+    first = np.zeros(16, np.int64)
+    for i in range(n):
+        d, _ = read_state(keys[i], nslots, perm, codes, first)
+        read[i] = partner_key(d, nslots, total_ends)
+    order = radix_order(read, 2 * nslots + 2)
+    want = np.empty(n, np.uint64)
+    mates = np.empty(n, np.uint64)
+    counts = np.empty(n, np.uint64)
+    for j in range(n):
+        i = order[j]
+        want[j] = read[i]
+        counts[j] = cnt[i]
+        _, mates[j] = read_state(keys[i], nslots, perm, codes, first)
+    runs = 0
+    for i in range(n):
+        if i == 0 or want[i] != want[i - 1]:
+            runs += 1
+    size = 1
+    while size < 2 * runs + 2:
+        size *= 2
+    table = np.full(2 * size, EMPTY, np.uint64)
+    for i in range(n):
+        if i == 0 or want[i] != want[i - 1]:
+            h = np.int64(mix(want[i]) & np.uint64(size - 1))
+            while table[2 * h] != EMPTY:
+                h = (h + 1) & (size - 1)
+            table[2 * h] = want[i]
+            table[2 * h + 1] = np.uint64(i)
+    return want, mates, counts, table
+
+
+@njit(cache=True, inline="always")
+def find_run(table, dkey):
+    """The first index of the run of ``dkey`` in the indexed half, or -1."""
+    size = table.size // 2
+    h = np.int64(mix(dkey) & np.uint64(size - 1))
+    while True:
+        k = table[2 * h]
+        if k == dkey:
+            return np.int64(table[2 * h + 1])
+        if k == EMPTY:
+            return np.int64(-1)
+        h = (h + 1) & (size - 1)
+
+
+@njit(cache=True, inline="always")
+def one_cycle(ma, mb, start, k):
+    """Whether the fragments of two halves (packed mates ``ma``, ``mb``), end to end, make one cycle.
+
+    The walk from the fragment end ``start`` crosses one fragment of each
+    half a step; the fragments make one cycle when it is back after ``k``
+    steps, ``k`` the fragments of a half.
+    """
+    p = start
+    steps = 0
+    while True:
+        p = mate(mb, mate(ma, p))
+        steps += 1
+        if p == start:
+            return steps == k
+
+
+@njit(cache=True, inline="always")
+def one_path(ma, mb, start, on_b, nends):
+    """Whether the fragments of two halves make a single path through all ``nends`` fragment ends.
+
+    The walk starts at ``start``, a place whose fragment in one half runs to
+    an end of the tour, along the other half's fragment (``on_b``: the
+    indexed half's), and must reach the other end of the tour having met
+    every place.
+    """
+    p = start
+    seen = 1
+    while True:
+        m = mate(mb, p) if on_b else mate(ma, p)
+        if m == p:
+            return seen == nends
+        p = m
+        seen += 1
+        on_b = not on_b
+        if seen > nends:
+            return False
+
+
+@njit(cache=True, inline="always")
+def mul_add(acc, a, b, err):
+    """``acc += a * b`` for 64-bit ``a`` and ``b``, into two limbs; a carry out sets ``err``."""
+    mask = np.uint64(0xFFFFFFFF)
+    s32 = np.uint64(32)
+    a0, a1 = a & mask, a >> s32
+    b0, b1 = b & mask, b >> s32
+    p00 = a0 * b0
+    p01 = a0 * b1
+    p10 = a1 * b0
+    p11 = a1 * b1
+    mid = (p00 >> s32) + (p01 & mask) + (p10 & mask)
+    lo = (p00 & mask) | (mid << s32)
+    hi = p11 + (p01 >> s32) + (p10 >> s32) + (mid >> s32)
+    add_to(acc, lo, hi, err)
+
+
+@njit(cache=True, inline="always")
+def mul_add_wide(acc, t, c, err):
+    """``acc += (t[0] + 2**64 t[1]) * c``, into two limbs; a carry out sets ``err``."""
+    mul_add(acc, t[0], c, err)
+    if t[1]:
+        high = np.zeros(2, np.uint64)
+        mul_add(high, t[1], c, err)
+        old = acc[1]
+        acc[1] = old + high[0]
+        if high[1] or acc[1] < old:
+            err[0] = OVERFLOW
+
+
+@njit(cache=True, nogil=True)
+def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, table, group, ngroups, acc, err, work):
+    """Add to ``acc`` the tours made by each state of ``keys`` with its partners in the indexed half.
+
+    Only states whose degree key falls in ``group`` of ``ngroups`` are joined
+    (the indexed half holds that group alone). ``work[0]`` counts the pairs
+    tried (the work done).
+    """
+    codes = np.zeros(32, np.int64)
+    first = np.zeros(16, np.int64)
+    total = np.zeros(2, np.uint64)
+    tried = 0
+    for i in range(keys.size):
+        d, ma = read_state(keys[i], nslots, perm, codes, first)
+        if not in_group(d, group, ngroups):
+            continue
+        j = find_run(table, d)
+        if j < 0:
+            continue
+        nends = 0
+        start = -1
+        mark = -1
+        for p in range(nslots):
+            if (d >> np.uint64(2 * p)) & np.uint64(3) == np.uint64(1):
+                nends += 1
+                start = p
+                if mate(ma, p) == p:
+                    mark = p
+        if nends == 0:
+            continue
+        total[0] = 0
+        total[1] = 0
+        j0 = j
+        while j < want.size and want[j] == d:
+            mb = mates_b[j]
+            if cycle:
+                ok = one_cycle(ma, mb, start, nends // 2)
+            elif mark >= 0:
+                ok = one_path(ma, mb, mark, True, nends)
+            else:
+                # both ends of the tour are the indexed half's: start from one of its marks
+                ok = False
+                for p in range(nslots):
+                    if (d >> np.uint64(2 * p)) & np.uint64(3) == np.uint64(1) and mate(mb, p) == p:
+                        ok = one_path(ma, mb, p, False, nends)
+                        break
+            if ok:
+                s = total[0] + counts_b[j]
+                total[1] += np.uint64(1) if s < counts_b[j] else np.uint64(0)
+                total[0] = s
+            j += 1
+        tried += j - j0
+        if total[0] or total[1]:
+            mul_add_wide(acc, total, counts[i], err)
+    work[0] += tried

@@ -1,0 +1,332 @@
+"""Compiled kernels of the frontier sweep (see :mod:`chesstours.frontier.sweep`).
+
+A *state* is one ``uint64``. Each frontier slot has a code:
+
+* ``FREE`` (0) -- the square has no tour edge yet;
+* ``1 .. 8`` -- the square ends a path fragment; the fragment's other end is
+  the other slot with the same label (labels are renumbered 1, 2, 3 ... in
+  slot order, so equal frontiers give equal keys);
+* ``ENDED`` -- the square ends a fragment whose other end is already one of
+  the two ends of the finished tour;
+* ``FULL`` -- the square has both its tour edges.
+
+A label marks exactly two slots, so a frontier of at most 17 slots uses at
+most 8 labels and a slot takes one of 11 values. The key is the mixed-radix
+number ``ends + 3 * sum(code[i] * 11**i)``, where ``ends`` (0, 1 or 2) counts
+the free path ends already used: ``3 * 11**17 < 2**61``, so 17 slots fit
+where four bits a slot would hold 15. Decoding divides by the constants 11
+and 3, which the compiler turns into multiplications.
+
+While a square is being added the slots live in a work array of small ints,
+with ``ENDED`` = 14 and ``FULL`` = 15 there (the packed codes are 9 and 10),
+so a new fragment may take a label above 8 before the departures of the step
+bring the count back down.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .table import add_to
+
+FREE, ENDED, FULL = 0, 14, 15
+#: Largest label in a work array (labels above 8 live only until the state is packed).
+MAX_LABEL = 13
+#: Most frontier slots a 64-bit state holds.
+MAX_SLOTS = 17
+#: Values of a packed slot, and the packed codes of ``ENDED`` and ``FULL``.
+RADIX = 11
+PACKED_ENDED, PACKED_FULL = 9, 10
+#: ``11**i``, the place value of slot ``i`` (after the factor 3 of the ends).
+PLACE = np.array([3 * RADIX**i for i in range(MAX_SLOTS + 1)], np.uint64)
+#: Work code of a packed code.
+UNPACKED = np.array(list(range(9)) + [ENDED, FULL], np.int64)
+
+_OK, _INVALID, _DONE = 0, 1, 2
+#: An edge choice that *caps* the new square: a virtual edge to an end of the tour (meet in the middle).
+CAP = -2
+
+
+@njit(cache=True, inline="always")
+def unpack(key, nslots, codes):
+    """Write the work codes of the ``nslots`` slots of ``key`` into ``codes``; return the ends used."""
+    ends = np.int64(key % np.uint64(3))
+    rest = key // np.uint64(3)
+    for j in range(nslots):
+        q = rest // np.uint64(RADIX)
+        codes[j] = UNPACKED[np.int64(rest - q * np.uint64(RADIX))]
+        rest = q
+    return ends
+
+
+@njit(cache=True, inline="always")
+def _join(work, n, x, y, cycle, fresh):
+    """Add the tour edge x-y to the slots ``work[:n]``; return _OK, _INVALID or _DONE.
+
+    ``fresh`` is a label no slot uses (one more than the largest), given to a new fragment.
+    """
+    cx = work[x]
+    cy = work[y]
+    if cx == FULL or cy == FULL:
+        return _INVALID
+    if cx == FREE and cy == FREE:
+        if fresh > MAX_LABEL:
+            return _INVALID
+        work[x] = fresh
+        work[y] = fresh
+        return _OK
+    if cx == FREE:
+        work[x] = cy
+        work[y] = FULL
+        return _OK
+    if cy == FREE:
+        work[y] = cx
+        work[x] = FULL
+        return _OK
+    work[x] = FULL
+    work[y] = FULL
+    if cx == cy:
+        # Two ends of one fragment (a cycle closes) or two fragments that both
+        # already end the tour (the path is finished): the tour is complete.
+        if (cx == ENDED) == cycle:
+            return _INVALID
+        return _DONE
+    if cx == ENDED:
+        for j in range(n):
+            if work[j] == cy:
+                work[j] = ENDED
+    elif cy == ENDED:
+        for j in range(n):
+            if work[j] == cx:
+                work[j] = ENDED
+    else:
+        for j in range(n):
+            if work[j] == cy:
+                work[j] = cx
+    return _OK
+
+
+@njit(cache=True, inline="always")
+def _depart(work, n, x, one_end, ends, budget, cycle):
+    """Square x leaves the frontier; return (status, ends)."""
+    c = work[x]
+    work[x] = FULL
+    if c == FULL:
+        return _OK, ends
+    if cycle or c == FREE:
+        return _INVALID, ends
+    if c == ENDED:
+        return _DONE, ends
+    if not one_end:
+        if ends >= budget:
+            return _INVALID, ends
+        ends += 1
+    for j in range(n):
+        if work[j] == c:
+            work[j] = ENDED
+    return _OK, ends
+
+
+@njit(cache=True, inline="always")
+def _cap(work, n, x, fixed, ends, budget):
+    """Square x ends the tour (the right half of a meet in the middle decides it); return (status, ends).
+
+    The cap is a virtual edge: x counts it as one of its two, so the other
+    half owes x one edge fewer. A fixed end square uses none of the free ends.
+    """
+    c = work[x]
+    if c == FULL or c == ENDED:
+        return _INVALID, ends  # a third edge, or a path finished inside one half
+    if not fixed:
+        if ends >= budget:
+            return _INVALID, ends
+        ends += 1
+    if c == FREE:
+        work[x] = ENDED
+        return _OK, ends
+    work[x] = FULL
+    for j in range(n):
+        if work[j] == c:
+            work[j] = ENDED
+    return _OK, ends
+
+
+@njit(cache=True, inline="always")
+def _pack(work, keep, ends, relabel):
+    """The key of the kept slots, labels renumbered in slot order (the canonical form).
+
+    ``relabel`` maps a work code to its packed code: ``FREE``, ``ENDED`` and
+    ``FULL`` to theirs, a label not met yet to 0. Branch-free: the labels of
+    real frontiers are random, so a branch on them mispredicts.
+    """
+    for j in range(1, MAX_LABEL + 1):
+        relabel[j] = 0
+    nxt = np.int64(1)
+    key = np.uint64(ends)
+    for i in range(keep.size):
+        c = work[keep[i]]
+        r = relabel[c]
+        first = r == 0 and c != FREE
+        r = nxt if first else r
+        relabel[c] = r
+        nxt += first
+        key += np.uint64(r) * PLACE[i]
+    return key
+
+
+@njit(cache=True, inline="always")
+def _relabel_table():
+    relabel = np.zeros(16, np.int64)
+    relabel[ENDED] = PACKED_ENDED
+    relabel[FULL] = PACKED_FULL
+    return relabel
+
+
+@njit(cache=True, nogil=True)
+def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, keep, check, check_spare,
+           single, choice_mask, free_need, label_need, budget, cycle, finish, bk, bl, bh, nbuf, acc, err):
+    """Extend states ``i0 .. i1`` by one square; return the index reached.
+
+    The new square sits in slot ``nprev``; ``choice_a/b`` list the edge sets to
+    try (slots of earlier neighbours, -1 for none, ``CAP`` for a cap); ``one_end[slot]`` marks
+    squares that must end the tour; ``departs`` lists the slots leaving the
+    frontier, ``keep`` the slots that stay, in order; ``check`` are the kept
+    slots of v and its earlier neighbours and ``check_spare`` how many
+    neighbours each has still to come; ``single`` are the kept slots with one
+    neighbour to come, which can only end an open tour if they have no edge
+    yet. Finished tours are added to ``acc`` (two limbs) when ``finish`` is
+    set (a whole sweep; in a half of a meet in the middle a finished tour
+    cannot be, since the other half is still to come); new states are
+    appended to the buffer ``bk/bl/bh`` (``nbuf[0]`` used); the call stops
+    early when it is full.
+    """
+    n = nprev + 1
+    codes = np.zeros(32, np.int64)
+    work = np.zeros(32, np.int64)
+    relabel = _relabel_table()
+    i = i0
+    while i < i1:
+        if nbuf[0] + choice_a.size > bk.size:
+            return i
+        key = keys[i]
+        clo = lo[i]
+        chi = hi[i] if hi.size else np.uint64(0)
+        ends0 = unpack(key, nprev, codes)
+        fresh = 1
+        full = 0
+        free = 1 << nprev
+        label = 0
+        for j in range(nprev):
+            c = codes[j]
+            if c == FULL:
+                full |= 1 << j
+            elif c == FREE:
+                free |= 1 << j
+            else:
+                label |= 1 << j
+                if c <= MAX_LABEL and c >= fresh:
+                    fresh = c + 1
+        codes[nprev] = FREE
+        # squares that must take an edge from v, whatever else happens
+        required = (free & free_need) | (label & label_need)
+        for ch in range(choice_a.size):
+            m = choice_mask[ch]
+            if (m & full) or (required & ~m):
+                continue  # reject before any work: a third edge, or a square left without its edges
+            a = choice_a[ch]
+            b = choice_b[ch]
+            for j in range(n):
+                work[j] = codes[j]
+            status = _OK
+            done = False
+            capped = False
+            ends = ends0
+            for e in range(2):
+                x = a if e == 0 else b
+                if x == CAP and status == _OK:
+                    status, ends = _cap(work, n, nprev, one_end[nprev], ends, budget)
+                    capped = True
+                elif x >= 0 and status == _OK:
+                    if one_end[x] and work[x] != FREE:
+                        status = _INVALID
+                    else:
+                        status = _join(work, n, nprev, x, cycle, fresh)
+                    if status == _DONE:
+                        done = True
+                        status = _OK
+            if status != _OK:
+                continue
+            if one_end[nprev] and work[nprev] == FULL and not capped:
+                continue
+            for d in range(departs.size):
+                x = departs[d]
+                status, ends = _depart(work, n, x, one_end[x], ends, budget, cycle)
+                if status == _DONE:
+                    if done:
+                        status = _INVALID
+                        break
+                    done = True
+                    status = _OK
+                elif status != _OK:
+                    break
+            if status != _OK:
+                continue
+            if done:
+                if not finish:
+                    continue
+                complete = True
+                for j in range(n):
+                    if work[j] != FULL:
+                        complete = False
+                if complete:
+                    add_to(acc, clo, chi, err)
+                continue
+            # prune: a square next to v that can no longer get the edges it needs
+            # (only v and its earlier neighbours lost a future neighbour this step)
+            dead = False
+            for k in range(check.size):
+                c = work[check[k]]
+                if c == FREE and check_spare[k] < (2 if cycle else 1):
+                    dead = True
+            if dead:
+                continue
+            if not cycle:
+                # a square with no edge and one neighbour to come can only end the tour
+                forced = ends
+                for k in range(single.size):
+                    if work[single[k]] == FREE:
+                        forced += 1
+                if forced > budget:
+                    continue
+            newkey = _pack(work, keep, ends, relabel)
+            j = nbuf[0]
+            bk[j] = newkey
+            bl[j] = clo
+            bh[j] = chi
+            nbuf[0] = j + 1
+        i += 1
+    return i
+
+
+@njit(cache=True, nogil=True)
+def finish_all(keys, lo, hi, nslots, budget, cycle, acc, err):
+    """Add to ``acc`` the states that are finished tours if every frontier square left now."""
+    work = np.zeros(32, np.int64)
+    no = np.zeros(32, np.bool_)
+    for i in range(keys.size):
+        ends = unpack(keys[i], nslots, work)
+        done = False
+        ok = True
+        for x in range(nslots):
+            status, ends = _depart(work, nslots, x, no[x], ends, budget, cycle)
+            if status == _DONE:
+                if done:
+                    ok = False
+                    break
+                done = True
+            elif status != _OK:
+                ok = False
+                break
+        if ok and done:
+            add_to(acc, lo[i], hi[i] if hi.size else np.uint64(0), err)

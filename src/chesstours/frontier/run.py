@@ -1,0 +1,420 @@
+"""The step loop of the frontier sweep: states in parts, one thread a share of the parts.
+
+The new states of a step are split by the top bits of their key's hash into
+*parts* (about a million states a part, at most 64 a thread), each with its
+own hash table (:mod:`chesstours.frontier.table`), and each thread
+owns a contiguous run of parts. A step runs in rounds: every thread extends
+the next chunk of its input into a batch and counting-sorts the batch by
+hash (so the batch falls into runs, one a part); then every thread inserts
+into its own parts the runs of every batch. No two threads write the same
+table, so there are no locks.
+
+Parts also bound the memory: a table is sized from the growth of the same
+step one line earlier, a table that fills grows alone, the step's input is
+freed array by array as it is extended, and when a step ends each table is
+compacted into the next step's input and freed before the next one is.
+
+Counts start in one 64-bit limb a state; a carry out of it stops the sweep
+(:class:`NarrowOverflow`) and the caller runs it again with two limbs; a
+carry out of two stops it again (:class:`WideOverflow`), and the caller
+counts modulo primes instead (``modulus``), one sweep a prime.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import InvalidArgument, LimitReached
+from . import kernel as fk
+from . import table as ft
+from .disk import Layers, Spilled, load
+
+#: States extended per kernel call between checks of the clock.
+CHUNK = 1 << 18
+#: New states sorted and inserted together (three 64-bit words each, twice).
+BATCH = 1 << 22
+#: A table is grown (by half) when it is this full.
+LOAD = 0.75
+#: A step's tables start sized for this many times its input states when no earlier line says better.
+HEADROOM = 1.0
+#: Most parts a thread (about a million states a part).
+PARTS_A_THREAD = 64
+
+
+class NarrowOverflow(Exception):
+    """A count passed 2**64 in a one-limb sweep: run it again with two limbs."""
+
+
+class WideOverflow(Exception):
+    """A count passed 2**128 in a two-limb sweep: count modulo primes instead."""
+
+
+@dataclass
+class FrontierProgress:
+    """What the sweep is doing: passed to ``progress`` callbacks."""
+
+    step: int
+    steps: int
+    square: int
+    states: int
+    max_states: int
+    #: What is being done: ``"sweep"``, or for meet in the middle ``"left half"``, ``"right half"``, ``"join"``.
+    phase: str = "sweep"
+
+
+@dataclass
+class FrontierResult:
+    """The count of a sweep and what it cost."""
+
+    count: int
+    max_states: int
+    peak_bytes: int
+    seconds: float
+    max_slots: int
+    complete: bool = True
+    per_length: list[int] = field(default_factory=list)
+    #: States extended, over all steps (the work done).
+    states_total: int = 0
+    #: Threads the sweep ran on.
+    threads: int = 1
+    #: ``"sweep"``, or ``"meet in the middle"`` (two half sweeps and a join).
+    how: str = "sweep"
+    #: States on the middle frontier of each half (meet in the middle).
+    halves: tuple[int, int] = (0, 0)
+    #: Pairs of states tried by the join (meet in the middle).
+    pairs: int = 0
+    #: Most bytes of states on disk at once (with a spill folder).
+    peak_disk_bytes: int = 0
+    #: Passes of the join, one group of degree classes each (meet in the middle).
+    join_passes: int = 0
+    #: Sweeps modulo a prime whose residues made the count (0: counted directly).
+    residues: int = 0
+
+    @property
+    def peak_memory_mb(self) -> float:
+        return self.peak_bytes / 2**20
+
+
+def _table(capacity: int, stride: int) -> np.ndarray:
+    try:
+        tab = np.zeros(stride * capacity, np.uint64)
+    except MemoryError:
+        raise InvalidArgument(
+            f"The frontier sweep ran out of memory growing a table to {capacity:,} states; "
+            "the count is too large for this machine."
+        ) from None
+    tab[0::stride] = ft.EMPTY_KEY
+    return tab
+
+
+_EMPTY = np.zeros(0, np.uint64)
+
+
+class _Part:
+    """The table of the new states of one hash range."""
+
+    def __init__(self, capacity: int, stride: int):
+        self.stride = stride
+        self.tab = _table(capacity, stride)
+        self.fill = np.zeros(1, np.int64)
+
+    @property
+    def size(self) -> int:
+        return self.tab.size // self.stride
+
+    def grow(self, capacity: int, pbits: int, err: np.ndarray) -> None:
+        bigger = _table(capacity, self.stride)
+        self.fill[0] = 0
+        ft.rehash(self.tab, bigger, self.stride, pbits, self.fill, err)
+        self.tab = bigger
+
+
+class _Worker:
+    """One thread: its input arrays, its run of tables, a batch buffer, and what it has counted.
+
+    With ``layers`` (:class:`~chesstours.frontier.disk.Layers`) the
+    inputs are files, read back one at a time, and tables that outgrow the budget
+    are written out as partial tables, merged part by part when the step ends.
+    """
+
+    def __init__(self, index: int, stride: int, layers: Layers | None = None, modulus: int = 0):
+        self.index = index
+        self.stride = stride
+        self.layers = layers
+        self.modulus = np.uint64(modulus)
+        self.inputs: list[tuple] = []  # (keys, lo, hi, files) still to extend
+        self.parts: list[_Part] = []
+        self.partial: list[list[tuple]] = []  # a part's tables written out during the step
+        self.first = 0  # global index of parts[0]
+        self.pbits = 0  # log2 of the number of parts, over all workers
+        self.buf = [_EMPTY] * 6
+        self.nbuf = np.zeros(1, np.int64)
+        self.bounds = np.zeros(2, np.int64)
+        self.err = np.zeros(1, np.int64)
+        self.acc = np.zeros(2, np.uint64)
+        self.pos = 0
+
+    def size(self) -> int:
+        return sum(x[0].size for x in self.inputs)
+
+    def begin(self, per_worker: int, pbits: int, capacity: int, want: int) -> None:
+        if self.buf[0].size < want:
+            self.buf = [np.empty(want, np.uint64) for _ in range(6)]
+        self.pbits = pbits
+        self.first = self.index * per_worker
+        self.bounds = np.zeros((1 << pbits) + 1, np.int64)
+        self.parts = [_Part(capacity, self.stride) for _ in range(per_worker)]
+        self.partial = [[] for _ in range(per_worker)]
+        self.acc[:] = 0
+        self.pos = 0
+
+    def busy(self) -> bool:
+        return bool(self.inputs)
+
+    def grow(self, st, budget: int, closed: bool, finish: bool) -> None:
+        """Extend the next chunk of input into the batch and sort the batch by hash."""
+        self.nbuf[0] = 0
+        left = CHUNK
+        while left > 0 and self.inputs:
+            keys, lo, hi, files = self.inputs[0]
+            if isinstance(keys, Spilled):  # read back from its files, one input at a time
+                keys, lo, hi = load(keys), load(lo), load(hi)
+                self.inputs[0] = (keys, lo, hi, files)
+            j = min(keys.size, self.pos + left)
+            i = fk.expand(keys, lo, hi, self.pos, j, st.nprev, st.choice_a, st.choice_b, st.one_end,
+                          st.departs, st.keep, st.check, st.check_spare, st.single, st.choice_mask,
+                          st.free_need, st.label_need, budget, closed, finish, *self.buf[:3], self.nbuf,
+                          self.acc, self.err)
+            left -= i - self.pos
+            self.pos = i
+            if i < j:
+                break  # the batch is full
+            if i == keys.size:
+                del self.inputs[0]  # extended: free it
+                self._drop(files)
+                self.pos = 0
+        size = self.parts[0].size
+        order_bits = self.pbits + min(10, max(1, size.bit_length() - 2))
+        ft.sort_batch(*self.buf[:3], int(self.nbuf[0]), *self.buf[3:], order_bits, self.pbits, self.bounds)
+        self.bounds[-1] = self.nbuf[0]
+
+    def put(self, workers: list[_Worker], done: float) -> None:
+        """Insert into this worker's tables the new states of every batch that fall in them.
+
+        ``done`` is the share of the step's input extended so far: a table
+        that must grow is sized for what its fill so far foretells.
+        """
+        for k, p in enumerate(self.parts):
+            g = self.first + k
+            for other in workers:
+                self._insert(p, *other.buf[3:], int(other.bounds[g]), int(other.bounds[g + 1]), done)
+
+    def _insert(self, p: _Part, keys, lo, hi, i: int, nb: int, done: float) -> None:
+        # The run is sorted by hash: it must not meet a table too small for it, or its
+        # states would pile up in one cluster at the front (linear probing turns quadratic).
+        if p.fill[0] + (nb - i) > LOAD * p.size:
+            p.grow(self._bigger(p, nb - i, done), self.pbits, self.err)
+        while True:
+            i = ft.insert_run(keys, lo, hi, i, nb, p.tab, p.stride, self.pbits, p.fill, int(LOAD * p.size), self.err,
+                              self.modulus)
+            if i == nb:
+                return
+            p.grow(self._bigger(p, nb - i, done), self.pbits, self.err)
+
+    @staticmethod
+    def _bigger(p: _Part, coming: int, done: float) -> int:
+        foretold = int(1.05 * p.fill[0] / max(done, 1e-3))
+        return max(p.size * 5 // 4, int((p.fill[0] + coming) / LOAD) + 1, int(foretold / LOAD) + 1)
+
+    def _drop(self, files) -> None:
+        if files:
+            self.layers.remove(files)
+
+    def _keep(self, arrays) -> tuple:
+        """The arrays as an input: written to files when the layers live on disk."""
+        if self.layers is None:
+            return (*arrays, None)
+        spilled, files = self.layers.write(list(arrays))
+        return (*spilled, files)
+
+    def flush(self) -> None:
+        """Write every table out as a partial table and empty it (the tables outgrew their budget)."""
+        for k, p in enumerate(self.parts):
+            if p.fill[0]:
+                self.partial[k].append(self._keep(ft.compact(p.tab, p.stride, int(p.fill[0]))))
+                size = p.size
+                p.tab = None  # free it before its successor is made
+                p.tab = _table(size, p.stride)
+                p.fill[0] = 0
+
+    def finish(self) -> None:
+        """Make each table the next step's input, freeing it before the next table is compacted."""
+        while self.parts:
+            p, partial = self.parts.pop(0), self.partial.pop(0)
+            for keys, lo, hi, files in partial:  # merge the part's partial tables (each sorted by hash)
+                self._insert(p, load(keys), load(lo), load(hi), 0, keys.size, 1.0)
+                self._drop(files)
+            if p.fill[0]:
+                self.inputs.append(self._keep(ft.compact(p.tab, p.stride, int(p.fill[0]))))
+
+    def finish_all(self, nslots: int, closed: bool) -> None:
+        for keys, lo, hi, _ in self.inputs:
+            fk.finish_all(load(keys), load(lo), load(hi), nslots, 2, closed, self.acc, self.err)
+
+    def live(self) -> int:
+        return sum(int(p.fill[0]) for p in self.parts)
+
+    def tables(self) -> int:
+        return sum(p.tab.nbytes for p in self.parts)
+
+    def memory(self) -> int:
+        held = sum(a.nbytes for x in self.inputs for a in x[:3] if not isinstance(a, Spilled))
+        return held + self.tables() + self.buf[0].size * 48
+
+
+def _parts_a_thread(states: int, most: int = PARTS_A_THREAD) -> int:
+    """Tables a thread for a step of about ``states`` new states a thread: one a million, at most ``most``."""
+    n = max(1, min(most, states >> 20))
+    return 1 << (n.bit_length() - 1)
+
+
+def _value(acc: np.ndarray) -> int:
+    return int(acc[0]) + (int(acc[1]) << 64)
+
+
+def _total(workers: list[_Worker], modulus: int) -> int:
+    """The tours the workers finished (modulo ``modulus`` if not 0)."""
+    total = sum(_value(w.acc) for w in workers)
+    return total % modulus if modulus else total
+
+
+def _check_carry(workers: list[_Worker]) -> None:
+    if any(w.err[0] == ft.NARROW_OVERFLOW for w in workers):
+        raise NarrowOverflow()
+    if any(w.err[0] for w in workers):
+        raise WideOverflow()
+
+
+@dataclass
+class SweepRun:
+    """What :func:`run_sweep` returns: the result, and the states left on the frontier when asked for."""
+
+    result: FrontierResult
+    states: list[list[np.ndarray]] = field(default_factory=list)
+
+
+def return_freed_memory() -> None:
+    """Have glibc map every allocation of a mebibyte or more on its own, so that a freed table goes back.
+
+    By default glibc raises that threshold as large blocks are freed, and
+    then serves tables from its heap, which keeps what a step frees: the
+    resident memory of a long sweep grew half as much again as its tables.
+    """
+    global _RETURNED
+    if _RETURNED:
+        return
+    _RETURNED = True
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt(-3, 1 << 20)  # M_MMAP_THRESHOLD
+    except (OSError, AttributeError):  # not glibc: nothing to set
+        pass
+
+
+_RETURNED = False
+
+
+def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int, wide: bool = False,
+              deadline=None, progress=None, t0: float | None = None, line_ends=(), strip: bool = False,
+              finish: bool = True, keep_states: bool = False, period: int = 0, phase: str = "sweep",
+              layers: Layers | None = None, table_budget: int | None = None, modulus: int = 0) -> SweepRun:
+    """Run the planned ``steps`` from the empty frontier on ``threads`` threads (a power of two).
+
+    ``wide``: counts in two limbs (else one, and :class:`NarrowOverflow` on a
+    carry). ``finish``: count finished tours (a whole sweep). ``keep_states``:
+    return the states of the last frontier (a half of a meet in the middle).
+    ``period``: the steps of a line, to size a step's tables from the growth
+    of the same step one line earlier. ``layers``: keep each step's states in
+    files (:mod:`chesstours.frontier.disk`), and write the tables out
+    whenever they pass ``table_budget`` bytes. ``modulus`` (a prime below
+    2**62, one limb): count modulo it; the counts returned are residues.
+    """
+    t0 = time.perf_counter() if t0 is None else t0
+    return_freed_memory()
+    stride = 3 if wide else 2
+    workers = [_Worker(k, stride, layers, modulus) for k in range(threads)]
+    # the empty frontier, no ends used: one partial tour
+    workers[0].inputs.append((np.zeros(1, np.uint64), np.ones(1, np.uint64), _EMPTY, None))
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="chesstours-frontier") if threads > 1 else None
+
+    def each(fn):
+        if pool is None:
+            fn(workers[0])
+        else:
+            list(pool.map(fn, workers))
+
+    max_states, peak, count, total = 1, 0, 0, 0
+    per_length: list[int] = []
+    ends = set(line_ends)
+    nsteps = len(steps)
+    growth: list[float] = []
+    last_report = 0.0
+    try:
+        for t, st in enumerate(steps):
+            size = sum(w.size() for w in workers)
+            total += size
+            ratio = growth[t - period] if period and t >= period else HEADROOM
+            expect = max(1, int(size * ratio))
+            want = min(BATCH, max(1 << 14, -(-size // threads) * st.choice_a.size))
+            per_worker = _parts_a_thread(expect // threads, PARTS_A_THREAD if layers is None else 1024)
+            nparts = per_worker * threads
+            capacity = max(64, int(expect / nparts / LOAD) + 1)
+            for w in workers:
+                w.begin(per_worker, nparts.bit_length() - 1, capacity, want)
+            while any(w.busy() for w in workers):
+                each(lambda w, st=st: w.grow(st, budget, closed, finish))
+                done = 1.0 - sum(w.size() - w.pos for w in workers) / max(1, size)
+                each(lambda w, done=done: w.put(workers, done))
+                live = sum(w.live() for w in workers)
+                if table_budget is not None and layers is not None and sum(w.tables() for w in workers) > table_budget:
+                    each(lambda w: w.flush())
+                peak = max(peak, sum(w.memory() for w in workers))
+                _check_carry(workers)
+                now = time.perf_counter()
+                if progress is not None and (now - last_report > 0.1):
+                    last_report = now
+                    progress(FrontierProgress(t, nsteps, st.square, live, max(max_states, live), phase))
+                if deadline is not None and now > deadline:
+                    partial = FrontierResult(0, max(max_states, live), peak, now - t0, max_slots,
+                                             complete=False, per_length=per_length, states_total=total,
+                                             threads=threads)
+                    raise LimitReached(
+                        f"Stopped at the time limit at square {t + 1} of {nsteps} with {live:,} live states.",
+                        partial=partial,
+                    )
+            _check_carry(workers)
+            each(lambda w: w.finish())
+            live = sum(w.size() for w in workers)
+            growth.append(live / max(1, size))
+            max_states = max(max_states, live)
+            if progress is not None:
+                progress(FrontierProgress(t, nsteps, st.square, live, max_states, phase))
+            if strip and t in ends:
+                nslots = len(st.keep)
+                each(lambda w, n=nslots: w.finish_all(n, closed))
+                _check_carry(workers)
+                per_length.append(_total(workers, modulus))
+            if t == nsteps - 1:
+                count = _total(workers, modulus)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
+    result = FrontierResult(count, max_states, peak, time.perf_counter() - t0, max_slots,
+                            per_length=per_length, states_total=total, threads=threads)
+    return SweepRun(result, [list(x[:3]) for w in workers for x in w.inputs] if keep_states else [])

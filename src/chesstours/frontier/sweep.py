@@ -1,0 +1,316 @@
+"""The frontier count of a board or a strip: choose the plan (one sweep or two halves), check its size,
+run it, and carry a count past 64 or 128 bits by more limbs or by residues.
+
+The method is explained in :mod:`chesstours.frontier`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import time
+from collections.abc import Callable
+
+from ..board import Board
+from ..errors import InvalidArgument
+from ..machine import worker_count
+from ..pieces import Leaper
+from . import kernel as fk
+from .disk import Layers, disk_needed
+from .join import Halves, count_by_halves, plan_halves
+from .join_kernel import MAX_MIDDLE
+from .plan import Sweep, best_plan, line_orders, neighbours
+from .residues import count_bound, from_residues, moduli_for
+from .run import FrontierProgress, FrontierResult, NarrowOverflow, WideOverflow, run_sweep
+
+__all__ = ["FrontierProgress", "FrontierResult", "count_strip", "estimate_states", "estimate_seconds", "frontier_count",
+           "choose_halves", "refusal"]
+
+#: Bytes a live state takes at the peak of a step (a table slot per state and a third, and the input).
+_PEAK_BYTES = 40
+#: Whole boards of at least this many lines (and squares a line) are counted by meet in the middle.
+HALVES_FROM_LINES = 5
+
+
+def _quick_slots(board: Board, piece: Leaper) -> int:
+    """The frontier of a short piece of the board without holes: a bound found without planning the whole sweep."""
+    w, n = sorted((board.rows, board.cols))
+    short = Board(w, min(n, 3 * w + 4 * piece.b + 4))
+    return best_plan(short, piece, None, None, True).max_slots if w <= 64 else w
+
+
+def estimate_states(slots: int, closed: bool = True) -> float:
+    """A rough upper estimate of the most live states for a frontier of ``slots`` squares.
+
+    Fitted to knight sweeps: closed tours of 6x7 (12 slots, 0.26 million) and
+    8x8 (16 slots, 161 million on the middle frontier of a meet in the
+    middle); open tours of 6x6 (12 slots, 2.7 million) and 7x7 (14 slots, 43
+    million on the middle frontier). Past 14 slots open counts grow faster:
+    the halves of 8x8 open (16 slots) measured at shorter cuts, 394 million
+    states after 4 lines and 172 million from the far end after 6, grow by
+    the closed halves' factors (20 and 14 a line) to some 8 billion at the
+    balanced cut, which is 14 times more a slot past 14.
+    """
+    s = min(slots, 200) - 12  # beyond any memory, and within the range of a float
+    if closed:
+        return 2.6e5 * 5.0**s
+    return 2.7e6 * 4.0 ** min(s, 2) * 14.0 ** max(0, s - 2)
+
+
+def choose_halves(board: Board, piece: Leaper, closed: bool, start: int | None = None,
+                  end: int | None = None) -> Halves | None:
+    """The halves of a meet in the middle for this count, or None where a plain sweep is the way.
+
+    The cut falls after ``(lines + b) // 2`` lines for a leaper reaching
+    ``b`` lines: the right half also adds the middle frontier, about ``b``
+    lines of squares, so this balances the halves (8x8: after 5 of 8 lines,
+    161 and 18.5 million states; after 4 and a half, 53 and 107 million and a
+    slower join).
+    """
+    lines = line_orders(board, piece)["greedy"]
+    width = max(len(line) for line in lines)
+    if len(lines) < HALVES_FROM_LINES or width < HALVES_FROM_LINES:
+        return None
+    cut = (len(lines) + piece.b) // 2
+    try:
+        halves = plan_halves(board, piece, closed, sum(len(line) for line in lines[:cut]), start, end)
+    except ValueError:
+        return None
+    if len(halves.middle) > MAX_MIDDLE or halves.max_slots > fk.MAX_SLOTS:
+        return None
+    return halves
+
+
+def estimate_seconds(slots: int, closed: bool, threads: int) -> float:
+    """A rough estimate of the seconds a count with a frontier of ``slots`` squares takes on ``threads`` threads.
+
+    About 5 microseconds of one core for each state of the widest step
+    (8x8 closed: 161 million states, 320 s on two cores; 7x7 open: 43
+    million, 100 s).
+    """
+    return estimate_states(slots, closed) * 5e-6 / max(1, threads)
+
+
+def refusal(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
+            closed: bool = False, memory_limit: int | None = None, spill_dir=None,
+            max_seconds: float | None = None, workers: int | None = None) -> str | None:
+    """Why :func:`frontier_count` would refuse this count (frontier too wide, too much memory), or None.
+
+    With ``max_seconds``, also a count estimated to take longer.
+    """
+    if board.free_count == 1:
+        return None
+    try:
+        _check_size(board, _quick_slots(board, piece), closed, memory_limit, spill_dir)
+        slots = best_plan(board, piece, start, end, closed).max_slots
+        _check_size(board, slots, closed, memory_limit, spill_dir)
+        seconds = estimate_seconds(slots, closed, thread_count(workers))
+        if max_seconds is not None and seconds > max_seconds:
+            return (f"Counting tours of {board} by the frontier method would take about {_duration(seconds)} here; "
+                    "give a time limit to try anyway.")
+    except InvalidArgument as exc:
+        return str(exc)
+    return None
+
+
+def frontier_count(
+    board: Board,
+    piece: Leaper,
+    closed: bool = False,
+    start: int | None = None,
+    end: int | None = None,
+    *,
+    deadline: float | None = None,
+    progress: Callable[[FrontierProgress], None] | None = None,
+    memory_limit: int | None = None,
+    workers: int | None = None,
+    halves: bool | None = None,
+    spill_dir: str | os.PathLike | None = None,
+    table_budget: int | None = None,
+) -> FrontierResult:
+    """Count the Hamiltonian cycles (``closed``) or paths of the leaper graph.
+
+    Open tours are counted undirected: paths, with ``start`` and ``end`` as
+    their ends when given (either may be given alone). Closed tours are
+    cycles; with both ``start`` and ``end``, the cycles using the edge between
+    them. ``halves``: meet in the middle (True), one sweep (False), or the
+    one that fits the board (None: halves for boards of five lines and more).
+
+    ``spill_dir``: keep the states of each step in files there
+    (:mod:`chesstours.frontier.disk`) rather than in memory, with at
+    most ``table_budget`` bytes of tables (default: half of
+    ``memory_limit``); the count is then refused only when the disk there is
+    too small.
+
+    Raises
+    ------
+    InvalidArgument
+        The frontier is too wide for 64-bit states, the estimated states
+        would not fit in ``memory_limit`` bytes (or on the disk of
+        ``spill_dir``), or ``halves=True`` on a board that cannot be cut.
+    LimitReached
+        ``deadline`` (a :func:`time.perf_counter` value) passed; ``partial``
+        holds a :class:`FrontierResult` with ``complete=False``.
+    """
+    t0 = time.perf_counter()
+    n = board.free_count
+    if n == 1:
+        return FrontierResult(0 if closed else 1, 1, 0, time.perf_counter() - t0, 0, states_total=1)
+    if closed and start is not None and end is not None and end not in neighbours(board, piece)[start]:
+        return FrontierResult(0, 1, 0, time.perf_counter() - t0, 0, states_total=1)  # no edge start-end to use
+    _check_size(board, _quick_slots(board, piece), closed, memory_limit, spill_dir)
+    budget = 2 - len({x for x in (start, end) if x is not None})
+    cut = None if halves is False else choose_halves(board, piece, closed, start, end)
+    if halves and cut is None:
+        raise InvalidArgument(f"{board} is too small or too narrow to count by meet in the middle.")
+    with _layers(spill_dir) as layers:
+        tables = _table_budget(layers, table_budget, memory_limit)
+        if cut is not None:
+            _check_size(board, len(cut.middle), closed, memory_limit, spill_dir)
+            try:
+                result = count_by_halves(board, piece, closed, cut, budget=budget, threads=thread_count(workers),
+                                         deadline=deadline, progress=progress, t0=t0, layers=layers,
+                                         table_budget=tables,
+                                         index_budget=None if memory_limit is None else memory_limit // 4)
+                return _disk(result, layers)
+            except NarrowOverflow:
+                pass  # a half counts past 2**64: the whole sweep carries two limbs
+        sweep = best_plan(board, piece, start, end, closed)
+        _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir)
+        result = _run(sweep, closed, budget, deadline, progress, t0, strip=False, workers=workers, layers=layers,
+                      degrees=_degrees(board, piece),
+                      table_budget=tables)
+        return _disk(result, layers)
+
+
+def count_strip(
+    rows: int,
+    length: int,
+    piece: Leaper,
+    closed: bool = True,
+    *,
+    deadline: float | None = None,
+    progress: Callable[[FrontierProgress], None] | None = None,
+    memory_limit: int | None = None,
+    workers: int | None = None,
+    spill_dir: str | os.PathLike | None = None,
+    table_budget: int | None = None,
+) -> FrontierResult:
+    """Count the tours of every ``rows x k`` board, ``k = 1 .. length``, in one sweep.
+
+    ``per_length[k - 1]`` is the count for ``rows x k`` (cycles, or
+    undirected paths when ``closed`` is False). ``spill_dir`` and
+    ``table_budget`` as for :func:`frontier_count`.
+    """
+    t0 = time.perf_counter()
+    board = Board(rows, max(length, rows))
+    sweep = best_plan(board, piece, None, None, closed)
+    _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir)
+    with _layers(spill_dir) as layers:
+        result = _run(sweep, closed, 2, deadline, progress, t0, strip=True, workers=workers, layers=layers,
+                      degrees=_degrees(board, piece),
+                      table_budget=_table_budget(layers, table_budget, memory_limit))
+    result.per_length = result.per_length[:length]
+    if rows == 1:
+        result.per_length[0] = 0 if closed else 1
+    return _disk(result, layers)
+
+
+def _layers(spill_dir) -> Layers | contextlib.nullcontext:
+    return Layers(spill_dir) if spill_dir is not None else contextlib.nullcontext()
+
+
+def _table_budget(layers: Layers | None, table_budget: int | None, memory_limit: int | None) -> int | None:
+    if layers is None:
+        return None
+    if table_budget is not None:
+        return table_budget
+    return None if memory_limit is None else memory_limit // 2
+
+
+def _disk(result: FrontierResult, layers: Layers | None) -> FrontierResult:
+    if layers is not None:
+        result.peak_disk_bytes = layers.peak_bytes
+    return result
+
+
+def _check_size(board: Board, slots: int, closed: bool, memory_limit: int | None, spill_dir=None) -> None:
+    states = estimate_states(slots, closed)
+    need = states * _PEAK_BYTES
+    if slots > fk.MAX_SLOTS:
+        raise InvalidArgument(
+            f"Counting tours of {board} by the frontier method needs a frontier of {slots} squares "
+            f"(about {states:.0e} states, {_gib(need)}); at most {fk.MAX_SLOTS} fit in a state."
+        )
+    if spill_dir is not None:
+        disk = disk_needed(states)
+        try:
+            free = shutil.disk_usage(spill_dir).free
+        except OSError:
+            free = None  # the folder is made later; Layers says what is wrong with it
+        if free is not None and disk > free:
+            raise InvalidArgument(
+                f"Counting tours of {board} by the frontier method would keep about {states:.0e} states on "
+                f"disk ({_gib(disk)}), more than the {_gib(free)} free in {spill_dir}."
+            )
+        return
+    if memory_limit is not None and need > memory_limit:
+        raise InvalidArgument(
+            f"Counting tours of {board} by the frontier method would need about {states:.0e} states "
+            f"({_gib(need)}), more than the {_gib(memory_limit)} allowed; with a spill folder (--spill-dir) "
+            f"they would take about {_gib(disk_needed(states))} of disk instead."
+        )
+
+
+def _duration(seconds: float) -> str:
+    hours = seconds / 3600
+    return f"{hours:,.0f} hours" if hours >= 2 else f"{seconds / 60:,.0f} minutes"
+
+
+def _gib(nbytes: float) -> str:
+    gib = nbytes / 2**30
+    return f"{gib:,.1f} GiB" if gib < 1e6 else f"{gib:.0e} GiB"
+
+
+def thread_count(workers: int | None = None) -> int:
+    """Threads of a sweep: ``workers`` (default: one a core), rounded down to a power of two, at most 8.
+
+    The tables are split into parts by hash, an equal share of the parts a thread.
+    """
+    n = min(8, worker_count(workers))
+    return 1 << (n.bit_length() - 1)
+
+
+def _degrees(board: Board, piece: Leaper) -> list[int]:
+    return [len(x) for x in neighbours(board, piece).values()]
+
+
+def _run(sweep: Sweep, closed: bool, budget: int, deadline, progress, t0, strip: bool, degrees: list[int],
+         workers: int | None = None, layers: Layers | None = None, table_budget: int | None = None) -> FrontierResult:
+    """Run a whole-board sweep: one limb a count, then two if a count outgrows it, then one sweep a prime."""
+    period = len(sweep.order) // max(1, len(sweep.line_ends))
+
+    def run(wide=False, modulus=0, phase="sweep"):
+        return run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=thread_count(workers), wide=wide,
+                         deadline=deadline, progress=progress, t0=t0, line_ends=sweep.line_ends, strip=strip,
+                         period=period, layers=layers, table_budget=table_budget, modulus=modulus,
+                         phase=phase).result
+
+    try:
+        try:
+            return run()
+        except NarrowOverflow:
+            return run(wide=True)
+    except WideOverflow:
+        pass
+    moduli = moduli_for(count_bound(degrees, closed))
+    runs = [run(modulus=p, phase=f"residue {i + 1} of {len(moduli)}") for i, p in enumerate(moduli)]
+    result = runs[-1]
+    result.count = from_residues([(r.count, p) for r, p in zip(runs, moduli)])
+    result.per_length = [from_residues([(r.per_length[k], p) for r, p in zip(runs, moduli)])
+                         for k in range(len(result.per_length))]
+    result.states_total = sum(r.states_total for r in runs)
+    result.peak_bytes = max(r.peak_bytes for r in runs)
+    result.residues = len(moduli)
+    return result

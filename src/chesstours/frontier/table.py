@@ -1,0 +1,186 @@
+"""Hash tables of frontier states, compiled (see :mod:`chesstours.frontier.run`).
+
+A table is one flat ``uint64`` array of slots, each ``stride`` words: the
+state's key, then its count in one limb (``stride == 2``) or two
+(``stride == 3``: low and high words, ``lo + 2**64 hi``). Open addressing
+with linear probing; ``EMPTY_KEY`` marks a free slot.
+
+Counts never overflow silently. In a one-limb table a carry sets
+``err[0] = NARROW_OVERFLOW`` (the caller runs the sweep again with two limbs);
+in a two-limb table a carry out of the high word sets ``err[0] = OVERFLOW``
+(more than 2**128 partial tours: the caller counts modulo primes instead).
+With a ``modulus`` (a one-limb table, ``modulus < 2**63``) every count is kept
+modulo it and nothing overflows: the residues of several primes give a count
+of any size by the Chinese remainder theorem.
+
+States are inserted in batches sorted by hash (:func:`sort_batch`), and the
+home slot of a key grows with its hash (:func:`home`), so a batch walks the
+table front to back instead of missing the cache on every state.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+EMPTY_KEY = np.uint64(0xFFFFFFFFFFFFFFFF)
+#: ``err[0]`` after a carry out of a one-limb count.
+NARROW_OVERFLOW = 2
+#: ``err[0]`` after a carry out of a two-limb count.
+OVERFLOW = 1
+
+
+@njit(cache=True, inline="always")
+def mix(key):
+    """splitmix64's finaliser: every key bit moves every bit of the hash."""
+    h = key ^ (key >> np.uint64(30))
+    h = h * np.uint64(0xBF58476D1CE4E5B9)
+    h = h ^ (h >> np.uint64(27))
+    h = h * np.uint64(0x94D049BB133111EB)
+    return h ^ (h >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def home(key, pbits, size):
+    """The home slot of ``key`` in a table of ``size`` slots: the hash bits below the part's, scaled.
+
+    The top ``pbits`` bits of the hash choose the part (the table); scaling
+    the next 32 bits (not masking them) keeps the home slot increasing with
+    the hash and lets a table have any size, not only a power of two.
+    """
+    top = (mix(key) << np.uint64(pbits)) >> np.uint64(32)
+    return np.int64((top * np.uint64(size)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def add_count(tab, at, stride, lo, hi, err, modulus):
+    """Add ``lo + 2**64 hi`` to the count stored at ``tab[at:at + stride - 1]`` (modulo ``modulus`` if not 0)."""
+    if modulus:
+        r = tab[at] + lo  # both below modulus < 2**63: no carry
+        tab[at] = r - modulus if r >= modulus else r
+        return
+    s = tab[at] + lo
+    tab[at] = s
+    carry = s < lo
+    if stride == 2:
+        if carry or hi:
+            err[0] = NARROW_OVERFLOW
+        return
+    if carry or hi:
+        old = tab[at + 1]
+        t = old + hi + (np.uint64(1) if carry else np.uint64(0))
+        if t < old or (t == old and carry):
+            err[0] = OVERFLOW  # more than 2**128 partial tours: flag it rather than wrap
+        tab[at + 1] = t
+
+
+@njit(cache=True, inline="always")
+def insert(tab, stride, pbits, key, lo, hi, fill, err, modulus):
+    """Add ``lo + 2**64 hi`` partial tours to state ``key`` (modulo ``modulus`` if not 0)."""
+    size = tab.size // stride
+    h = home(key, pbits, size)
+    while True:
+        at = h * stride
+        k = tab[at]
+        if k == EMPTY_KEY:
+            tab[at] = key
+            tab[at + 1] = lo
+            if stride == 3:
+                tab[at + 2] = hi
+            elif hi:
+                err[0] = NARROW_OVERFLOW
+            fill[0] += 1
+            return
+        if k == key:
+            add_count(tab, at + 1, stride, lo, hi, err, modulus)
+            return
+        h += 1
+        if h == size:
+            h = 0
+
+
+@njit(cache=True, nogil=True)
+def sort_batch(bk, bl, bh, nb, sk, sl, sh, obits, pbits, bounds):
+    """Counting-sort the first ``nb`` new states by the top ``obits`` bits of their hash.
+
+    ``bounds[p] .. bounds[p + 1]`` are then the states of part ``p`` (the top
+    ``pbits`` bits of the hash); ``bounds`` has ``2**pbits + 1`` entries.
+    """
+    shift = np.uint64(64 - obits)
+    start = np.zeros((1 << obits) + 1, np.int64)
+    for i in range(nb):
+        start[np.int64(mix(bk[i]) >> shift) + 1] += 1
+    for p in range(1 << obits):
+        start[p + 1] += start[p]
+    per = 1 << (obits - pbits)
+    for s in range(bounds.size):
+        bounds[s] = start[min(s * per, 1 << obits)]
+    for i in range(nb):
+        p = np.int64(mix(bk[i]) >> shift)
+        j = start[p]
+        start[p] = j + 1
+        sk[j] = bk[i]
+        sl[j] = bl[i]
+        sh[j] = bh[i]
+
+
+@njit(cache=True, nogil=True)
+def insert_run(sk, sl, sh, i0, nb, tab, stride, pbits, fill, max_fill, err, modulus):
+    """Insert states ``i0 .. nb``; stop (returning the index) when the table holds ``max_fill``.
+
+    ``sh`` may be empty: every high limb is then zero.
+    """
+    for i in range(i0, nb):
+        if fill[0] >= max_fill:
+            return i
+        insert(tab, stride, pbits, sk[i], sl[i], sh[i] if sh.size else np.uint64(0), fill, err, modulus)
+    return nb
+
+
+@njit(cache=True, nogil=True)
+def rehash(tab, ntab, stride, pbits, fill, err):
+    """Move every entry of one table into a larger empty one (in hash order: a stream)."""
+    for i in range(0, tab.size, stride):
+        if tab[i] != EMPTY_KEY:
+            insert(ntab, stride, pbits, tab[i], tab[i + 1], tab[i + 2] if stride == 3 else np.uint64(0), fill,
+                   err, np.uint64(0))  # keys are distinct here: nothing is added
+
+
+@njit(cache=True, nogil=True)
+def compact(tab, stride, fill):
+    """The occupied entries of a table as three dense arrays: keys, low and high limbs.
+
+    The high limbs are an empty array when all are zero (always in a one-limb
+    table): eight bytes a state saved.
+    """
+    wide = False
+    if stride == 3:
+        for i in range(0, tab.size, 3):
+            if tab[i] != EMPTY_KEY and tab[i + 2] != 0:
+                wide = True
+                break
+    keys = np.empty(fill, np.uint64)
+    lo = np.empty(fill, np.uint64)
+    hi = np.zeros(fill if wide else 0, np.uint64)
+    j = 0
+    for i in range(0, tab.size, stride):
+        if tab[i] != EMPTY_KEY:
+            keys[j] = tab[i]
+            lo[j] = tab[i + 1]
+            if wide:
+                hi[j] = tab[i + 2]
+            j += 1
+    return keys, lo, hi
+
+
+@njit(cache=True, inline="always")
+def add_to(acc, lo, hi, err):
+    """``acc[0] + 2**64 acc[1] += lo + 2**64 hi``; a carry out of ``acc[1]`` sets ``err[0] = OVERFLOW``."""
+    s = acc[0] + lo
+    carry = np.uint64(1) if s < lo else np.uint64(0)
+    acc[0] = s
+    old = acc[1]
+    t = old + hi + carry
+    if t < old or (t == old and carry):
+        err[0] = OVERFLOW
+    acc[1] = t

@@ -1,0 +1,130 @@
+"""Warnsdorff's walk over a padded board: the Python wrapper, the plain-Python walk, and its result.
+
+The rule and its tie-breaks are explained in :mod:`chesstours.warnsdorff`; the compiled walk is
+:mod:`chesstours.warnsdorff.kernel`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..board import Board
+from ..errors import InvalidArgument
+from ..pieces import KNIGHT, Leaper
+from .rule import BLOCKED, TIEBREAKS, walk_python
+
+__all__ = ["WarnsdorffResult", "warnsdorff", "COMPILED_ABOVE"]
+
+#: Boards with more free squares than this use the compiled kernel; smaller
+#: ones use :func:`walk_python`, which answers before numba could even load.
+COMPILED_ABOVE = 4096
+
+
+def _weights(free: np.ndarray, offsets: np.ndarray, frame_cells: int) -> np.ndarray:
+    """Each free square's count of free neighbours; BLOCKED elsewhere (padded board, vectorised)."""
+    n = free.size
+    count = np.zeros(n, dtype=np.int8)
+    lo, hi = frame_cells, n - frame_cells  # every board square lies in [lo, hi)
+    for off in offsets:
+        count[lo:hi] += free[lo + off : hi + off]
+    return np.where(free.astype(bool), count, np.int8(BLOCKED)).astype(np.int8)
+
+
+@dataclass
+class WarnsdorffResult:
+    """What one walk of Warnsdorff's rule produced.
+
+    ``path`` holds the squares placed (all of them when ``complete``); the
+    walk stopped at a dead end after ``len(path)`` squares otherwise.
+    """
+
+    path: np.ndarray
+    complete: bool
+    closed: bool
+    tiebreak: str
+    seconds: float
+    kernel_seconds: float
+
+
+def _padded(board: Board, piece: Leaper) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """The padded free-square array, linear move offsets, row width and frame.
+
+    The frame is one leap wide on every side, plus one so that a blocked
+    square's neighbours stay inside the array.
+    """
+    frame = piece.b + 1
+    width = board.cols + 2 * frame
+    free = np.zeros((board.rows + 2 * frame) * width, dtype=np.uint8)
+    view = free.reshape(board.rows + 2 * frame, width)
+    view[frame : frame + board.rows, frame : frame + board.cols] = ~board.hole_mask.reshape(board.shape)
+    offsets = np.array([dr * width + dc for dr, dc in piece.offsets()], dtype=np.int64)
+    return free, offsets, width, frame
+
+
+def warnsdorff(
+    board: Board,
+    start: int,
+    piece: Leaper = KNIGHT,
+    tiebreak: str = "roth",
+    seed: int = 0,
+    end: int | None = None,
+    closed: bool = False,
+    compiled: bool | None = None,
+) -> WarnsdorffResult:
+    """Walk Warnsdorff's rule from ``start``; it may stop at a dead end.
+
+    Parameters
+    ----------
+    board : Board
+    start : int
+        First square.
+    piece : Leaper
+    tiebreak : {"first", "pohl", "roth", "random"}
+    seed : int
+        Seed of the ``random`` tie-break.
+    end : int, optional
+        Square kept for the last move.
+    closed : bool
+        Whether a closed tour is wanted: the walk is the same, and the result
+        says whether the last square leaps back to the first.
+    compiled : bool, optional
+        Force the compiled kernel (True) or the plain Python walk (False);
+        by default boards above ``COMPILED_ABOVE`` squares are compiled.
+
+    Returns
+    -------
+    WarnsdorffResult
+        ``complete`` is False when the rule reached a dead end.
+    """
+    if tiebreak not in TIEBREAKS:
+        raise InvalidArgument(f"Unknown tie-break {tiebreak!r}; use one of {', '.join(TIEBREAKS)}.")
+    t0 = time.perf_counter()
+    free, offsets, width, frame = _padded(board, piece)
+    weight = _weights(free, offsets, frame * width)
+    del free
+    dr = np.array([o[0] for o in piece.offsets()], dtype=np.int64)
+    dc = np.array([o[1] for o in piece.offsets()], dtype=np.int64)
+    end_padded = -1 if end is None else (end // board.cols + frame) * width + end % board.cols + frame
+    path = np.empty(board.free_count, dtype=np.int32)
+    rng = np.array([(seed * 0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D) % 2**64 | 1], dtype=np.uint64)
+    if compiled is None:
+        compiled = board.free_count > COMPILED_ABOVE
+    if compiled:
+        from .kernel import walk
+    else:
+        walk = walk_python
+    t1 = time.perf_counter()
+    placed = walk(
+        weight, offsets, dr, dc, width, board.rows, board.cols, start // board.cols, start % board.cols,
+        end_padded, TIEBREAKS.index(tiebreak), rng, path,
+    )
+    t2 = time.perf_counter()
+    complete = placed == path.size
+    is_closed = False
+    if complete and closed and path.size > 1:
+        p0, p1 = int(path[0]), int(path[-1])
+        is_closed = piece.is_move(p1 // board.cols - p0 // board.cols, p1 % board.cols - p0 % board.cols)
+    return WarnsdorffResult(path[:placed], complete, is_closed, tiebreak, time.perf_counter() - t0, t2 - t1)

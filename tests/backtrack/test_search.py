@@ -1,0 +1,143 @@
+"""Backtracking against the facts of the literature and against brute force."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chesstours import KNIGHT, Board, Leaper, LimitReached, count_tours, iter_tours
+from chesstours.backtrack.search import Search
+from chesstours.pieces import ZEBRA, move_table
+
+
+def test_5x5_has_304_open_tours_from_a_corner():
+    assert count_tours("5x5", start="a1").directed == 304
+
+
+def test_5x5_tours_from_each_square():
+    b = Board(5, 5)
+    expected = {"a1": 304, "e5": 304, "c1": 56, "b2": 56, "d2": 56, "c3": 64, "b1": 0, "a2": 0, "c2": 0}
+    for name, n in expected.items():
+        assert count_tours(b, start=name).directed == n, name
+
+
+def test_5x5_has_1728_directed_and_864_undirected_open_tours():
+    c = count_tours("5x5")
+    assert (c.directed, c.undirected) == (1728, 864)
+
+
+def test_3x4_has_16_directed_open_tours_and_no_closed_one():
+    assert count_tours("3x4").directed == 16
+    assert count_tours("3x4", closed=True).undirected == 0
+
+
+def test_4x5_has_164_directed_open_tours():
+    c = count_tours("4x5")
+    assert (c.directed, c.undirected) == (164, 82)
+
+
+@pytest.mark.parametrize("board,cycles", [("3x10", 16), ("3x12", 176), ("5x6", 8), ("6x6", 9862)])
+def test_closed_tour_counts(board, cycles):
+    c = count_tours(board, closed=True)
+    assert c.undirected == cycles
+    assert c.directed == 2 * cycles
+
+
+def test_6x6_has_524486_open_tours_from_a_corner():
+    assert count_tours("6x6", start="a1").directed == 524_486
+
+
+def test_6x6_has_6637920_directed_open_tours():
+    c = count_tours("6x6")
+    assert (c.directed, c.undirected) == (6_637_920, 3_318_960)
+
+
+def test_closed_count_does_not_depend_on_the_start():
+    assert count_tours("5x6", closed=True, start="c3").undirected == 8
+
+
+def test_counting_with_one_worker_and_many_agrees():
+    assert count_tours("5x5", workers=1).directed == count_tours("5x5", workers=2).directed == 1728
+
+
+def test_listing_yields_as_many_tours_as_counted():
+    tours = list(iter_tours("5x5", start="a1"))
+    assert len(tours) == 304
+    assert len({tuple(t.path) for t in tours}) == 304
+    assert all(t.start == 0 and t.is_valid() for t in tours)
+    closed = list(iter_tours("5x6", closed=True))
+    assert len(closed) == 8 and all(t.closed and t.is_valid() for t in closed)
+
+
+def test_fixed_end_counts_match_listing(brute):
+    b = Board(4, 5)
+    bf = brute(b)
+    for (s, e), n in list(bf["per_pair"].items())[:12]:
+        assert count_tours(b, start=s, end=e).directed == n
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 6), st.sampled_from([KNIGHT, ZEBRA, Leaper(0, 1), Leaper(1, 1), Leaper(0, 2)]), st.data())
+def test_pruned_search_agrees_with_brute_force(rows, cols, piece, data):
+    holes = data.draw(st.sets(st.integers(0, rows * cols - 1), max_size=3))
+    if len(holes) >= rows * cols:
+        return
+    board = Board(rows, cols, holes)
+    bf = data.draw(st.just(None))  # keep hypothesis' data stream stable
+    from tests.oracle import brute_force_counts
+
+    bf = brute_force_counts(board, piece)
+    table = move_table(board, piece)
+    mask = board.hole_mask if board.holes else None
+    for s in bf["free"]:
+        search = Search(table, [s], holes=mask)
+        search.run()
+        assert search.count == bf["per_start"][s]
+    assert count_tours(board, piece=piece, closed=True).undirected == bf["cycles"]
+    total = sum(bf["per_start"].values())
+    assert count_tours(board, piece=piece).directed == total
+
+
+def test_resumable_search_finds_tours_one_at_a_time():
+    table = move_table(Board(5, 5), KNIGHT)
+    search = Search(table, [0], order="warnsdorff")
+    seen = set()
+    while search.run(stop_at_tour=True) == "found":
+        seen.add(tuple(search.path()))
+    assert len(seen) == 304
+    assert search.count == 304
+
+
+def test_budgeted_runs_add_up_to_the_same_count():
+    table = move_table(Board(5, 6), KNIGHT)
+    whole = Search(table, [0])
+    whole.run()
+    pieces = Search(table, [0])
+    calls = 0
+    while pieces.run(997) == "budget":
+        calls += 1
+    assert calls > 10
+    assert (pieces.count, pieces.nodes) == (whole.count, whole.nodes)
+
+
+def test_move_order_changes_the_first_tour_not_the_count():
+    table = move_table(Board(5, 5), KNIGHT)
+    a, b = Search(table, [0], order="fixed"), Search(table, [0], order="warnsdorff")
+    a.run(stop_at_tour=True)
+    b.run(stop_at_tour=True)
+    assert not np.array_equal(a.path(), b.path())
+    a.run(), b.run()
+    assert a.count == b.count == 304
+    assert a.nodes == b.nodes
+
+
+def test_time_limit_stops_a_count_with_a_partial_result():
+    with pytest.raises(LimitReached) as info:
+        count_tours("7x7", start="a1", time_limit=0.3)
+    partial = info.value.partial
+    assert partial is not None and not partial.complete and partial.nodes > 0
+
+
+def test_node_limit_stops_a_count():
+    with pytest.raises(LimitReached):
+        count_tours("7x7", start="a1", node_limit=100_000)

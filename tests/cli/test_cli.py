@@ -1,0 +1,154 @@
+"""The command line: outputs, exit statuses and one-line errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from chesstours.cli import main
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_tour_8x8_prints_a_numbered_grid(capsys):
+    code, out, err = run(capsys, "tour", "8x8")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].startswith("8 |") and lines[-1].split() == list("abcdefgh")
+    assert sorted(int(x) for line in lines[:-1] for x in line.split("|")[1].split()) == list(range(1, 65))
+
+
+def test_tour_moves_and_json_formats(capsys):
+    code, out, _ = run(capsys, "tour", "5x5", "--start", "a1", "--format", "moves")
+    assert code == 0 and out.split()[0] == "a1" and len(out.split()) == 25
+    code, out, _ = run(capsys, "tour", "6x6", "--closed", "--format", "json", "--start", "c3")
+    data = json.loads(out)
+    assert data["closed"] is True and data["path"][0] == "c3" and len(data["path"]) == 36
+    assert data["board"] == {"rows": 6, "cols": 6, "holes": []}
+    assert data["piece"] == {"name": "knight", "leap": [1, 2]}
+    assert {"nodes", "seconds"} <= set(data["stats"])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tour", "0x5"], ["tour", "8x"], ["tour", "x"], ["tour", "8", "--start", "a0"],
+        ["tour", "8", "--start", "z9"], ["tour", "8", "--holes", "d4", "--start", "d4"],
+        ["tour", "8", "--piece", "0,0"], ["tour", "8", "--time-limit", "-1"],
+        ["tour", "8", "--node-limit", "-5"], ["tours", "5x5", "--limit", "-3"],
+        ["count", "10000x10000"], ["count", "9x9"], ["tour", "8", "--bogus"], ["tour"],
+        ["count", "6x6", "--spill-dir", "/proc/no/such/folder"], ["count", "6x6", "--spill-dir", ".", "-m", "backtrack"],
+        ["tour", "8", "--format", "pdf"], ["check", "/nonexistent/file"], ["tour", "8", "--piece", "bishop"],
+        ["count", "5x5", "--workers", "0"], ["tour", "8", "--holes", "a1,zz99"],
+    ],
+)
+def test_bad_input_gets_one_sentence_and_status_2(capsys, args):
+    code, out, err = run(capsys, *args)
+    assert code == 2, (args, err)
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("chesstours: ")
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("args", [["tour", "4x4"], ["tour", "5x5", "--start", "b1"], ["tour", "5x5", "--closed"]])
+def test_no_tour_is_an_answer_with_status_1(capsys, args):
+    code, out, err = run(capsys, *args)
+    assert code == 1 and out == ""
+    assert err.startswith("chesstours: No ") and err.count("\n") == 1
+
+
+def test_tours_streams_one_per_line(capsys):
+    code, out, _ = run(capsys, "tours", "3x4")
+    assert code == 0 and len(out.splitlines()) == 16
+    code, out, _ = run(capsys, "tours", "5x5", "--start", "a1", "--limit", "5", "--format", "json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == 5 and all(r["path"][0] == "a1" for r in rows)
+
+
+def test_count_plain_and_json(capsys):
+    code, out, _ = run(capsys, "count", "5x5")
+    assert code == 0 and "1,728" in out and "864" in out
+    code, out, _ = run(capsys, "count", "6x6", "--closed", "--json")
+    data = json.loads(out)
+    assert data["directed"] == 19724 and data["undirected"] == 9862
+    assert data["closed"] is True and data["board"] == "6x6" and data["start"] is None
+    assert {"nodes", "seconds"} <= set(data)
+    code, out, _ = run(capsys, "count", "5x5", "--start", "a1", "--json")
+    assert json.loads(out)["directed"] == 304 and json.loads(out)["start"] == "a1"
+
+
+def test_count_by_meet_in_the_middle_says_so_and_keeps_its_layers_on_disk_when_asked(tmp_path, capsys):
+    code, out, _ = run(capsys, "count", "6x6", "--method", "frontier", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["directed"] == 6_637_920 and data["how"] == "meet in the middle"
+    assert len(data["middle_states"]) == 2 and data["pairs_joined"] > 0 and "peak_disk_mb" not in data
+    code, out, _ = run(capsys, "count", "6x6", "--method", "frontier", "--spill-dir", str(tmp_path), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["directed"] == 6_637_920 and data["peak_disk_mb"] > 0
+    assert list(tmp_path.iterdir()) == []  # the layers are gone with the count
+    code, out, _ = run(capsys, "count", "6x7", "--closed", "--method", "frontier")
+    assert code == 0 and "1,067,638" in out and "frontier (meet in the middle)" in out
+
+
+def test_ctrl_c_in_a_frontier_count_says_nothing_was_counted_and_leaves_no_layers(tmp_path, capsys, monkeypatch):
+    from chesstours.frontier import sweep as frontier
+
+    real = frontier.frontier_count
+    reports = []
+
+    def interrupted_midway(*args, **kwargs):
+        def progress(p):
+            reports.append(p)
+            if len(reports) == 20:
+                raise KeyboardInterrupt
+
+        return real(*args, **{**kwargs, "progress": progress})
+
+    monkeypatch.setattr(frontier, "frontier_count", interrupted_midway)
+    code, out, err = run(capsys, "count", "6x6", "--method", "frontier", "--spill-dir", str(tmp_path), "--json")
+    assert len(reports) == 20 and code == 130 and out == ""
+    assert err == "chesstours: interrupted before the count was complete; nothing was counted.\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_count_time_limit_prints_the_partial_count_and_exits_3(capsys):
+    code, out, err = run(capsys, "count", "7x7", "--start", "a1", "--time-limit", "0.3", "--json")
+    assert code == 3
+    data = json.loads(out)
+    assert data["complete"] is False and data["nodes"] > 0
+    assert "time limit" in err
+
+
+def test_check_accepts_a_valid_tour_and_names_the_first_bad_step(tmp_path, capsys):
+    good = tmp_path / "t.txt"
+    good.write_text("a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 b2 d3\n")
+    code, out, _ = run(capsys, "check", str(good))
+    assert code == 0 and out.startswith("valid: open knight's tour of 3x4")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("a1 c2 a3 b1 b3 d2 c1 a2 c3 d1 b2 d3\n")
+    code, out, err = run(capsys, "check", str(bad))
+    assert code == 1 and "Step 4, from b1 to b3, is not a knight move." in err
+    run(capsys, "tour", "6x6", "--closed", "--format", "json", "-o", str(tmp_path / "t.json"))
+    code, out, _ = run(capsys, "check", str(tmp_path / "t.json"))
+    assert code == 0 and "closed" in out
+
+
+def test_output_file_is_written_whole(tmp_path, capsys):
+    target = tmp_path / "tour.json"
+    code, out, _ = run(capsys, "tour", "8x8", "--format", "json", "-o", str(target))
+    assert code == 0 and out == ""
+    assert len(json.loads(target.read_text())["path"]) == 64
+    assert [p.name for p in tmp_path.iterdir()] == ["tour.json"]  # no temporary file left
+
+
+def test_check_reads_stdin():
+    tour = subprocess.run([sys.executable, "-m", "chesstours", "tour", "5x5", "-f", "moves"],
+                          capture_output=True, text=True, check=True).stdout
+    done = subprocess.run([sys.executable, "-m", "chesstours", "check", "-"], input=tour,
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith("valid")
