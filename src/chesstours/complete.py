@@ -36,6 +36,7 @@ from .errors import InvalidArgument, InvalidSquare, LimitReached, NoTour
 from .existence.reasons import obstruction
 from .pieces import KNIGHT, Leaper, move_table
 from .tour import Tour
+from .words import Status
 
 __all__ = ["complete_tour", "parse_path"]
 
@@ -162,9 +163,9 @@ def complete_tour(
     stats = {"nodes": nodes, "seconds": time.perf_counter() - t0, "order": order, "played": len(path)}
     ends = board.name(s) if len(path) == 1 else f"{board.name(s)} ... {board.name(path[-1])}"
     moves = f"the played path {ends} ({len(path)} square{'s' if len(path) != 1 else ''})"
-    if status == "found":
+    if status == Status.FOUND:
         return Tour(board, piece, found, closed, "backtrack", stats).validated()
-    if status == "exhausted":
+    if status == Status.EXHAUSTED:
         kind = "closed tour" if closed else "tour"
         to = "" if e is None else f" to {board.name(e)}"
         raise NoTour(

@@ -1,17 +1,25 @@
-"""Exact counts of tours: ``count_tours`` and ``estimate_count``.
+"""Exact counts of tours: :func:`count_tours`, :func:`estimate_count` and :func:`count_strip`.
 
-Two methods answer the same question. Backtracking
-(:mod:`chesstours.backtrack.search`, run on all cores by
-:mod:`chesstours.backtrack.tasks`) visits every tour, so its cost grows
-with the number of tours; the frontier sweep
-(:mod:`chesstours.frontier.sweep`) counts without visiting them, so its
-cost grows with the width of the board. ``method="auto"`` picks between them.
+Two methods answer the same question, and :func:`chesstours.policy.plan_count`
+chooses between them. Backtracking (:mod:`chesstours.backtrack`, on every
+core) visits every tour, so its cost grows with the number of tours; the
+frontier method (:mod:`chesstours.frontier`) counts without visiting them,
+so its cost grows with the width of the board.
 
 Counting conventions (as in the literature): an open tour is a Hamiltonian
 path, counted *directed* (as sequences of squares: each path twice, once per
 direction) and *undirected*; from a fixed start square both numbers are the
 sequences that start there. A closed tour is a Hamiltonian cycle, counted as
 a cycle (undirected); directed closed tours are twice as many.
+
+Examples
+--------
+>>> count_tours("5x5", start="a1").directed
+304
+>>> c = count_tours("5x5"); (c.directed, c.undirected)
+(1728, 864)
+>>> [n for k, n in count_strip(5, range(5, 9), closed=True).counts]
+[0, 8, 0, 44202]
 """
 
 from __future__ import annotations
@@ -21,24 +29,16 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from . import policy
 from .arguments import check_limits, prepare_query
 from .board import Board
 from .errors import InvalidArgument, LimitReached
 from .existence.reasons import obstruction
+from .machine import memory_limit
 from .pieces import KNIGHT, Leaper, parse_piece
+from .policy import CountMethod
 
-__all__ = ["count_tours", "estimate_count", "TourCount", "COUNT_METHODS", "MAX_BACKTRACK_COUNT_SQUARES",
-           "FRONTIER_ABOVE_SECONDS", "StripCount", "count_by_frontier", "count_strip", "memory_limit"]
-
-#: Methods of :func:`count_tours`.
-COUNT_METHODS = ("auto", "frontier", "backtrack")
-#: ``auto`` counts by the frontier method when backtracking
-#: is estimated to take longer than this many seconds.
-FRONTIER_ABOVE_SECONDS = 0.25
-#: Exhaustive counts by backtracking are refused outright above this many free squares.
-MAX_BACKTRACK_COUNT_SQUARES = 400
-#: Without a time or node limit, counts estimated to take longer than this are refused.
-MAX_UNLIMITED_COUNT_SECONDS = 3600.0
+__all__ = ["count_tours", "estimate_count", "TourCount", "StripCount", "count_strip", "directed_undirected"]
 
 
 @dataclass
@@ -88,9 +88,9 @@ def count_tours(
     end: int | str | None = None,
     closed: bool = False,
     piece: Leaper | str = KNIGHT,
-    method: str = "auto",
+    method: CountMethod = "auto",
     *,
-    holes=(),
+    holes: object = (),
     time_limit: float | None = None,
     node_limit: int | None = None,
     workers: int | None = None,
@@ -108,9 +108,10 @@ def count_tours(
         ``frontier`` sweeps the board with a dynamic programme over the
         frontier squares (:mod:`chesstours.frontier.sweep`), whose cost
         grows with the width of the board, not the number of tours;
-        ``auto`` uses the theory for an instant zero, then the frontier sweep
-        where its frontier fits and backtracking is estimated to take longer
-        than :data:`FRONTIER_ABOVE_SECONDS`; else backtracking. The chosen method is in
+        ``auto`` (planned by :func:`chesstours.policy.plan_count`) uses the
+        theory for an instant zero, then the frontier sweep where its frontier
+        fits and backtracking is estimated to take longer than
+        :data:`~chesstours.policy.FRONTIER_ABOVE_SECONDS`; else backtracking. The chosen method is in
         ``TourCount.method``; a frontier count adds ``max_states`` and
         ``peak_memory_mb`` to ``TourCount.extra``.
     time_limit, node_limit
@@ -136,7 +137,7 @@ def count_tours(
     ------
     InvalidArgument
         When the board is too large for an exhaustive count: above
-        ``MAX_BACKTRACK_COUNT_SQUARES`` squares, or (without a limit) when Knuth's
+        :data:`~chesstours.policy.MAX_BACKTRACK_COUNT_SQUARES` squares, or (without a limit) when Knuth's
         estimate of the search says it would take over an hour; for the
         frontier sweep, when its states would not fit in memory.
 
@@ -146,62 +147,22 @@ def count_tours(
     >>> (c.undirected, c.method)
     (9862, 'frontier')
     """
-    from .backtrack.tasks import (
-        NODES_PER_SECOND,
-        closed_tasks,
-        estimate_nodes,
-        open_tasks,
-        run_tasks,
-        split_tasks,
-    )
+    from .backtrack import closed_tasks, open_tasks, run_tasks, split_tasks
 
     board, piece, s, e = prepare_query(board, start, end, piece, holes)
-    if method not in COUNT_METHODS:
-        raise InvalidArgument(f"Unknown counting method {method!r}; use one of {', '.join(COUNT_METHODS)}.")
     check_limits(time_limit, node_limit)
-    if spill_dir is not None and method == "backtrack":
-        raise InvalidArgument("A spill folder is for the frontier method; backtracking keeps nothing to spill.")
-    if method == "frontier":
+    t0 = time.perf_counter()
+    plan = policy.plan_count(board, piece, s, e, closed, method, time_limit=time_limit, node_limit=node_limit,
+                             workers=workers, spill_dir=spill_dir)
+    if plan.refusal is not None:
+        raise InvalidArgument(plan.refusal)
+    if plan.method == "theory":
+        return TourCount(board, piece, closed, s, e, 0, 0, 0, time.perf_counter() - t0, "theory")
+    if plan.method == "frontier":
         return count_by_frontier(board, piece, closed, s, e, time_limit=time_limit, progress=progress,
                                  workers=workers, spill_dir=spill_dir)
-    if method == "auto" and node_limit is None:
-        if obstruction(board, piece, s, e, closed) is not None:
-            return TourCount(board, piece, closed, s, e, 0, 0, 0, 0.0, "theory")
-        why_not = _frontier_refusal(board, piece, s, e, closed, spill_dir, time_limit, workers)
-        if why_not is not None and spill_dir is not None:  # a spill folder asks for the frontier method
-            raise InvalidArgument(why_not)
-        if why_not is None and (spill_dir is not None or _frontier_pays(board, piece, s, e, closed, workers)):
-            return count_by_frontier(board, piece, closed, s, e, time_limit=time_limit, progress=progress,
-                                     workers=workers, spill_dir=spill_dir)
-    else:
-        why_not = None
-    if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
-        raise InvalidArgument(
-            f"Counting every tour of {board} ({board.free_count:,} squares) by exhaustive search is out of "
-            f"reach: the number of paths grows exponentially; the limit is {MAX_BACKTRACK_COUNT_SQUARES} squares."
-        )
-    t0 = time.perf_counter()
-    if obstruction(board, piece, s, e, closed) is not None:
-        return TourCount(board, piece, closed, s, e, 0, 0, 0, time.perf_counter() - t0, "theory")
-    if closed:
-        tasks = closed_tasks(board, piece, s, e)
-    else:
-        tasks = open_tasks(board, piece, s, e)
+    tasks = closed_tasks(board, piece, s, e) if closed else open_tasks(board, piece, s, e)
     tasks = split_tasks(board, piece, tasks)
-    if time_limit is None and node_limit is None and board.free_count > 30:
-        nodes = estimate_nodes(board, piece, tasks)
-        cores = workers or os.cpu_count() or 1
-        seconds = nodes / (NODES_PER_SECOND * min(cores, len(tasks)))
-        if seconds > MAX_UNLIMITED_COUNT_SECONDS:
-            if why_not is not None:  # auto: neither method can do it
-                raise InvalidArgument(
-                    f"{why_not[:-1]}; and exhaustive search would visit about {nodes:.1e} positions, "
-                    f"about {_duration(seconds)} here."
-                )
-            raise InvalidArgument(
-                f"Counting every tour of {board} by exhaustive search would visit about {nodes:.1e} positions, "
-                f"about {_duration(seconds)} here; give a time limit to count as far as it gets."
-            )
     try:
         result = run_tasks(board, piece, tasks, time_limit=time_limit, node_limit=node_limit, workers=workers,
                            progress=progress)
@@ -221,44 +182,8 @@ def count_tours(
     return count
 
 
-def _frontier_refusal(board, piece, s, e, closed, spill_dir=None, time_limit=None, workers=None) -> str | None:
-    from .frontier.sweep import refusal
-
-    return refusal(board, piece, s, e, closed, memory_limit(), spill_dir,
-                   MAX_UNLIMITED_SECONDS if time_limit is None else None, workers)
-
-
-def _frontier_pays(board, piece, s, e, closed, workers) -> bool:
-    """``auto``: count by the frontier method when backtracking is estimated to be slower.
-
-    Measured here (two cores), frontier against backtracking: 6x6 open 1.0 s
-    and 1.5 s, from a1 0.33 s and 0.36 s, from c3 0.12 s and 0.06 s; 5x7 open
-    0.12 s and 0.8 s; 6x6 closed 0.04 s and 0.03 s. Backtracking wins below a
-    few tenths of a second, the frontier above: the switch is at
-    :data:`FRONTIER_ABOVE_SECONDS` of estimated backtracking.
-    """
-    if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
-        return True
-    return estimate_count(board, s, e, closed, piece, workers=workers)[1] > FRONTIER_ABOVE_SECONDS
-
-
-def _duration(seconds: float) -> str:
-    """``3.2e7`` -> ``"1 year"``: a rough human duration."""
-    for unit, size in (("year", 365.25 * 86400), ("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size:
-            n = seconds / size
-            return f"{n:,.0f} {unit}{'s' if round(n) != 1 else ''}"
-    return f"{seconds:.0f} seconds"
-
-
 def _tour_count(board, piece, closed, s, e, result, seconds: float) -> TourCount:
-    n = result.count
-    if closed:
-        directed, undirected = (n, n) if e is not None else (2 * n, n)
-    elif s is None and e is None and board.free_count > 1:
-        directed, undirected = n, n // 2
-    else:
-        directed = undirected = n
+    directed, undirected = directed_undirected(board, closed, s, e, result.count)
     return TourCount(board, piece, closed, s, e, directed, undirected, result.nodes, seconds, "backtrack",
                      result.complete, {"tasks": result.tasks_total})
 
@@ -289,39 +214,19 @@ def estimate_count(
     >>> 1e3 < positions < 1e6 and seconds < 1
     True
     """
-    from .backtrack.tasks import NODES_PER_SECOND, closed_tasks, estimate_nodes, open_tasks, split_tasks
-
     board, piece, s, e = prepare_query(board, start, end, piece, holes)
-    if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
-        return float("inf"), float("inf")
-    if obstruction(board, piece, s, e, closed) is not None:
+    if board.free_count <= policy.MAX_BACKTRACK_COUNT_SQUARES and obstruction(board, piece, s, e, closed) is not None:
         return 0.0, 0.0
-    tasks = closed_tasks(board, piece, s, e) if closed else open_tasks(board, piece, s, e)
-    tasks = split_tasks(board, piece, tasks)
-    nodes = estimate_nodes(board, piece, tasks)
-    cores = workers or os.cpu_count() or 1
-    return nodes, nodes / (NODES_PER_SECOND * min(cores, len(tasks)))
+    positions, seconds, _ = policy.estimate_backtracking(board, piece, s, e, closed, workers)
+    return positions, seconds
 
 
 # -- the frontier method and strip families -------------------------------------
 
-#: Without a time limit, frontier counts estimated to take longer than this are refused (as backtracking's are).
-MAX_UNLIMITED_SECONDS = 3600.0
-
-
-def memory_limit() -> int:
-    """Bytes a count may plan to use: three quarters of this machine's memory."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
-        total = 8 << 30
-    return int(0.75 * total)
-
-
 def directed_undirected(board: Board, closed: bool, s, e, n: int) -> tuple[int, int]:
     """(directed, undirected) from ``n``: cycles, or directed sequences as backtracking counts them."""
-    if closed:
-        return (n, n) if e is not None else (2 * n, n)
+    if closed:  # a cycle is two sequences from (or to) one square; one from s to e
+        return (n, n) if s is not None and e is not None else (2 * n, n)
     if s is None and e is None and board.free_count > 1:
         return n, n // 2
     return n, n
@@ -330,15 +235,11 @@ def directed_undirected(board: Board, closed: bool, s, e, n: int) -> tuple[int, 
 def count_by_frontier(board: Board, piece: Leaper, closed: bool, s: int | None, e: int | None, *,
                       time_limit: float | None = None, progress: Callable | None = None,
                       workers: int | None = None, spill_dir=None):
-    """A :class:`~chesstours.count.TourCount` computed by the frontier sweep."""
-    from .frontier.sweep import frontier_count, refusal
+    """A :class:`TourCount` computed by the frontier method (which :func:`count_tours` has planned and let through)."""
+    from .frontier import frontier_count
 
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
-    if time_limit is None:
-        why = refusal(board, piece, s, e, closed, memory_limit(), spill_dir, MAX_UNLIMITED_SECONDS, workers)
-        if why is not None:
-            raise InvalidArgument(why)
     if closed and s is None and e is not None:
         s, e = e, None  # as backtracking: every cycle passes through the end square
         swapped = True
@@ -412,7 +313,7 @@ def count_strip(rows: int, lengths: Iterable[int], closed: bool = True, piece: L
     LimitReached
         ``time_limit`` ran out; nothing is counted before the sweep ends.
     """
-    from .frontier.sweep import count_strip as sweep
+    from .frontier import count_strip as sweep
 
     piece = parse_piece(piece)
     lengths = sorted({int(k) for k in lengths})

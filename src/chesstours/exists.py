@@ -44,6 +44,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import policy
 from .arguments import check_limits, prepare_query
 from .board import Board
 from .errors import ChessToursError
@@ -51,13 +52,13 @@ from .existence.reasons import decide
 from .existence.search import as_tour, search_tour
 from .pieces import KNIGHT, Leaper
 from .tour import Tour
+from .words import Status
 
 __all__ = ["Existence", "tour_exists", "PROOFS"]
 
 #: The ways an answer can be known (see the module docstring).
 PROOFS = ("theorem", "colour", "connectivity", "construction", "exhaustive", "limit")
 
-_WALKS = [("roth", 0), ("pohl", 0), ("first", 0)] + [("random", seed) for seed in range(6)]
 
 
 @dataclass
@@ -210,13 +211,13 @@ def tour_exists(
         elif verdict.answer and certificate and (built := _constructed(board, piece, s, e, closed)) is not None:
             found.certificate = built
         elif verdict.answer and certificate:
-            status, tour, nodes = search_tour(board, piece, s, e, closed, deadline)
+            status, tour, nodes = _search(board, piece, s, e, closed, deadline)
             found.nodes = nodes
-            if status == "found":
+            if status == Status.FOUND:
                 found.certificate = tour
-            elif status == "exhausted":  # pragma: no cover - a theorem and a complete search disagree
+            elif status == Status.EXHAUSTED:  # pragma: no cover - a theorem and a complete search disagree
                 raise AssertionError(f"A complete search found no tour where the theory says yes: {query}")
-            elif status == "time":
+            elif status == Status.TIME:
                 found.note = "No example tour was built: the search for one ran out of time."
             else:
                 found.note = "No example tour was built: the board is too large for the search to find one."
@@ -228,19 +229,19 @@ def tour_exists(
     if built is not None:
         reason = f"Yes: {CONSTRUCTION} built {what}; it comes with this answer as its certificate."
         return Existence(True, reason, "construction", built, seconds=time.perf_counter() - t0, **query)
-    status, tour, nodes = search_tour(board, piece, s, e, closed, deadline)
+    status, tour, nodes = _search(board, piece, s, e, closed, deadline)
     seconds = time.perf_counter() - t0
-    if status == "found":
+    if status == Status.FOUND:
         how = tour.stats.get("how", "a search")
         reason = f"Yes: {how} found {what}; it comes with this answer as its certificate."
         return Existence(True, reason, "construction", tour, nodes=nodes, seconds=seconds, **query)
-    if status == "exhausted":
+    if status == Status.EXHAUSTED:
         reason = (f"No {what[2:]}: no theorem settles this case, so a complete backtracking search followed "
                   f"every possible path ({nodes:,} positions), and none covers the board.")
         if piece == KNIGHT and not board.holes and board.rows == board.cols == 5 and s is not None and e is not None:
             reason += " (On 5x5 every tour has a corner at one of its two ends.)"
         return Existence(False, reason, "exhaustive", nodes=nodes, seconds=seconds, **query)
-    if status == "incomplete":
+    if status == Status.INCOMPLETE:
         stop = (f"the board is too large to search completely: a search of {nodes:,} positions from a few "
                 "first moves found none, which rules nothing out")
     else:
@@ -249,6 +250,11 @@ def tour_exists(
     reason = (f"Unknown: no theorem settles whether there is {what}, and {stop}, without finding one or "
               "ruling it out.")
     return Existence(None, reason, "limit", nodes=nodes, seconds=seconds, **query)
+
+
+def _search(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, deadline: float | None):
+    """The existence search, with the walks that :mod:`chesstours.policy` schedules."""
+    return search_tour(board, piece, s, e, closed, deadline, policy.walk_schedule(), policy.BACKWARD_WALKS)
 
 
 #: How a constructed certificate was made, as the reasons say it.

@@ -1,15 +1,15 @@
-"""The public api: find, list and count tours.
+"""Find a tour, or list them all: :func:`find_tour` and :func:`iter_tours`.
 
-``find_tour`` answers "give me a tour" with the fastest method that works,
-``iter_tours`` lists every tour lazily, and ``count_tours`` (from
-:mod:`chesstours.count`) counts them exactly. Every tour returned has
-passed :meth:`Tour.validate`.
+``find_tour`` answers "give me a tour" with the method :mod:`chesstours.policy`
+plans (by default the fastest one that works, and complete: it finds a tour
+whenever one exists), and ``iter_tours`` lists every tour lazily. Every tour
+returned has passed :meth:`Tour.validate`.
 
-Counting conventions (as in the literature): an open tour is a Hamiltonian
-path, counted *directed* (as sequences of squares: each path twice, once per
-direction) and *undirected*; from a fixed start square both numbers are the
-sequences that start there. A closed tour is a Hamiltonian cycle, counted as
-a cycle (undirected); directed closed tours are twice as many.
+Without a start square, "a tour" means a tour from any square, as it does for
+:func:`~chesstours.tour_exists` and :func:`~chesstours.count_tours`: a1 (or the
+first free square) if one starts there, else one from another square, which
+the tour's ``start`` says. Without a start but with an end, a tour that ends
+there.
 
 Examples
 --------
@@ -17,10 +17,9 @@ Examples
 >>> tour = ct.find_tour("8x8", start="a1")
 >>> len(tour), tour.names()[:3]
 (64, ['a1', 'b3', 'c1'])
->>> ct.count_tours("5x5", start="a1").directed
-304
->>> c = ct.count_tours("5x5"); (c.directed, c.undirected)
-(1728, 864)
+>>> tour = ct.find_tour("3x4", holes="a1")       # no tour starts on b1: it starts elsewhere
+>>> tour.board.name(tour.start), len(tour)
+('a2', 11)
 """
 
 from __future__ import annotations
@@ -28,29 +27,21 @@ from __future__ import annotations
 import time
 from typing import Callable, Iterator
 
+from . import policy
 from .arguments import check_limits, prepare_query
 from .board import Board
 from .errors import InvalidArgument, LimitReached, NoTour
 from .existence.reasons import obstruction
 from .pieces import KNIGHT, Leaper, move_table
+from .policy import FindMethod, Order, Tiebreak
 from .tour import Tour
-from .warnsdorff import walk as _wd
+from .warnsdorff import warnsdorff
+from .words import Status
 
-__all__ = ["find_tour", "iter_tours", "METHODS", "CONSTRUCT_ABOVE"]
+__all__ = ["find_tour", "iter_tours"]
 
-#: Methods of :func:`find_tour`.
-METHODS = ("auto", "warnsdorff", "backtrack", "construct")
-#: ``auto`` builds knight's tours of whole boards with more squares than this by
-#: construction (:mod:`chesstours.construct.build`) instead of Warnsdorff's rule.
-CONSTRUCT_ABOVE = 10_000
 #: Nodes per kernel call between checks of the clock.
 _CHUNK = 1 << 20
-#: Backtracking move orders (as :data:`chesstours.backtrack.search.ORDERS`; the
-#: compiled engines are imported only when a search needs them).
-ORDERS = ("fixed", "warnsdorff")
-
-
-# -- find --------------------------------------------------------------------
 
 
 def find_tour(
@@ -59,12 +50,12 @@ def find_tour(
     end: int | str | None = None,
     closed: bool = False,
     piece: Leaper | str = KNIGHT,
-    method: str = "auto",
+    method: FindMethod = "auto",
     *,
-    holes=(),
-    tiebreak: str | None = None,
+    holes: object = (),
+    tiebreak: Tiebreak | None = None,
     seed: int = 0,
-    order: str = "warnsdorff",
+    order: Order = policy.FIND_ORDER,
     time_limit: float | None = None,
     node_limit: int | None = None,
     progress: Callable[[int], None] | None = None,
@@ -77,7 +68,11 @@ def find_tour(
         A :class:`Board` or a size such as ``"8x8"``.
     start, end : int or str, optional
         First and last squares (names such as ``"a1"`` or indices). Without a
-        start, a1 (or the first free square) is used.
+        start, a tour from any square: a1 (or the first free square) when one
+        starts there, else from the first other square that has one (one
+        square of each symmetry class is tried; a heuristic method tries at
+        most :data:`~chesstours.policy.HEURISTIC_STARTS`). Without a start but
+        with an end, a tour that ends there.
     closed : bool
         Ask for a closed tour (the last square leaps back to the first).
     piece : Leaper or str
@@ -88,12 +83,13 @@ def find_tour(
         knight's tour of a whole board of any size in linear time by divide
         and conquer (Parberry 1997, Lin & Wei 2005; no holes; an end square
         is reached by Pósa's rotations, which may give up on 3 x n and 4 x n);
-        ``auto`` is complete: the theory first (instant "no" with a reason);
-        for a knight on a whole board of more than :data:`CONSTRUCT_ABOVE`
-        squares the construction; otherwise Warnsdorff's rule with several
-        tie-breaks, then the construction where it applies, then backtracking
-        -- so it returns a tour from every square where one exists and
-        otherwise raises :class:`NoTour`.
+        ``auto`` is complete and is planned by :func:`chesstours.policy.plan_find`:
+        the theory first (instant "no" with a reason); for a knight on a whole
+        board of more than :data:`~chesstours.policy.CONSTRUCT_ABOVE` squares
+        the construction; otherwise Warnsdorff's rule with the tie-breaks of
+        :func:`~chesstours.policy.walk_schedule`, then the construction where it
+        applies, then backtracking -- so it returns a tour whenever one exists
+        and otherwise raises :class:`NoTour`.
     holes : squares removed from the board.
     tiebreak : {"first", "pohl", "roth", "random"}
         Warnsdorff's tie-break (``auto`` tries several; default ``roth``).
@@ -111,7 +107,8 @@ def find_tour(
     Returns
     -------
     Tour
-        Validated; ``tour.stats`` holds ``nodes``, ``seconds`` and what was tried.
+        Validated; ``tour.stats`` holds ``nodes``, ``seconds`` and what was
+        tried (``starts_tried`` when squares before its start had no tour).
 
     Raises
     ------
@@ -123,148 +120,175 @@ def find_tour(
         Bad input.
     """
     board, piece, s, e = prepare_query(board, start, end, piece, holes)
-    if method not in METHODS:
-        raise InvalidArgument(f"Unknown method {method!r}; use one of {', '.join(METHODS)}.")
-    if tiebreak is not None and tiebreak not in _wd.TIEBREAKS:
-        raise InvalidArgument(f"Unknown tie-break {tiebreak!r}; use one of {', '.join(_wd.TIEBREAKS)}.")
-    if order not in ORDERS:
-        raise InvalidArgument(f"Unknown move order {order!r}; use one of {', '.join(ORDERS)}.")
+    policy.check_find(method, tiebreak, order)
     check_limits(time_limit, node_limit)
-    if s is None:
-        s = int(board.free_squares[0]) if board.holes else 0
-    t0 = time.perf_counter()
-    deadline = None if time_limit is None else t0 + time_limit
-
-    if method == "warnsdorff":
-        return _warnsdorff_once(board, piece, s, e, closed, tiebreak or "roth", seed, t0).validated()
-
-    if method == "construct":
-        from .construct.build import construct_tour
-
-        return construct_tour(board, s, e, closed, piece).validated()
-
-    if method == "auto":
-        reason = obstruction(board, piece, s, e, closed)
-        if reason is not None:
-            raise reason
-        constructible = piece == KNIGHT and not board.holes
-        if constructible and board.free_count > CONSTRUCT_ABOVE:
-            if e is None:
-                return _constructed(board, s, None, closed, piece).validated()
-            try:  # the end square is reached by rotations, which may give up: then search
-                return _constructed(board, s, e, closed, piece).validated()
-            except InvalidArgument:
-                pass
-        tour = _warnsdorff_tries(board, piece, s, e, closed, tiebreak, seed, t0)
-        if tour is not None:
-            return tour.validated()
-        if constructible:
-            try:
-                return _constructed(board, s, e, closed, piece).validated()
-            except InvalidArgument:
-                pass  # no stored piece fits, or the rotations gave up: exhaustive search decides
-    return _backtrack(board, piece, s, e, closed, order, deadline, node_limit, t0, method, progress).validated()
-
-
-def _constructed(board, s, e, closed, piece) -> Tour:
-    from .construct.build import construct_tour
-
-    tour = construct_tour(board, s, e, closed, piece)
-    tour.method = "auto/construct"
-    return tour
-
-
-def _warnsdorff_once(board, piece, s, e, closed, tiebreak, seed, t0) -> Tour:
-    result = _wd.warnsdorff(board, s, piece, tiebreak, seed, end=e, closed=closed)
-    stats = {"nodes": len(result.path), "seconds": time.perf_counter() - t0, "tiebreak": tiebreak}
-    if not result.complete:
-        raise NoTour(
-            f"Warnsdorff's rule ({tiebreak} tie-break) reached a dead end after {len(result.path)} of "
-            f"{board.free_count} squares; another method may still find a tour.",
-            proof="heuristic",
-            nodes=len(result.path),
-        )
-    if e is not None and result.path[-1] != e:
-        raise NoTour(
-            f"Warnsdorff's rule ({tiebreak} tie-break) covered the board but ended on "
-            f"{board.name(result.path[-1])}, not {board.name(e)}.",
-            proof="heuristic",
-        )
-    if closed and not result.closed:
-        raise NoTour(
-            f"Warnsdorff's rule ({tiebreak} tie-break) found an open tour ending on "
-            f"{board.name(result.path[-1])}, which is not a {piece.name} move from {board.name(s)}, "
-            "so it is not closed.",
-            proof="heuristic",
-        )
-    return Tour(board, piece, result.path, closed, "warnsdorff", stats)
-
-
-#: Random tie-break walks tried by ``auto`` after the fixed rules.
-_RANDOM_TRIES = 8
-
-
-def _warnsdorff_tries(board, piece, s, e, closed, tiebreak, seed, t0) -> Tour | None:
-    rules = [tiebreak] if tiebreak else ["roth", "pohl", "first"]
-    tries = [(rule, seed) for rule in rules] + [("random", seed + i) for i in range(_RANDOM_TRIES)]
-    for n, (rule, sd) in enumerate(tries, 1):
-        try:
-            tour = _warnsdorff_once(board, piece, s, e, closed, rule, sd, t0)
-        except NoTour:
-            continue
-        tour.stats["tries"] = n
-        tour.method = "auto/warnsdorff"
-        return tour
-    return None
-
-
-def _backtrack(board, piece, s, e, closed, order, deadline, node_limit, t0, method, progress=None) -> Tour:
-    from .backtrack.tasks import closed_tasks, first_tour, open_tasks
-
+    finder = _Finder(board, piece, closed, method, tiebreak, seed, order, time_limit, node_limit, progress)
+    if s is not None:
+        return finder.tour_from(s, e).validated()
     if closed:
-        # Without a fixed end, a closed tour may start anywhere: search through the
-        # square with fewest moves (fewest pairs of neighbours to try), then rotate.
-        root = s if e is not None else None
-        tasks = closed_tasks(board, piece, root, e)
-    else:
-        tasks = open_tasks(board, piece, s, e, symmetry=False)
-    status, path, nodes = first_tour(board, piece, tasks, order=order, deadline=deadline, node_limit=node_limit,
-                                     progress=progress)
-    stats = {"nodes": nodes, "seconds": time.perf_counter() - t0, "order": order}
-    label = "backtrack" if method == "backtrack" else "auto/backtrack"
-    if status == "found":
-        tour = Tour(board, piece, path, closed, label, stats)
-        return tour.rotated(s) if closed and tour.start != s else tour
-    if status == "exhausted":
-        what = "closed tour" if closed else "tour"
-        where = "" if closed and e is None else f" from {board.name(s)}"
-        if e is not None:
-            where += f" to {board.name(e)}"
-        raise NoTour(
-            f"No {what}{where} on {board}: an exhaustive search of {nodes:,} positions found none.",
-            proof="exhaustive",
-            nodes=nodes,
-        )
-    raise LimitReached(
-        f"Stopped at the {'time' if status == 'time' else 'node'} limit after {nodes:,} positions "
-        "without finding a tour.",
-        partial=stats,
-    )
+        # A closed tour passes through every square: find one from the end square (or the
+        # default start) and turn it so that it ends there.
+        if e is None:
+            return finder.tour_from(policy.default_start(board), None).validated()
+        tour = finder.tour_from(e, None)
+        return tour.rotated(int(tour.path[1])).validated() if len(tour) > 1 else tour.validated()
+    if e is not None:  # a tour that ends on e is a tour from e, walked backwards
+        return finder.tour_from(e, None).reversed().validated()
+    return finder.tour_from_any_square().validated()
 
 
-def _run_until(search, deadline, node_limit, stop_at_tour: bool) -> str:
-    """Run ``search`` in chunks; return "found", "exhausted", "time" or "nodes"."""
+class _Finder:
+    """One query of :func:`find_tour`: its method, limits and clock, asked for tours from given squares."""
+
+    def __init__(self, board: Board, piece: Leaper, closed: bool, method: str, tiebreak: Tiebreak | None, seed: int,
+                 order: Order, time_limit: float | None, node_limit: int | None,
+                 progress: Callable[[int], None] | None):
+        self.board, self.piece, self.closed, self.method = board, piece, closed, method
+        self.tiebreak, self.seed, self.order = tiebreak, seed, order
+        self.node_limit, self.progress = node_limit, progress
+        self.t0 = time.perf_counter()
+        self.deadline = None if time_limit is None else self.t0 + time_limit
+        self.nodes = 0  # positions backtracking visited so far, over every start square tried
+
+    def tour_from_any_square(self) -> Tour:
+        """An open tour from the default start, else from the first other square that has one."""
+        board = self.board
+        if self.method in ("auto", "backtrack"):
+            reason = obstruction(board, self.piece, None, None, self.closed)
+            if reason is not None:
+                raise reason
+        starts = policy.starts_to_try(board, self.piece, self.method)
+        failures: list[NoTour] = []
+        for tried, v in enumerate(starts):
+            try:
+                tour = self.tour_from(v, None)
+            except NoTour as exc:
+                failures.append(exc)
+                continue
+            if tried:
+                tour.stats["starts_tried"] = tried + 1
+            return tour
+        if len(failures) == 1:
+            raise failures[0]
+        proven = all(exc.proof != "heuristic" for exc in failures)
+        nodes = sum(exc.nodes for exc in failures)
+        squares = "every square (one of each symmetry class)" if self.method in ("auto", "backtrack") else \
+            f"{len(starts)} squares (one of each symmetry class)"
+        how = f"an exhaustive search from {squares} found none ({nodes:,} positions)" if proven else \
+            f"{self._method_name()} found none from {squares}; another method may still find one"
+        raise NoTour(f"No {self.piece.name}'s tour of {board}: {how}.", proof="exhaustive" if proven else "heuristic",
+                     nodes=nodes)
+
+    def _method_name(self) -> str:
+        return {"warnsdorff": "Warnsdorff's rule", "construct": "the construction"}.get(self.method, self.method)
+
+    def tour_from(self, s: int, e: int | None) -> Tour:
+        """A tour from ``s`` (to ``e``) by the query's method; :class:`NoTour` or :class:`LimitReached` if none."""
+        board, piece, closed = self.board, self.piece, self.closed
+        if self.method == "warnsdorff":
+            return self._walk(s, e, self.tiebreak or policy.DEFAULT_TIEBREAK, self.seed)
+        if self.method == "construct":
+            from .construct import construct_tour
+
+            return construct_tour(board, s, e, closed, piece)
+        if self.method == "auto":
+            reason = obstruction(board, piece, s, e, closed)
+            if reason is not None:
+                raise reason
+            plan = policy.plan_find(board, piece, s, e, closed, "auto", tiebreak=self.tiebreak, order=self.order)
+            constructible = "the construction" in plan.steps or plan.method == "construct"
+            if plan.method == "construct":
+                try:  # an end square is reached by rotations, which may give up: then search
+                    return self._constructed(s, e)
+                except InvalidArgument:
+                    if e is None:
+                        raise
+            tour = self._walks(s, e)
+            if tour is not None:
+                return tour
+            if constructible:
+                try:
+                    return self._constructed(s, e)
+                except InvalidArgument:
+                    pass  # no stored piece fits, or the rotations gave up: exhaustive search decides
+        return self._backtrack(s, e)
+
+    def _constructed(self, s: int, e: int | None) -> Tour:
+        from .construct import construct_tour
+
+        tour = construct_tour(self.board, s, e, self.closed, self.piece)
+        tour.method = "auto/construct"
+        return tour
+
+    def _walk(self, s: int, e: int | None, tiebreak: Tiebreak, seed: int) -> Tour:
+        board, piece, closed = self.board, self.piece, self.closed
+        result = warnsdorff(board, s, piece, tiebreak, seed, end=e, closed=closed)
+        stats = {"nodes": len(result.path), "seconds": time.perf_counter() - self.t0, "tiebreak": tiebreak}
+        rule = f"Warnsdorff's rule ({tiebreak} tie-break)"
+        if not result.complete:
+            raise NoTour(f"{rule} reached a dead end after {len(result.path)} of {board.free_count} squares; "
+                         "another method may still find a tour.", proof="heuristic", nodes=len(result.path))
+        if e is not None and result.path[-1] != e:
+            raise NoTour(f"{rule} covered the board but ended on {board.name(result.path[-1])}, not "
+                         f"{board.name(e)}.", proof="heuristic")
+        if closed and not result.closed:
+            raise NoTour(f"{rule} found an open tour ending on {board.name(result.path[-1])}, which is not a "
+                         f"{piece.name} move from {board.name(s)}, so it is not closed.", proof="heuristic")
+        return Tour(board, piece, result.path, closed, "warnsdorff", stats)
+
+    def _walks(self, s: int, e: int | None) -> Tour | None:
+        """The first of the schedule's walks that makes the tour asked for, or None."""
+        for n, (rule, seed) in enumerate(policy.walk_schedule(self.tiebreak, self.seed), 1):
+            try:
+                tour = self._walk(s, e, rule, seed)
+            except NoTour:
+                continue
+            tour.stats["tries"] = n
+            tour.method = "auto/warnsdorff"
+            return tour
+        return None
+
+    def _backtrack(self, s: int, e: int | None) -> Tour:
+        from .backtrack import closed_tasks, first_tour, open_tasks
+
+        board, piece, closed = self.board, self.piece, self.closed
+        if closed:
+            # Without a fixed end, a closed tour may start anywhere: search through the
+            # square with fewest moves (fewest pairs of neighbours to try), then rotate.
+            tasks = closed_tasks(board, piece, s if e is not None else None, e)
+        else:
+            tasks = open_tasks(board, piece, s, e, symmetry=False)
+        left = None if self.node_limit is None else self.node_limit - self.nodes
+        status, path, nodes = first_tour(board, piece, tasks, order=self.order, deadline=self.deadline,
+                                         node_limit=left, progress=self.progress)
+        self.nodes += nodes
+        stats = {"nodes": nodes, "seconds": time.perf_counter() - self.t0, "order": self.order}
+        label = "backtrack" if self.method == "backtrack" else "auto/backtrack"
+        if status == Status.FOUND:
+            tour = Tour(board, piece, path, closed, label, stats)
+            return tour.rotated(s) if closed and tour.start != s else tour
+        if status == Status.EXHAUSTED:
+            what = "closed tour" if closed else "tour"
+            where = "" if closed and e is None else f" from {board.name(s)}"
+            if e is not None:
+                where += f" to {board.name(e)}"
+            raise NoTour(f"No {what}{where} on {board}: an exhaustive search of {nodes:,} positions found none.",
+                         proof="exhaustive", nodes=nodes)
+        raise LimitReached(f"Stopped at the {'time' if status == Status.TIME else 'node'} limit after {nodes:,} "
+                           "positions without finding a tour.", partial=stats)
+
+def _run_until(search, deadline: float | None, stop_at_tour: bool) -> Status:
+    """Run ``search`` in chunks until it finds a tour, is exhausted, or the deadline passes.
+
+    The clock is read before every chunk, so a search that finds tours in
+    quick succession stops at the deadline too.
+    """
     while True:
-        budget = _CHUNK
-        if node_limit is not None:
-            budget = min(budget, node_limit - search.nodes)
-            if budget <= 0:
-                return "nodes"
-        status = search.run(budget, stop_at_tour=stop_at_tour)
-        if status != "budget":
-            return status
         if deadline is not None and time.perf_counter() > deadline:
-            return "time"
+            return Status.TIME
+        status = search.run(_CHUNK, stop_at_tour=stop_at_tour)
+        if status != Status.BUDGET:
+            return status
 
 
 # -- iterate -----------------------------------------------------------------
@@ -277,15 +301,16 @@ def iter_tours(
     closed: bool = False,
     piece: Leaper | str = KNIGHT,
     *,
-    holes=(),
-    order: str = "fixed",
+    holes: object = (),
+    order: Order = policy.LIST_ORDER,
     time_limit: float | None = None,
 ) -> Iterator[Tour]:
     """Yield every tour, lazily, each one validated.
 
     Open tours are yielded as directed sequences: from ``start`` if given,
-    otherwise from every free square in turn. Closed tours are yielded once
-    per cycle, starting at ``start`` (or the first free square), in the
+    otherwise from every free square in turn (to ``end`` if given). Closed
+    tours are yielded once per cycle, starting at ``start`` (or, with only an
+    ``end``, ending there; else starting at the first free square), in the
     direction whose second square comes first in the move order.
 
     Raises :class:`LimitReached` when ``time_limit`` runs out.
@@ -295,23 +320,20 @@ def iter_tours(
     >>> sum(1 for _ in iter_tours("5x6", closed=True))
     8
     """
-    from .backtrack.search import Search
-    from .backtrack.tasks import closed_tasks
+    from .backtrack import Search, closed_tasks
 
     board, piece, s, e = prepare_query(board, start, end, piece, holes)
-    if order not in ORDERS:
-        raise InvalidArgument(f"Unknown move order {order!r}; use one of {', '.join(ORDERS)}.")
+    policy.check_find("backtrack", None, order)
     check_limits(time_limit, None)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     if obstruction(board, piece, s, e, closed) is not None:
         return
     table = move_table(board, piece)
     holes_mask = board.hole_mask if board.holes else None
+    turn_to_end = closed and s is None and e is not None  # cycles through e, each turned to end there
     if closed:
-        root = s if s is not None else int(board.free_squares[0])
-        searches = [
-            (t.prefix, t.end) for t in closed_tasks(board, piece, root, e)
-        ]
+        root = s if s is not None else e if e is not None else policy.default_start(board)
+        searches = [(t.prefix, t.end) for t in closed_tasks(board, piece, root, None if turn_to_end else e)]
     elif s is None and e is not None:
         searches = [((v,), e) for v in board.free_squares.tolist() if v != e]
     else:
@@ -320,10 +342,11 @@ def iter_tours(
     for prefix, fixed_end in searches:
         search = Search(table, list(prefix), end=fixed_end, order=order, holes=holes_mask)
         while True:
-            status = _run_until(search, deadline, None, stop_at_tour=True)
-            if status == "found":
-                yield Tour(board, piece, search.path(), closed, "backtrack", {"nodes": search.nodes}).validated()
-            elif status == "exhausted":
+            status = _run_until(search, deadline, stop_at_tour=True)
+            if status == Status.FOUND:
+                tour = Tour(board, piece, search.path(), closed, "backtrack", {"nodes": search.nodes})
+                yield (tour.rotated(int(tour.path[1])) if turn_to_end else tour).validated()
+            elif status == Status.EXHAUSTED:
                 break
             else:
                 raise LimitReached("The time limit ran out while listing tours.")

@@ -175,7 +175,7 @@ def _why_skipped(board: Board, table, visited, degree, end_ok, forced: int, c: i
     """Why the kernel gave up the move ``c -> x`` at once: ``(culprit, reason)``.
 
     The state is the kernel's just before the move. This repeats, in plain
-    Python, the tests of :func:`chesstours.backtrack.kernel._advance` only to
+    Python, the tests of :func:`chesstours.backtrack.kernel.advance` only to
     name the square that made the move hopeless.
     """
     name = board.name
@@ -217,7 +217,7 @@ def trace_backtrack(board: Board, start: int, end: int | None = None, closed: bo
 
     After a tour the search goes on, as when listing every tour, until nothing is left.
     """
-    from .backtrack import kernel as _bk
+    from .backtrack import layout as _bk
     from .backtrack import search as _bt  # compiled: imported when a search runs
 
     if order not in _bt.ORDERS:

@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import chesstours as ct
+from chesstours import policy, tour_exists
 from chesstours.cli import main
 from chesstours.count import count_strip
 from chesstours.pieces import move_table
@@ -250,7 +251,7 @@ def test_a_count_too_slow_to_backtrack_but_quick_to_sweep_is_served(client):
 
 def test_a_count_that_runs_out_of_time_is_504_with_the_partial_count(client, monkeypatch):
     # Let the estimate through, so that the real search meets the real time limit.
-    monkeypatch.setattr(service, "estimate_count", lambda *a, **k: (0.0, 0.0))
+    monkeypatch.setattr(policy, "estimate_backtracking", lambda *a, **k: (0.0, 0.0, 1))
     response = client.get("/api/count", params={"board": "6x6", "start": "a1", "time_limit": 0.2})
     assert response.status_code == 504
     body = response.json()
@@ -262,9 +263,10 @@ def test_a_count_that_runs_out_of_time_is_504_with_the_partial_count(client, mon
 # -- /api/exists -------------------------------------------------------------------------------
 
 
-def test_exists_with_a_tour_as_certificate(client):
+def test_exists_is_tour_exists_with_a_tour_as_certificate(client):
     data = client.get("/api/exists", params={"board": "8x8", "closed": True}).json()
-    assert data["exists"] is True and data["proof"] == "tour"
+    assert data == tour_exists("8x8", closed=True, certificate=True).to_dict() | {"seconds": data["seconds"]}
+    assert data["exists"] is True and data["proof"] == "theorem" and data["theorem"] == "Schwenk 1991"
     Tour.from_dict({"board": "8x8", "path": data["tour"], "closed": True}).validate()
 
 
@@ -298,14 +300,14 @@ def test_exists_without_a_start_tries_every_kind_of_square(client):
 def test_exists_is_null_when_the_time_runs_out(client, monkeypatch):
     seen = []
 
-    def slow(*args, time_limit=None, **kwargs):
+    def slow(board, start=None, end=None, closed=False, piece="knight", *, time_limit=None, **kwargs):
         seen.append(time_limit)
-        raise ct.LimitReached("Stopped at the time limit after 1,000 positions without finding a tour.")
+        return ct.Existence(None, "Unknown: the search stopped at the time limit.", "limit", board=board)
 
-    monkeypatch.setattr(service, "find_tour", slow)
+    monkeypatch.setattr(service, "tour_exists", slow)
     data = client.get("/api/exists", params={"board": "8x8", "time_limit": 3}).json()
-    assert data == {"exists": None, "proof": None, "tour": None,
-                    "reason": "Unknown: Stopped at the time limit after 1,000 positions without finding a tour."}
+    assert data["exists"] is None and data["proof"] == "limit" and data["tour"] is None
+    assert data["reason"] == "Unknown: the search stopped at the time limit."
     # First in the quick lane with a short budget, then in the slow lane with the rest.
     assert seen == [pytest.approx(0.5, abs=0.05), pytest.approx(2.5, abs=0.05)]
 

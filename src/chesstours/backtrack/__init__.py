@@ -56,7 +56,8 @@ Examples
 
 from __future__ import annotations
 
-from .search import BUDGET, EXHAUSTED, FOUND, ORDERS, Search
+from .layout import ORDERS, Order
+from .search import BUDGET, EXHAUSTED, FOUND, Search
 from .tasks import (
     NODES_PER_SECOND,
     Task,
@@ -69,4 +70,4 @@ from .tasks import (
     split_tasks,
 )
 
-__all__ = ["Search", "ORDERS", "FOUND", "EXHAUSTED", "BUDGET", "Task", "TaskResult", "open_tasks", "closed_tasks", "split_tasks", "run_tasks", "first_tour", "estimate_nodes", "NODES_PER_SECOND"]
+__all__ = ["Search", "Order", "ORDERS", "FOUND", "EXHAUSTED", "BUDGET", "Task", "TaskResult", "open_tasks", "closed_tasks", "split_tasks", "run_tasks", "first_tour", "estimate_nodes", "NODES_PER_SECOND"]

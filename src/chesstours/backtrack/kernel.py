@@ -11,13 +11,17 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-# Kernel status codes.
-CODE_FOUND, CODE_EXHAUSTED, CODE_BUDGET = 0, 1, 2
-FOUND, EXHAUSTED, BUDGET = "found", "exhausted", "budget"
-STATUS_NAMES = (FOUND, EXHAUSTED, BUDGET)
-
-# Layout of the ``regs`` int64 register array shared with the kernel.
-REG_DEPTH, REG_BASE, REG_NODES, REG_COUNT, REG_PENDING, REG_FREE = range(6)
+from .layout import (
+    CODE_BUDGET,
+    CODE_EXHAUSTED,
+    CODE_FOUND,
+    REG_BASE,
+    REG_COUNT,
+    REG_DEPTH,
+    REG_FREE,
+    REG_NODES,
+    REG_PENDING,
+)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")

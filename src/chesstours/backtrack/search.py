@@ -6,33 +6,32 @@ The method and its pruning are explained in :mod:`chesstours.backtrack`.
 
 from __future__ import annotations
 
-from typing import Literal, get_args
-
 import numpy as np
 
-from .kernel import (
-    BUDGET,
+from ..words import Status
+from .layout import (
     CODE_EXHAUSTED,
-    EXHAUSTED,
-    FOUND,
+    ORDERS,
     REG_BASE,
     REG_COUNT,
     REG_DEPTH,
     REG_FREE,
     REG_NODES,
-    STATUS_NAMES,
-    advance,
-    neighbour_bits,
-    order_candidates,
-    probe,
-    setup_prefix,
+    REGISTERS,
+    STATUS_OF_CODE,
 )
 
-__all__ = ["Search", "Order", "ORDERS", "FOUND", "EXHAUSTED", "BUDGET"]
+__all__ = ["Search", "FOUND", "EXHAUSTED", "BUDGET"]
 
-#: Move orders: the leaper's fixed order, or Warnsdorff's (fewest onward moves first).
-Order = Literal["fixed", "warnsdorff"]
-ORDERS: tuple[Order, ...] = get_args(Order)
+FOUND, EXHAUSTED, BUDGET = Status.FOUND, Status.EXHAUSTED, Status.BUDGET
+
+
+def _kernel():
+    """The compiled kernels, loaded when the first search is made: numba takes a few tenths of a second
+    to start, which ``import chesstours`` and the walks of small boards never pay."""
+    from . import kernel
+
+    return kernel
 
 
 class Search:
@@ -88,8 +87,9 @@ class Search:
         self.stack_count = np.zeros(n, dtype=np.int32)
         self.stack_cand = np.zeros((n, k), dtype=np.int32)
         self.stack_forced = np.full(n, -1, dtype=np.int32)
-        self.near = neighbour_bits(self.table)
-        self.regs = np.zeros(6, dtype=np.int64)
+        kernel = _kernel()
+        self.near = kernel.neighbour_bits(self.table)
+        self.regs = np.zeros(REGISTERS, dtype=np.int64)
         self.regs[REG_FREE] = n_free
         self.prefix = prefix
         self.done = False
@@ -103,13 +103,13 @@ class Search:
             self._single = bool(self.end_ok[prefix[-1]])
             self.done = True
             return
-        forced = setup_prefix(self.table, self.visited, self.degree, prefix, self.end_ok, fixed_end)
+        forced = kernel.setup_prefix(self.table, self.visited, self.degree, prefix, self.end_ok, fixed_end)
         if forced == -2:
             self.done = True
             return
         self.stack_forced[depth] = forced
         remaining = n_free - prefix.size
-        self.stack_count[depth] = order_candidates(
+        self.stack_count[depth] = kernel.order_candidates(
             self.table, self.visited, self.degree, int(prefix[-1]), fixed_end, remaining == 1, self.order,
             self.stack_cand[depth],
         )
@@ -123,7 +123,7 @@ class Search:
         if self.done:
             return 0.0
         depth = int(self.regs[REG_BASE])
-        return float(probe(self.table, self.near, self.visited, self.degree, self.prefix,
+        return float(_kernel().probe(self.table, self.near, self.visited, self.degree, self.prefix,
                             int(self.stack_forced[depth]), self.end_ok, self.fixed_end,
                             int(self.regs[REG_FREE]), probes, seed))
 
@@ -151,7 +151,7 @@ class Search:
         return [j for j in range(nxt, row.size)
                 if row[j] >= 0 and not self.visited[row[j]] and (last or row[j] != self.fixed_end)]
 
-    def run(self, budget: int = 1 << 62, stop_at_tour: bool = False) -> str:
+    def run(self, budget: int = 1 << 62, stop_at_tour: bool = False) -> Status:
         """Search on for at most ``budget`` nodes.
 
         Returns ``"found"`` (a tour is on the stack: :meth:`path`; only with
@@ -163,11 +163,11 @@ class Search:
                 self._single_given = True
                 return FOUND
             return EXHAUSTED
-        status = advance(
+        status = _kernel().advance(
             self.table, self.near, self.visited, self.degree, self.stack_square, self.stack_next,
             self.stack_count, self.stack_cand, self.stack_forced, self.end_ok, self.fixed_end, self.order,
             stop_at_tour, budget, self.regs,
         )
         if status == CODE_EXHAUSTED:
             self.done = True
-        return STATUS_NAMES[status]
+        return STATUS_OF_CODE[status]

@@ -37,13 +37,15 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
 from ..board import Board
 from ..machine import worker_count
 from ..pieces import Leaper, move_table
+from ..words import Status
+from .layout import Order
 from .search import Search
 
 __all__ = [
@@ -226,7 +228,7 @@ def run_tasks(
                 if node_limit is not None and result.nodes >= node_limit:
                     result.stopped_by = result.stopped_by or "node limit"
                     stop.set()
-            if status == "exhausted":
+            if status == Status.EXHAUSTED:
                 with lock:
                     result.count += task.weight * search.count
                     result.tasks_done += 1
@@ -266,48 +268,62 @@ def first_tour(
     piece: Leaper,
     tasks: list[Task],
     *,
-    order: str = "warnsdorff",
+    extra: Sequence[Task] = (),
+    order: Order = "warnsdorff",
     deadline: float | None = None,
     node_limit: int | None = None,
     first_budget: int = 1 << 12,
     progress: Callable[[int], None] | None = None,
-) -> tuple[str, np.ndarray | None, int]:
+) -> tuple[Status, np.ndarray | None, int]:
     """Search the tasks round-robin, with budgets doubling each round, for one tour.
 
-    Returns ``(status, path, nodes)`` with status ``"found"``, ``"exhausted"``
-    (no task has a tour: a proof of absence), ``"time"`` or ``"nodes"``.
+    Iterative broadening: one unlucky first move cannot hold the search in a
+    dead subtree, and the search stays complete. ``extra`` tasks take their
+    turns too but are not needed for completeness (the same tours entered
+    from their other end, say): the search is exhausted as soon as every one
+    of ``tasks`` is.
+
+    Returns ``(status, path, nodes)`` with status ``FOUND``, ``EXHAUSTED``
+    (no task has a tour: a proof of absence), ``TIME`` or ``NODES``.
     ``progress(nodes)`` is called between kernel calls.
     """
     table = move_table(board, piece)
     holes = board.hole_mask if board.holes else None
-    searches = [Search(table, t.prefix, end=t.end, end_squares=t.end_squares, order=order, holes=holes)
-                for t in tasks]
+    searches = [(Search(table, t.prefix, end=t.end, end_squares=t.end_squares, order=order, holes=holes),
+                 i < len(tasks)) for i, t in enumerate([*tasks, *extra])]
+    pending = len(tasks)  # required searches not yet exhausted
     budget = first_budget
     nodes = 0
-    while searches:
+    while pending:
         alive = []
-        for search in searches:
+        for search, required in searches:
+            if not pending:
+                break
             quota = budget
+            exhausted = False
             while quota > 0:
                 step = min(quota, CHUNK)
                 if node_limit is not None:
                     step = min(step, node_limit - nodes)
                     if step <= 0:
-                        return "nodes", None, nodes
+                        return Status.NODES, None, nodes
                 before = search.nodes
                 status = search.run(step, stop_at_tour=True)
                 nodes += search.nodes - before
                 quota -= search.nodes - before
-                if status == "found":
-                    return "found", search.path(), nodes
-                if status == "exhausted":
+                if status == Status.FOUND:
+                    return Status.FOUND, search.path(), nodes
+                if status == Status.EXHAUSTED:
+                    exhausted = True
                     break
                 if deadline is not None and time.perf_counter() > deadline:
-                    return "time", None, nodes
+                    return Status.TIME, None, nodes
                 if progress is not None:
                     progress(nodes)
+            if exhausted:
+                pending -= required
             else:
-                alive.append(search)
+                alive.append((search, required))
         searches = alive
         budget *= 2
-    return "exhausted", None, nodes
+    return Status.EXHAUSTED, None, nodes

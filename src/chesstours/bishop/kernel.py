@@ -12,8 +12,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..words import Status
+
 CODE_FOUND, CODE_EXHAUSTED, CODE_BUDGET = 0, 1, 2
-FOUND, EXHAUSTED, BUDGET = "found", "exhausted", "budget"
+FOUND, EXHAUSTED, BUDGET = Status.FOUND, Status.EXHAUSTED, Status.BUDGET
 STATUS_NAMES = (FOUND, EXHAUSTED, BUDGET)
 
 # Layout of the ``regs`` int64 register array shared with the kernel.

@@ -77,6 +77,7 @@ from functools import cache
 import numpy as np
 
 from ..board import Board
+from ..words import Status
 from .kernel import (
     BUDGET,
     CODE_EXHAUSTED,
@@ -300,8 +301,8 @@ def first_route(board: Board, start: int, end: int, deadline: float | None = Non
     def budget(most: int) -> int:
         return most if node_limit is None else min(most, node_limit - main.nodes - spent)
 
-    status = "budget"
-    while status == "budget":
+    status = Status.BUDGET
+    while status == Status.BUDGET:
         if deadline is not None and time.perf_counter() > deadline:
             return main, "time", main.nodes + spent, restarts
         if main.nodes >= FIRST_ALONE:

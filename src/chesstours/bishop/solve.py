@@ -12,6 +12,7 @@ from typing import Callable, Iterator
 from ..arguments import check_limits
 from ..board import Board
 from ..errors import LimitReached, NoTour
+from ..words import Status
 from .route import COLOUR_NAMES, BishopRoute, resolve_end
 
 __all__ = ["solve_bishop", "iter_bishop_routes", "count_bishop_routes", "BishopCount", "bishop_obstruction"]
@@ -115,7 +116,7 @@ def _run(search, deadline, node_limit, stop_at_route: bool, progress=None) -> st
         status = search.run(budget, stop_at_route=stop_at_route)
         if progress is not None:
             progress(search)
-        if status != "budget":
+        if status != Status.BUDGET:
             return status
         if deadline is not None and time.perf_counter() > deadline:
             return "time"
@@ -144,7 +145,7 @@ def _fewest_slides(board, s, e, rule, deadline, node_limit) -> BishopRoute:
     best = BishopRoute(board, steps, rule, False, "shortest", {"nodes": search.nodes}) if steps.size else None
     if best is not None:
         best.validate()
-    if status != "exhausted":
+    if status != Status.EXHAUSTED:
         what = ("before finding a route" if best is None else
                 f"with a route of {best.slide_count} slides, not yet proved the fewest")
         exc = _limit(status, search.nodes, what)
@@ -177,7 +178,7 @@ def _no_route(board: Board, s: int, e: int, nodes: int) -> str:
 
 
 def _limit(status: str, nodes: int, what: str) -> LimitReached:
-    which = "time" if status == "time" else "node"
+    which = "time" if status == Status.TIME else "node"
     return LimitReached(f"Stopped at the {which} limit after {nodes:,} steps {what}.",
                         partial={"nodes": nodes})
 
@@ -246,12 +247,12 @@ def solve_bishop(
         route.stats["seconds"] = time.perf_counter() - t0
         return route
     search, found, nodes, restarts = first_route(board, s, e, deadline, node_limit)
-    if found == "found":
+    if found == Status.FOUND:
         stats = {"nodes": nodes, "seconds": time.perf_counter() - t0}
         if restarts:
             stats["restarts"] = restarts
         return _route(board, search, rule, "backtrack" if not restarts else "restarts", stats)
-    if found == "exhausted":
+    if found == Status.EXHAUSTED:
         raise NoTour(_no_route(board, s, e, nodes), proof="exhaustive", nodes=nodes)
     raise _limit(found, nodes, "without finding a route")
 
@@ -297,9 +298,9 @@ def iter_bishop_routes(
     method = "shortest" if shortest else "backtrack"
     while True:
         status = _run(search, deadline, None, True)
-        if status == "found":
+        if status == Status.FOUND:
             yield _route(board, search, rule, method, {"nodes": search.nodes})
-        elif status == "exhausted":
+        elif status == Status.EXHAUSTED:
             return
         else:
             raise LimitReached("The time limit ran out while listing routes.",
@@ -364,7 +365,7 @@ def count_bishop_routes(
     except KeyboardInterrupt as exc:
         exc.partial = partial(False)  # type: ignore[attr-defined]
         raise
-    if status != "exhausted":
+    if status != Status.EXHAUSTED:
         found = partial(False)
         raise LimitReached(f"Stopped at the {'time' if status == 'time' else 'node'} limit after "
                            f"{found.nodes:,} steps; {found.count:,} routes so far.", partial=found)

@@ -11,6 +11,7 @@ from typing import Iterator, Optional
 import numpy as np
 import typer
 
+from .. import policy
 from ..board import Board
 from ..errors import InvalidArgument
 from ..output import open_atomic, write_atomic
@@ -31,23 +32,11 @@ app = typer.Typer(
 EXIT_NO_TOUR, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPT = 1, 2, 3, 130
 
 
-class Method(str, Enum):
-    auto = "auto"
-    warnsdorff = "warnsdorff"
-    backtrack = "backtrack"
-    construct = "construct"
-
-
-class Tiebreak(str, Enum):
-    first = "first"
-    pohl = "pohl"
-    roth = "roth"
-    random = "random"
-
-
-class Order(str, Enum):
-    warnsdorff = "warnsdorff"
-    fixed = "fixed"
+# The choices are :mod:`chesstours.policy`'s, so the command line offers what the library does.
+Method = Enum("Method", {m: m for m in policy.FIND_METHODS}, type=str)  # type: ignore[misc]
+CountMethod = Enum("CountMethod", {m: m for m in policy.COUNT_METHODS}, type=str)  # type: ignore[misc]
+Tiebreak = Enum("Tiebreak", {t: t for t in policy.TIEBREAKS}, type=str)  # type: ignore[misc]
+Order = Enum("Order", {o: o for o in policy.ORDERS}, type=str)  # type: ignore[misc]
 
 
 class TourFormat(str, Enum):
@@ -80,11 +69,22 @@ TimeOpt = typer.Option(None, "--time-limit", "-t", metavar="SECONDS", help="Stop
 NumbersOpt = typer.Option(False, "--numbers", help="Pictures: step numbers on the squares (while they fit).")
 SizeOpt = typer.Option(None, "--size", metavar="PIXELS", help="Pictures: the longer side in pixels (64-4096; default 64 a square, 320-1200; animations at most 640).")
 FpsOpt = typer.Option(None, "--fps", metavar="N", help="Animations: moves a second (default 8; trace: events a second, default 2).")
+PlanOpt = typer.Option(False, "--plan", help="Print the plan -- the method, why, and its estimated states, memory and time -- and run nothing.")
 AnimateOpt = typer.Option(False, "--animate", help="svg: an animated picture where the knight moves along its tour (gif always is).")
 
 
 def parse_board(text: str, holes: str) -> Board:
     return Board.parse(text, holes)
+
+
+def print_plan(plan: policy.Plan, as_json: bool) -> None:
+    """Print a plan (``--plan``): its lines, or one JSON object."""
+    if as_json:
+        import json
+
+        typer.echo(json.dumps(plan.to_dict()))
+    else:
+        typer.echo("\n".join(plan.lines()))
 
 
 def fail(message: str, code: int) -> typer.Exit:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import re
-from enum import Enum
 from typing import Optional
 
 import typer
 
 from .. import count as counting
+from .. import policy
+from ..arguments import prepare_query
 from ..board import Board
 from ..count import count_strip
 from ..errors import InvalidArgument, LimitReached
@@ -23,26 +24,20 @@ from .common import (
     EXIT_LIMIT,
     BoardArg,
     ClosedOpt,
+    CountMethod,
     EndOpt,
     HolesOpt,
     PieceOpt,
+    PlanOpt,
     StartOpt,
     TimeOpt,
     app,
     parse_board,
+    print_plan,
     progress_display,
 )
 
-
-class CountMethod(str, Enum):
-    auto = "auto"
-    frontier = "frontier"
-    backtrack = "backtrack"
-
-
-_METHOD_HELP = ("frontier: a dynamic programme sweeping the board (cost grows with its width, not with the "
-                "number of tours); backtrack: visit every tour; auto: the frontier for whole boards where it "
-                "fits, else backtracking.")
+_METHOD_HELP = policy.describe(policy.COUNT_METHOD_HELP)
 
 
 def parse_lengths(text: str) -> list[int]:
@@ -83,7 +78,7 @@ def count(
     closed: bool = ClosedOpt,
     piece: str = PieceOpt,
     holes: str = HolesOpt,
-    method: CountMethod = typer.Option(CountMethod.auto, "--method", "-m", help=_METHOD_HELP),
+    method: CountMethod = typer.Option("auto", "--method", "-m", help=_METHOD_HELP),
     strip: Optional[int] = typer.Option(None, "--strip", metavar="ROWS",
                                         help="Count the strips ROWS x K for every K in --cols, in one sweep."),
     cols: Optional[str] = typer.Option(None, "--cols", metavar="A..B", help="Strip lengths: 5..40 or 6,8,10."),
@@ -95,6 +90,7 @@ def count(
         help="Frontier: keep each step's states in files in DIR, not in memory (counts too large for memory)."),
     progress: bool = typer.Option(True, "--progress/--no-progress",
                                   help="Show progress on a terminal (frontier: the square and the live states)."),
+    plan: bool = PlanOpt,
 ) -> None:
     """Count tours exactly: directed (sequences) and undirected (paths; closed: cycles)."""
     if strip is not None:
@@ -111,6 +107,11 @@ def count(
     b = parse_board(board, holes)
     if workers is not None and workers < 1:
         raise InvalidArgument(f"--workers must be at least 1, not {workers}.")
+    if plan:
+        query = prepare_query(b, start, end, parse_piece(piece))
+        print_plan(policy.plan_count(*query, closed, method.value, time_limit=time_limit, workers=workers,
+                                     spill_dir=spill_dir), as_json)
+        return
     with progress_display("counting", progress) as update:
         try:
             result = counting.count_tours(b, start, end, closed, parse_piece(piece), method.value, time_limit=time_limit,

@@ -9,6 +9,8 @@ from typing import Optional
 import typer
 
 from .. import find as api
+from .. import policy
+from ..arguments import prepare_query
 from ..board import Board
 from ..errors import InvalidArgument, LimitReached, NoTour
 from ..pieces import parse_piece
@@ -26,6 +28,7 @@ from .common import (
     NumbersOpt,
     Order,
     PieceOpt,
+    PlanOpt,
     SizeOpt,
     StartOpt,
     StreamFormat,
@@ -36,11 +39,15 @@ from .common import (
     check_picture,
     fail,
     parse_board,
+    print_plan,
     progress_display,
     show_tour,
     stream_picture,
     tour_format,
 )
+
+_METHOD_HELP = policy.describe(policy.FIND_METHOD_HELP)
+
 
 # -- tour ----------------------------------------------------------------------
 
@@ -53,9 +60,9 @@ def tour(
     closed: bool = ClosedOpt,
     piece: str = PieceOpt,
     holes: str = HolesOpt,
-    method: Method = typer.Option(Method.auto, "--method", "-m", help="auto tries Warnsdorff's rule, then backtracking, and builds large boards by construction; it always finds a tour when one exists. construct: divide and conquer, any size, linear time."),
-    tiebreak: Optional[Tiebreak] = typer.Option(None, "--tiebreak", help="Warnsdorff tie-break (default: roth; auto tries several)."),
-    order: Order = typer.Option(Order.warnsdorff, "--order", help="Backtracking move order."),
+    method: Method = typer.Option("auto", "--method", "-m", help=_METHOD_HELP),
+    tiebreak: Optional[Tiebreak] = typer.Option(None, "--tiebreak", help=f"Warnsdorff tie-break (default: {policy.DEFAULT_TIEBREAK}; auto tries several)."),
+    order: Order = typer.Option(policy.FIND_ORDER, "--order", help="Backtracking move order."),
     seed: int = typer.Option(0, "--seed", help="Seed for the random tie-break."),
     fmt: Optional[TourFormat] = typer.Option(None, "--format", "-f", help="grid (default): numbered board; moves: one line; json; npy: the path as a NumPy int32 array (needs -o); pictures: svg, png, gif (an animation). Without it, -o FILE's extension decides."),
     time_limit: Optional[float] = TimeOpt,
@@ -65,9 +72,20 @@ def tour(
     size: Optional[int] = SizeOpt,
     fps: Optional[float] = FpsOpt,
     animate: bool = AnimateOpt,
+    plan: bool = PlanOpt,
+    as_json: bool = typer.Option(False, "--json", help="The same as --format json."),
 ) -> None:
-    """Find one tour and print it, or draw it."""
+    """Find one tour and print it, or draw it. Without --start, a tour from any square (a1 first)."""
     b = parse_board(board, holes)
+    if as_json:
+        if fmt not in (None, TourFormat.json):
+            raise InvalidArgument(f"--json and --format {fmt.value} ask for two formats; give one.")
+        fmt = TourFormat.json
+    if plan:
+        query = prepare_query(b, start, end, parse_piece(piece))
+        print_plan(policy.plan_find(*query, closed, method.value, tiebreak=tiebreak.value if tiebreak else None,
+                                    order=order.value), fmt is TourFormat.json)
+        return
     kind = tour_format(fmt.value if fmt else None, output, animate)
     check_picture(kind, b, size, fps)
     with progress_display("searching") as update:
@@ -84,6 +102,9 @@ def tour(
             raise fail(str(exc), EXIT_LIMIT) from None
         except KeyboardInterrupt:
             raise fail("interrupted before a tour was found.", EXIT_INTERRUPT) from None
+    if start is None and found.stats.get("starts_tried"):
+        typer.echo(f"chesstours: no tour starts on {b.name(policy.default_start(b))}; this one starts on "
+                   f"{b.name(found.start)}.", err=True)
     show_tour(found, kind, output, numbers=numbers, size=size, fps=fps, animate=animate)
 
 
@@ -99,7 +120,7 @@ def tours(
     piece: str = PieceOpt,
     holes: str = HolesOpt,
     limit: Optional[int] = typer.Option(None, "--limit", "-n", metavar="K", help="Stop after K tours."),
-    order: Order = typer.Option(Order.fixed, "--order", help="Move order of the search."),
+    order: Order = typer.Option(policy.LIST_ORDER, "--order", help="Move order of the search."),
     fmt: Optional[StreamFormat] = typer.Option(None, "--format", "-f", help="moves (default): one tour per line; json: JSON lines; svg, png, gif: a picture of the first tour (-o FILE)."),
     time_limit: Optional[float] = TimeOpt,
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="The picture file (svg, png, gif: the first tour)."),

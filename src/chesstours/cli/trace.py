@@ -9,6 +9,7 @@ from typing import Optional
 
 import typer
 
+from .. import policy
 from ..errors import InvalidArgument
 from ..output import write_atomic
 from .common import (
@@ -54,8 +55,8 @@ def trace(
     piece: str = PieceOpt,
     holes: str = HolesOpt,
     method: TraceMethod = typer.Option(TraceMethod.backtrack, "--method", "-m", help="backtrack: the exhaustive search, step by step; warnsdorff: Warnsdorff's rule, with each open square's onward moves."),
-    order: Order = typer.Option(Order.fixed, "--order", help="Backtracking move order (fixed, as in the seeds, or warnsdorff)."),
-    tiebreak: Tiebreak = typer.Option(Tiebreak.roth, "--tiebreak", help="Warnsdorff tie-break."),
+    order: Order = typer.Option(policy.LIST_ORDER, "--order", help="Backtracking move order (fixed, as in the seeds, or warnsdorff)."),
+    tiebreak: Tiebreak = typer.Option(policy.DEFAULT_TIEBREAK, "--tiebreak", help="Warnsdorff tie-break."),
     seed: int = typer.Option(0, "--seed", help="Seed for the random tie-break."),
     steps: int = typer.Option(200, "--steps", "-n", metavar="N", help="Show the first N events (moves, skipped moves, steps back)."),
     fmt: Optional[TraceFormat] = typer.Option(None, "--format", "-f", help="text (default): each event and the board after it; gif or svg: one frame an event; png: the last frame. Without it, -o FILE's extension decides."),

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import time
 
-import numba
 import numpy as np
 
 from ..board import Board
@@ -22,26 +21,6 @@ from .strips import plan_strip, strip_start_reason, strip_steps
 __all__ = ["construct_tour", "construct_path", "follow_steps", "can_construct"]
 
 
-@numba.njit(cache=True, nogil=True)
-def _follow(step, start, path):
-    """Follow ``step`` from ``start`` into ``path``; return (squares written, square after the last).
-
-    Stops at a square whose step is 0 (the end of an open tour) or when the
-    path is full; returns -1 squares if a step leaves the board (a bug).
-    """
-    size = step.size
-    v = start
-    for i in range(path.size):
-        path[i] = v
-        d = step[v]
-        if d == 0:
-            return i + 1, v
-        v += d
-        if v < 0 or v >= size:
-            return -1, v
-    return path.size, v
-
-
 def follow_steps(step: np.ndarray, start: int, closed: bool) -> np.ndarray:
     """The path (``int32``) that the step field traces from ``start``.
 
@@ -49,7 +28,9 @@ def follow_steps(step: np.ndarray, start: int, closed: bool) -> np.ndarray:
         (an internal error: the construction is checked by the test suite).
     """
     path = np.empty(step.size, dtype=np.int32)
-    count, after = _follow(step, int(start), path)
+    from .kernel import follow
+
+    count, after = follow(step, int(start), path)
     if count != step.size or (closed and after != start):
         raise ChessToursError(
             f"Internal error: the construction traced {count} of {step.size} squares; please report it."

@@ -28,13 +28,15 @@ Examples
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import numpy as np
 
 from ..board import Board
 from ..pieces import Leaper, move_table
 from ..tour import Tour
-from ..warnsdorff import walk as _wd
+from ..warnsdorff import warnsdorff
+from ..words import Status
 
 __all__ = ["search_tour", "as_tour"]
 
@@ -44,20 +46,21 @@ _ALL_STARTS_UP_TO = 4096
 _SEARCH_CELLS = 4_000_000
 #: Walks into the target square from the other end are tried on boards up to this size.
 _BACKWARD_WALKS_UP_TO = 250_000
-#: Warnsdorff walks tried before backtracking: fixed tie-breaks, then seeded random ones.
-_WALKS = [("roth", 0), ("pohl", 0), ("first", 0)] + [("random", seed) for seed in range(6)]
 
 
 def search_tour(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool,
-                deadline: float | None) -> tuple[str, Tour | None, int]:
+                deadline: float | None, schedule: Sequence[tuple[str, int]] = (("roth", 0),),
+                backward_walks: int = 1) -> tuple[Status, Tour | None, int]:
     """Find a tour or prove there is none: ``(status, tour, nodes)``.
 
     The status is ``found``, ``exhausted`` (a complete search found none),
     ``time`` or ``incomplete`` (the board is too large to search every branch).
 
-    Warnsdorff's rule first (fast on large boards), then the complete
-    round-robin backtracking search (see the module docstring). A found tour
-    is turned to match the query (start ``s``, end ``e``) and validated.
+    Warnsdorff's rule first (fast on large boards): the walks of ``schedule``
+    (tie-break, seed) from the start, and the first ``backward_walks`` of them into a
+    fixed square from the tour's other end; then the complete round-robin
+    backtracking search (see the module docstring). A found tour is turned to
+    match the query (start ``s``, end ``e``) and validated.
     """
     # An open tour that must end at e is an open tour from e, walked backwards; and a
     # tour from s is also a tour into s from its other end. Searching both ways at once
@@ -66,18 +69,18 @@ def search_tour(board: Board, piece: Leaper, s: int | None, e: int | None, close
     backward = [] if closed or first is None else \
         [last] if last is not None else [c for c in board.corners() if c != first and c not in board.holes]
 
-    walks = [(root, last, rule, seed) for root in _walk_roots(board, piece, first, closed) for rule, seed in _WALKS]
+    walks = [(root, last, rule, seed) for root in _walk_roots(board, piece, first, closed) for rule, seed in schedule]
     if board.free_count <= _BACKWARD_WALKS_UP_TO:
-        walks += [(root, first, rule, seed) for root in backward for rule, seed in _WALKS[:4]]
+        walks += [(root, first, rule, seed) for root in backward for rule, seed in schedule[:backward_walks]]
     for root, end, rule, seed in walks:
         if deadline is not None and time.perf_counter() > deadline:
-            return "time", None, 0
-        walk = _wd.warnsdorff(board, root, piece, rule, seed, end=end, closed=closed)
+            return Status.TIME, None, 0
+        walk = warnsdorff(board, root, piece, rule, seed, end=end, closed=closed)
         if walk.complete and (not closed or walk.closed) and (end is None or walk.path[-1] == end):
             how = f"Warnsdorff's rule ({rule} tie-break)"
-            return "found", as_tour(board, piece, walk.path, closed, how, s, e), 0
+            return Status.FOUND, as_tour(board, piece, walk.path, closed, how, s, e), 0
 
-    from ..backtrack.tasks import closed_tasks, open_tasks
+    from ..backtrack import closed_tasks, first_tour, open_tasks
 
     complete = True
     if closed:
@@ -95,54 +98,14 @@ def search_tour(board: Board, piece: Leaper, s: int | None, e: int | None, close
     # The same tours entered from the other end: redundant for completeness, often found sooner.
     extra = [t for root in backward for t in open_tasks(board, piece, root, first, symmetry=False)]
     extra = extra[: max(0, most - len(tasks))]
-    status, path, nodes = _round_robin(board, piece, tasks, extra, deadline)
+    status, path, nodes = first_tour(board, piece, tasks, extra=extra, deadline=deadline)
     nodes += len(tasks)  # each first move is a position examined, even when pruning closes it at once
-    if status != "found":
-        if status == "exhausted":
-            return ("exhausted" if complete else "incomplete"), None, nodes
-        return "time", None, nodes
+    if status != Status.FOUND:
+        if status == Status.EXHAUSTED:
+            return (Status.EXHAUSTED if complete else Status.INCOMPLETE), None, nodes
+        return Status.TIME, None, nodes
     how = f"a backtracking search ({nodes:,} positions)"
-    return "found", as_tour(board, piece, path, closed, how, s, e), nodes
-
-
-def _round_robin(board: Board, piece: Leaper, tasks: list, extra: list, deadline: float | None,
-                 budget: int = 1 << 12) -> tuple[str, np.ndarray | None, int]:
-    """Backtrack over ``tasks`` and ``extra`` in turn, budgets doubling each round (iterative broadening).
-
-    As :func:`chesstours.backtrack.tasks.first_tour`, except that the search is
-    over ("exhausted") as soon as every one of ``tasks`` is: they alone cover
-    every tour, and the ``extra`` searches only look for the same tours from
-    their other end.
-    """
-    from ..backtrack.search import Search
-
-    table = move_table(board, piece)
-    holes = board.hole_mask if board.holes else None
-    searches = [(Search(table, t.prefix, end=t.end, end_squares=t.end_squares, order="warnsdorff", holes=holes),
-                 i < len(tasks)) for i, t in enumerate(tasks + extra)]
-    nodes = 0
-    pending = len(tasks)  # required searches not yet exhausted
-    while pending:
-        alive = []
-        for search, required in searches:
-            if not pending:
-                break
-            before = search.nodes
-            status = "budget"
-            while status == "budget" and search.nodes - before < budget:
-                status = search.run(min(budget, 1 << 21), stop_at_tour=True)
-                if deadline is not None and time.perf_counter() > deadline:
-                    return "time", None, nodes + search.nodes - before
-            nodes += search.nodes - before
-            if status == "found":
-                return "found", search.path(), nodes
-            if status == "budget":
-                alive.append((search, required))
-            elif required:
-                pending -= 1
-        searches = alive
-        budget *= 2
-    return "exhausted", None, nodes
+    return Status.FOUND, as_tour(board, piece, path, closed, how, s, e), nodes
 
 
 def _walk_roots(board: Board, piece: Leaper, first: int | None, closed: bool) -> list[int]:

@@ -11,11 +11,13 @@ import os
 import shutil
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..board import Board
 from ..errors import InvalidArgument
 from ..machine import worker_count
 from ..pieces import Leaper
+from ..words import format_bytes, format_duration
 from . import kernel as fk
 from .disk import Layers, disk_needed
 from .join import Halves, count_by_halves, plan_halves
@@ -24,8 +26,8 @@ from .plan import Sweep, best_plan, line_orders, neighbours
 from .residues import count_bound, from_residues, moduli_for
 from .run import FrontierProgress, FrontierResult, NarrowOverflow, WideOverflow, run_sweep
 
-__all__ = ["FrontierProgress", "FrontierResult", "count_strip", "estimate_states", "estimate_seconds", "frontier_count",
-           "choose_halves", "refusal"]
+__all__ = ["FrontierProgress", "FrontierResult", "FrontierEstimate", "count_strip", "estimate", "estimate_states",
+           "estimate_seconds", "frontier_count", "choose_halves", "refusal", "thread_count"]
 
 #: Bytes a live state takes at the peak of a step (a table slot per state and a third, and the input).
 _PEAK_BYTES = 40
@@ -92,6 +94,41 @@ def estimate_seconds(slots: int, closed: bool, threads: int) -> float:
     return estimate_states(slots, closed) * 5e-6 / max(1, threads)
 
 
+@dataclass(frozen=True)
+class FrontierEstimate:
+    """A rough forecast of a frontier count (good to an order of magnitude).
+
+    ``slots``: the widest frontier; ``states``: the most live states;
+    ``memory_bytes`` / ``disk_bytes``: their peak in memory, or on disk with a
+    spill folder; ``seconds`` on ``threads`` threads; ``halves``: whether the
+    count meets in the middle.
+    """
+
+    slots: int
+    states: float
+    memory_bytes: float
+    disk_bytes: float
+    seconds: float
+    threads: int
+    halves: bool
+
+
+def estimate(board: Board, piece: Leaper, start: int | None = None, end: int | None = None, closed: bool = False,
+             workers: int | None = None) -> FrontierEstimate:
+    """What :func:`frontier_count` is expected to need for this count (planning only: nothing is counted)."""
+    threads = thread_count(workers)
+    if board.free_count == 1:
+        return FrontierEstimate(0, 1.0, 0.0, 0.0, 0.0, threads, False)
+    slots = _quick_slots(board, piece)
+    halves = False
+    if slots <= fk.MAX_SLOTS:
+        slots = best_plan(board, piece, start, end, closed).max_slots
+        halves = choose_halves(board, piece, closed, start, end) is not None
+    states = estimate_states(slots, closed)
+    return FrontierEstimate(slots, states, states * _PEAK_BYTES, disk_needed(states),
+                            estimate_seconds(slots, closed, threads), threads, halves)
+
+
 def refusal(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
             closed: bool = False, memory_limit: int | None = None, spill_dir=None,
             max_seconds: float | None = None, workers: int | None = None) -> str | None:
@@ -107,7 +144,7 @@ def refusal(board: Board, piece: Leaper, start: int | None = None, end: int | No
         _check_size(board, slots, closed, memory_limit, spill_dir)
         seconds = estimate_seconds(slots, closed, thread_count(workers))
         if max_seconds is not None and seconds > max_seconds:
-            return (f"Counting tours of {board} by the frontier method would take about {_duration(seconds)} here; "
+            return (f"Counting tours of {board} by the frontier method would take about {format_duration(seconds)} here; "
                     "give a time limit to try anyway.")
     except InvalidArgument as exc:
         return str(exc)
@@ -241,7 +278,7 @@ def _check_size(board: Board, slots: int, closed: bool, memory_limit: int | None
     if slots > fk.MAX_SLOTS:
         raise InvalidArgument(
             f"Counting tours of {board} by the frontier method needs a frontier of {slots} squares "
-            f"(about {states:.0e} states, {_gib(need)}); at most {fk.MAX_SLOTS} fit in a state."
+            f"(about {states:.0e} states, {format_bytes(need)}); at most {fk.MAX_SLOTS} fit in a state."
         )
     if spill_dir is not None:
         disk = disk_needed(states)
@@ -252,25 +289,15 @@ def _check_size(board: Board, slots: int, closed: bool, memory_limit: int | None
         if free is not None and disk > free:
             raise InvalidArgument(
                 f"Counting tours of {board} by the frontier method would keep about {states:.0e} states on "
-                f"disk ({_gib(disk)}), more than the {_gib(free)} free in {spill_dir}."
+                f"disk ({format_bytes(disk)}), more than the {format_bytes(free)} free in {spill_dir}."
             )
         return
     if memory_limit is not None and need > memory_limit:
         raise InvalidArgument(
             f"Counting tours of {board} by the frontier method would need about {states:.0e} states "
-            f"({_gib(need)}), more than the {_gib(memory_limit)} allowed; with a spill folder (--spill-dir) "
-            f"they would take about {_gib(disk_needed(states))} of disk instead."
+            f"({format_bytes(need)}), more than the {format_bytes(memory_limit)} allowed; with a spill folder (--spill-dir) "
+            f"they would take about {format_bytes(disk_needed(states))} of disk instead."
         )
-
-
-def _duration(seconds: float) -> str:
-    hours = seconds / 3600
-    return f"{hours:,.0f} hours" if hours >= 2 else f"{seconds / 60:,.0f} minutes"
-
-
-def _gib(nbytes: float) -> str:
-    gib = nbytes / 2**30
-    return f"{gib:,.1f} GiB" if gib < 1e6 else f"{gib:.0e} GiB"
 
 
 def thread_count(workers: int | None = None) -> int:

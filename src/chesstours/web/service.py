@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
+from .. import policy
 from ..arguments import check_limits, prepare_query
 from ..bishop.route import resolve_end
 from ..bishop.solve import bishop_obstruction, count_bishop_routes, iter_bishop_routes, solve_bishop
 from ..board import Board
 from ..complete import complete_tour, parse_path
-from ..count import count_tours, estimate_count
+from ..count import count_tours
 from ..errors import InvalidArgument, LimitReached, NoTour
-from ..existence.reasons import obstruction
+from ..exists import Existence, tour_exists
 from ..find import find_tour
 from ..pieces import Leaper, move_table
+from ..words import format_duration
 from .limits import OverLimit
 
 __all__ = ["bishop", "bishop_count", "bishop_routes", "board_moves", "count", "existence", "tour", "trace"]
@@ -84,38 +84,24 @@ def count(
 ) -> dict:
     """Exact counts, as ``chesstours count ... --json`` prints them.
 
-    A count whose estimated search would outlast ``time_limit`` is refused
-    before it starts (:class:`OverLimit`).
+    The count is planned by :func:`chesstours.policy.plan_count` with this
+    server's time limit as the longest it may be expected to take: a count
+    planned to outlast it is refused before it starts (:class:`OverLimit`).
     """
     check_limits(time_limit, None)
-    _, seconds = estimate_count(board, start, end, closed, piece, workers=workers)
-    if seconds > time_limit and not _frontier_fits(board, piece, start, end, closed, time_limit, workers):
-        raise OverLimit(
-            f"Counting the tours of {board} would take about {_duration(seconds)} here, more than this server's "
-            f"{time_limit:g}-second limit; the command line has none (chesstours count {board.rows}x{board.cols})."
-        )
-    return count_tours(board, start, end, closed, piece, time_limit=time_limit, workers=workers).to_dict()
-
-
-def _frontier_fits(board: Board, piece: Leaper, start, end, closed: bool, time_limit: float, workers: int) -> bool:
-    """Whether the frontier method would count this within ``time_limit`` (as ``auto`` would pick it)."""
-    from ..count import memory_limit
-    from ..frontier.sweep import refusal
-
-    board, piece, s, e = prepare_query(board, start, end, piece, ())
-    return refusal(board, piece, s, e, closed, memory_limit(), None, time_limit, workers) is None
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 120:
-        return f"{seconds:.0f} seconds"
-    if seconds < 7200:
-        return f"{seconds / 60:.0f} minutes"
-    if seconds < 2 * 86400:
-        return f"{seconds / 3600:.0f} hours"
-    if seconds < 2 * 365.25 * 86400:
-        return f"{seconds / 86400:.0f} days"
-    return f"{seconds / (365.25 * 86400):.2g} years"
+    board, piece, s, e = prepare_query(board, start, end, piece)
+    plan = policy.plan_count(board, piece, s, e, closed, "auto", time_limit=time_limit, workers=workers,
+                             refuse_above=time_limit)
+    if plan.refusal is not None:
+        if plan.seconds is not None and plan.seconds > time_limit:
+            raise OverLimit(
+                f"Counting the tours of {board} would take about {format_duration(plan.seconds)} here, more than "
+                f"this server's {time_limit:g}-second limit; the command line has none "
+                f"(chesstours count {board.rows}x{board.cols})."
+            )
+        raise OverLimit(plan.refusal)
+    method = "auto" if plan.method == "theory" else plan.method
+    return count_tours(board, s, e, closed, piece, method, time_limit=time_limit, workers=workers).to_dict()
 
 
 def existence(
@@ -126,72 +112,26 @@ def existence(
     closed: bool,
     time_limit: float,
 ) -> dict:
-    """Does a tour exist, and how is it known?
+    """Does a tour exist, and how is it known? What ``chesstours exists ... --certificate --json`` prints.
 
-    Returns ``{"exists": True | False, "proof": ..., "reason": ..., "tour": [...] | None}``.
-    ``proof`` is ``"tour"`` (one was found: ``tour`` lists its squares), the
-    kind of theorem that rules tours out (``"colour"``, ``"connectivity"``,
-    ``"theorem"``), or ``"exhaustive"`` (a complete search found none).
+    The answer is :func:`~chesstours.tour_exists`'s, with a tour as its
+    certificate whenever the answer is yes.
 
-    This is the one seam between the ``/api/exists`` endpoint and the library:
-    today the theory's :func:`~chesstours.existence.reasons.obstruction` answers "no" when
-    it can, and a time-limited :func:`~chesstours.find_tour` (complete:
-    Warnsdorff's rule, then backtracking) answers the rest with a tour as
-    certificate or an exhaustive search. A dedicated decision procedure in the
-    library replaces this body without touching the endpoint.
-
-    :raises LimitReached: when ``time_limit`` runs out before an answer.
+    :raises LimitReached: when ``time_limit`` runs out before an answer (its
+        ``partial`` is the unknown :class:`~chesstours.Existence`), so that the
+        question can be asked again with more time.
     """
-    board, piece, s, e = prepare_query(board, start, end, piece)
-    check_limits(time_limit, None)
-    reason = obstruction(board, piece, s, e, closed)
-    if reason is not None:
-        return {"exists": False, "proof": reason.proof, "reason": reason.reason, "tour": None}
-    deadline = time.perf_counter() + time_limit
-    if closed or s is not None:
-        tries = [(s, e, False)]
-    elif e is not None:
-        tries = [(e, None, True)]  # a tour that ends on e, walked backwards, starts on e
-    else:
-        tries = [(v, None, False) for v in _one_square_per_orbit(board)]
-    for first, last, backwards in tries:
-        left = deadline - time.perf_counter()
-        if not left > 0:
-            raise LimitReached(f"The {time_limit:g}-second time limit ran out before a tour was found.")
-        try:
-            found = find_tour(board, first, last, closed, piece, "auto", time_limit=left)
-        except NoTour as exc:
-            if len(tries) == 1:
-                return {"exists": False, "proof": exc.proof, "reason": exc.reason, "tour": None}
-            continue
-        if backwards:
-            found = found.reversed()
-        kind = "closed tour" if closed else "tour"
-        return {
-            "exists": True,
-            "proof": "tour",
-            "reason": f"Here is a {kind} of {board} from {board.name(found.start)} to "
-                      f"{board.name(found.end)}, found by {found.method}.",
-            "tour": found.names(),
-        }
-    return {
-        "exists": False,
-        "proof": "exhaustive",
-        "reason": f"No tour on {board}: an exhaustive search from every square (one per symmetry class) found none.",
-        "tour": None,
-    }
-
-
-def _one_square_per_orbit(board: Board) -> list[int]:
-    """One free square from each class of squares that the board's symmetries exchange."""
-    perms = board.symmetries()
-    free = board.free_squares.astype(np.int64)
-    return sorted({int(v) for v in perms[:, free].min(axis=0)})
+    found = tour_exists(board, start, end, closed, piece, certificate=True, time_limit=time_limit)
+    if found.answer is None:
+        raise LimitReached(found.reason, partial=found)
+    return found.to_dict()
 
 
 def unknown(exc: LimitReached) -> dict:
-    """The answer of :func:`existence` when the time ran out first."""
-    return {"exists": None, "proof": None, "reason": f"Unknown: {exc}", "tour": None}
+    """The answer of :func:`existence` when the time ran out first: ``exists`` is null."""
+    if isinstance(exc.partial, Existence):
+        return exc.partial.to_dict()
+    return {"exists": None, "proof": "limit", "reason": f"Unknown: {exc}", "tour": None}
 
 
 def board_moves(board: Board, piece: Leaper) -> dict:

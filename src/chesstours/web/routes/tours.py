@@ -13,22 +13,21 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from ... import __version__
-from ... import find as api
+from ... import __version__, policy
 from ...board import Board
 from ...errors import LimitReached
 from ...pieces import NAMED_PIECES, parse_piece
 from ...render.picture import check_request
-from ...warnsdorff import TIEBREAKS
 from .. import service
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits
 
 router = APIRouter(prefix="/api", tags=["tours"])
 
-Method = Enum("Method", {m: m for m in api.METHODS}, type=str)
-Tiebreak = Enum("Tiebreak", {t: t for t in TIEBREAKS}, type=str)
-Order = Enum("Order", {o: o for o in api.ORDERS}, type=str)
+Method = Enum("Method", {m: m for m in policy.FIND_METHODS}, type=str)  # type: ignore[misc]
+Tiebreak = Enum("Tiebreak", {t: t for t in policy.TIEBREAKS}, type=str)  # type: ignore[misc]
+Order = Enum("Order", {o: o for o in policy.ORDERS}, type=str)  # type: ignore[misc]
+_FIND_ORDER = Order(policy.FIND_ORDER)
 Format = Enum("Format", {f: f for f in ("json", "svg", "png", "gif")}, type=str)
 
 #: The media type of each picture format.
@@ -69,12 +68,11 @@ async def get_tour(
     closed: ClosedQ = False,
     piece: PieceQ = "knight",
     holes: HolesQ = "",
-    method: Annotated[Method, Query(description="auto tries the theory, Warnsdorff's rule, then backtracking: "
-                                                "it finds a tour whenever one exists.")] = Method.auto,
+    method: Annotated[Method, Query(description=policy.describe(policy.FIND_METHOD_HELP))] = Method.auto,
     tiebreak: Annotated[Tiebreak | None, Query(description="Warnsdorff tie-break (default: roth; auto tries "
                                                               "several).")] = None,
     seed: Annotated[int, Query(description="Seed of the random tie-break.")] = 0,
-    order: Annotated[Order, Query(description="Backtracking move order.")] = Order.warnsdorff,
+    order: Annotated[Order, Query(description="Backtracking move order.")] = _FIND_ORDER,
     prefix: Annotated[str | None, Query(description="Moves already played, comma-separated (a1,b3,c5): the tour "
                                                        "must begin with them (solve from here).")] = None,
     time_limit: TimeQ = None,
@@ -189,9 +187,9 @@ async def get_info(request: Request) -> dict:
         "version": __version__,
         "pieces": {name: list(leaper.leap) for name, leaper in NAMED_PIECES.items()
                    if name in ("knight", "camel", "zebra", "giraffe")},
-        "methods": list(api.METHODS),
-        "tiebreaks": list(TIEBREAKS),
-        "orders": list(api.ORDERS),
+        "methods": list(policy.FIND_METHODS),
+        "tiebreaks": list(policy.TIEBREAKS),
+        "orders": list(policy.ORDERS),
         "limits": {
             "tour_squares": limits.tour_squares,
             "count_squares": limits.count_squares,

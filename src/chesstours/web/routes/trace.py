@@ -16,10 +16,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 
+from ... import policy
 from ...board import Board
 from ...pieces import parse_piece
 from ...trace import TRACE_METHODS
-from ...warnsdorff import TIEBREAKS
 from .. import service
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits
@@ -27,8 +27,8 @@ from .state import limits_of as _limits
 router = APIRouter(prefix="/api", tags=["trace"])
 
 TraceMethod = Enum("TraceMethod", {m: m for m in TRACE_METHODS}, type=str)
-TraceOrder = Enum("TraceOrder", {o: o for o in ("fixed", "warnsdorff")}, type=str)
-Tiebreak = Enum("Tiebreak", {t: t for t in TIEBREAKS}, type=str)
+TraceOrder = Enum("TraceOrder", {o: o for o in policy.ORDERS}, type=str)  # type: ignore[misc]
+Tiebreak = Enum("Tiebreak", {t: t for t in policy.TIEBREAKS}, type=str)  # type: ignore[misc]
 
 
 

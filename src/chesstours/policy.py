@@ -1,0 +1,412 @@
+"""How chesstours chooses: which method answers a query, why, and what it will cost.
+
+Every choice the package makes on a user's behalf is made here, once: the
+names of the methods; the order in which ``auto`` tries them and the
+Warnsdorff walks it takes first; the thresholds between methods; and the
+threads, memory and time a job may take. The library
+(:func:`~chesstours.find_tour`, :func:`~chesstours.count_tours`,
+:func:`~chesstours.tour_exists`), the command line and the web api all ask
+this module, and the choices they offer are generated from it. The names of
+what a family implements -- the tie-breaks of Warnsdorff's rule, the move
+orders of backtracking -- are defined beside the code that implements them
+and published here.
+
+A query becomes a :class:`Plan` by a pure function (:func:`plan_find`,
+:func:`plan_count`): the method that will run, why, the steps ``auto`` falls
+back on, and an estimate of the states, memory and seconds it needs -- or the
+sentence that refuses it. The plan can be shown without running it::
+
+    chesstours count 8x8 --closed --plan
+    chesstours tour 1000x1000 --plan --json
+
+Examples
+--------
+>>> from chesstours.board import Board
+>>> from chesstours.pieces import KNIGHT
+>>> plan_find(Board(1000, 1000), KNIGHT).method
+'construct'
+>>> plan = plan_count(Board(6, 6), KNIGHT, closed=True)
+>>> plan.method in ("backtrack", "frontier"), plan.refusal
+(True, None)
+>>> plan_count(Board(5, 5), KNIGHT, closed=True).method
+'theory'
+>>> [rule for rule, seed in walk_schedule()][:4]
+['roth', 'pohl', 'first', 'random']
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+from .backtrack import ORDERS, Order
+from .board import Board
+from .construct import can_construct
+from .errors import InvalidArgument
+from .existence.reasons import obstruction
+from .machine import memory_limit, worker_count
+from .pieces import KNIGHT, Leaper
+from .warnsdorff.rule import TIEBREAKS, Tiebreak
+from .words import format_bytes, format_duration
+
+__all__ = [
+    "FindMethod", "CountMethod", "Tiebreak", "Order",
+    "FIND_METHODS", "COUNT_METHODS", "TIEBREAKS", "ORDERS",
+    "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
+    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
+    "ESTIMATE_ABOVE_SQUARES", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
+    "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "walk_schedule", "estimate_backtracking", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
+    "Plan", "plan_find", "plan_count",
+]
+
+# -- names ---------------------------------------------------------------------------
+
+#: How :func:`~chesstours.find_tour` may look for a tour.
+FindMethod = Literal["auto", "warnsdorff", "backtrack", "construct"]
+FIND_METHODS: tuple[FindMethod, ...] = get_args(FindMethod)
+#: How :func:`~chesstours.count_tours` may count.
+CountMethod = Literal["auto", "frontier", "backtrack"]
+COUNT_METHODS: tuple[CountMethod, ...] = get_args(CountMethod)
+
+#: Warnsdorff's tie-break when none is asked for (Roth: the square farthest from the centre).
+DEFAULT_TIEBREAK: Tiebreak = "roth"
+#: The move order of backtracking when it looks for one tour: fewest onward moves first.
+FIND_ORDER: Order = "warnsdorff"
+#: The move order of backtracking when it lists tours: the leaper's fixed order, as the seeds list them.
+LIST_ORDER: Order = "fixed"
+
+# -- thresholds ----------------------------------------------------------------------
+
+#: ``auto`` builds knight's tours of whole boards with more squares than this by construction
+#: (:mod:`chesstours.construct`) instead of walking Warnsdorff's rule first.
+CONSTRUCT_ABOVE = 10_000
+#: ``auto`` counts by the frontier method when backtracking is estimated to take longer than this
+#: (measured on two cores: backtracking wins below a few tenths of a second, the frontier above).
+FRONTIER_ABOVE_SECONDS = 0.25
+#: Exhaustive counts by backtracking are refused outright above this many free squares.
+MAX_BACKTRACK_COUNT_SQUARES = 400
+#: Without a time limit, counts estimated to take longer than this are refused (a time limit lets them run).
+MAX_UNLIMITED_SECONDS = 3600.0
+#: Counts of boards with more free squares than this are estimated before they start.
+ESTIMATE_ABOVE_SQUARES = 30
+#: Seeded random walks that ``auto`` takes after the fixed tie-breaks.
+RANDOM_WALKS = 8
+#: Walks into a fixed square from the tour's other end (:func:`~chesstours.tour_exists`): the schedule's first.
+BACKWARD_WALKS = 4
+#: Without a start square, a heuristic method tries at most this many start squares.
+HEURISTIC_STARTS = 16
+
+#: Rough speeds of this machine, for estimates only.
+_CONSTRUCT_SQUARES_PER_SECOND = 3e7
+_CONSTRUCT_BYTES_PER_SQUARE = 10.0
+_WALK_SQUARES_PER_SECOND = 3e7
+_WALK_BYTES_PER_SQUARE = 6.0
+
+
+#: What each method of :func:`~chesstours.find_tour` does, for the command line's and the web api's help.
+FIND_METHOD_HELP: dict[str, str] = {
+    "auto": "the theory first; a knight on a whole board of more than "
+            f"{CONSTRUCT_ABOVE:,} squares by construction; else Warnsdorff's rule with several tie-breaks, the "
+            "construction and backtracking: it finds a tour whenever one exists",
+    "warnsdorff": "one walk of Warnsdorff's rule (--tiebreak): linear time, but it may reach a dead end",
+    "backtrack": "exhaustive search: complete, but its time can grow exponentially",
+    "construct": "divide and conquer, for a knight on a whole board: any size, linear time",
+}
+#: What each method of :func:`~chesstours.count_tours` does, for help texts.
+COUNT_METHOD_HELP: dict[str, str] = {
+    "auto": "the theory for an instant zero; the frontier method where it fits and backtracking would take "
+            f"more than {FRONTIER_ABOVE_SECONDS:g} s; else backtracking",
+    "frontier": "a dynamic programme sweeping the board: its cost grows with the width of the board, not with "
+                "the number of tours",
+    "backtrack": "visit every tour (symmetry reduction, every core)",
+}
+
+
+def describe(helps: dict[str, str]) -> str:
+    """The methods and what each does, as one paragraph (``"auto: ...; warnsdorff: ..."``)."""
+    return "; ".join(f"{name}: {text}" for name, text in helps.items()) + "."
+
+
+def walk_schedule(tiebreak: Tiebreak | None = None, seed: int = 0) -> list[tuple[Tiebreak, int]]:
+    """The Warnsdorff walks ``auto`` takes before it backtracks: ``(tie-break, seed)`` pairs in order.
+
+    The fixed tie-breaks first (Roth, Pohl, the first in move order; only
+    ``tiebreak`` when one is asked for), then :data:`RANDOM_WALKS` walks with
+    random ties, seeded ``seed``, ``seed + 1``, ...
+    """
+    rules: list[Tiebreak] = [tiebreak] if tiebreak else ["roth", "pohl", "first"]
+    return [(rule, seed) for rule in rules] + [("random", seed + i) for i in range(RANDOM_WALKS)]
+
+
+def _check(value: object, allowed: tuple[str, ...], what: str) -> None:
+    if value not in allowed:
+        raise InvalidArgument(f"Unknown {what} {value!r}; use one of {', '.join(allowed)}.")
+
+
+def check_find(method: str, tiebreak: str | None = None, order: str = FIND_ORDER) -> None:
+    """:raises InvalidArgument: for a method, tie-break or move order that :func:`find_tour` does not know."""
+    _check(method, FIND_METHODS, "method")
+    if tiebreak is not None:
+        _check(tiebreak, TIEBREAKS, "tie-break")
+    _check(order, ORDERS, "move order")
+
+
+def check_count(method: str) -> None:
+    """:raises InvalidArgument: for a counting method :func:`count_tours` does not know."""
+    _check(method, COUNT_METHODS, "counting method")
+
+
+def default_start(board: Board) -> int:
+    """The square a tour starts on when no start is given and it can: a1, or the first free square."""
+    return int(board.free_squares[0])
+
+
+def starts_to_try(board: Board, piece: Leaper, method: str) -> list[int]:
+    """Without a start square, the squares :func:`find_tour` tries in turn: the default, then one of each class.
+
+    Squares that a symmetry of the board (one that keeps its holes and the
+    leaper's moves) exchanges have tours alike, so one square of each class
+    is enough for a complete method; a heuristic one tries at most
+    :data:`HEURISTIC_STARTS`.
+    """
+    first = default_start(board)
+    perms = board.symmetries()
+    seen = {int(p[first]) for p in perms}
+    out = [first]
+    for v in board.free_squares.tolist():
+        if v not in seen:
+            seen |= {int(p[v]) for p in perms}
+            out.append(v)
+    return out[:HEURISTIC_STARTS] if method in ("warnsdorff", "construct") else out
+
+
+# -- plans ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a query will do: the method, why, the fallbacks, and what it is estimated to cost.
+
+    ``method`` is what runs first (``"theory"`` when the theory answers at
+    once); ``steps`` what ``auto`` falls back on, in order. The estimates are
+    rough (good to an order of magnitude) and None where nothing sensible can
+    be said. ``refusal`` is the sentence that refuses the query, or None.
+    """
+
+    question: Literal["find", "count"]
+    board: Board
+    piece: Leaper
+    closed: bool
+    start: int | None
+    end: int | None
+    method: str
+    why: str
+    steps: tuple[str, ...] = ()
+    states: float | None = None
+    memory_bytes: float | None = None
+    seconds: float | None = None
+    threads: int = 1
+    refusal: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (``--plan --json``)."""
+        b = self.board
+        return {
+            "question": self.question,
+            "board": f"{b.rows}x{b.cols}",
+            "holes": b.names(sorted(b.holes)),
+            "piece": self.piece.spec(),
+            "closed": self.closed,
+            "start": None if self.start is None else b.name(self.start),
+            "end": None if self.end is None else b.name(self.end),
+            "method": self.method,
+            "why": self.why,
+            "steps": list(self.steps),
+            "states": None if self.states is None else float(self.states),
+            "memory_bytes": None if self.memory_bytes is None else float(self.memory_bytes),
+            "seconds": None if self.seconds is None else float(self.seconds),
+            "threads": self.threads,
+            "refused": self.refusal,
+            **self.extra,
+        }
+
+    def lines(self) -> list[str]:
+        """The plan as the command line prints it."""
+        kind = ("closed " if self.closed else "") + ("tour" if self.question == "count" else "a tour")
+        kind = kind.replace("closed a tour", "a closed tour") + ("s" if self.question == "count" else "")
+        where = "".join(f" {role} {self.board.name(v)}" for role, v in (("from", self.start), ("to", self.end))
+                        if v is not None)
+        out = [f"question:  {self.question} {kind} of {self.board}, {self.piece.name}{where}",
+               f"method:    {self.method}", f"why:       {self.why}"]
+        if self.steps:
+            out.append(f"then:      {'; '.join(self.steps)}")
+        estimate = []
+        if self.states is not None:
+            estimate.append(f"about {self.states:.1e} {self.extra.get('units', 'positions')}")
+        if self.memory_bytes is not None:
+            estimate.append(format_bytes(self.memory_bytes))
+        if self.seconds is not None:
+            estimate.append(f"{format_duration(self.seconds)} on {self.threads} thread{'s' * (self.threads != 1)}")
+        if estimate:
+            out.append(f"estimate:  {', '.join(estimate)}")
+        if self.refusal:
+            out.append(f"refused:   {self.refusal}")
+        return out
+
+
+def plan_find(board: Board, piece: Leaper = KNIGHT, start: int | None = None, end: int | None = None,
+              closed: bool = False, method: str = "auto", *, tiebreak: Tiebreak | None = None,
+              order: Order = FIND_ORDER) -> Plan:
+    """How :func:`~chesstours.find_tour` will look for this tour.
+
+    ``auto`` is complete: the theory first (an instant "no" with its reason);
+    a knight on a whole board of more than :data:`CONSTRUCT_ABOVE` squares
+    is built by the construction; otherwise the walks of
+    :func:`walk_schedule`, then the construction where it applies, then
+    backtracking, which finds a tour whenever one exists. Without a start
+    square, open tours are looked for from :func:`default_start`, then from
+    one square of each symmetry class (:func:`starts_to_try`).
+    """
+    check_find(method, tiebreak, order)
+    query = {"question": "find", "board": board, "piece": piece, "closed": closed, "start": start, "end": end}
+    n = board.free_count
+    walk = {"seconds": n / _WALK_SQUARES_PER_SECOND, "memory_bytes": n * _WALK_BYTES_PER_SQUARE}
+    build = {"seconds": n / _CONSTRUCT_SQUARES_PER_SECOND, "memory_bytes": n * _CONSTRUCT_BYTES_PER_SQUARE}
+    no_start = start is None and end is None and not closed
+    starts = " (from a1 or the first free square, then from one square of each symmetry class)" if no_start else ""
+    if method == "warnsdorff":
+        rule = tiebreak or DEFAULT_TIEBREAK
+        return Plan(**query, method="warnsdorff", **walk,
+                    why=f"one walk of Warnsdorff's rule with the {rule} tie-break{starts}: linear time, but it may "
+                        "reach a dead end")
+    if method == "construct":
+        refusal = None if can_construct(board, piece) else \
+            "The construction builds knight's tours of whole boards only (no holes, no other leaper)."
+        return Plan(**query, method="construct", **build, refusal=refusal,
+                    why=f"the divide-and-conquer construction (Parberry 1997; Lin & Wei 2005){starts}: linear time")
+    if method == "backtrack":
+        return Plan(**query, method="backtrack",
+                    why=f"exhaustive backtracking in {order} move order{starts}: complete, but its time can grow "
+                        "exponentially with the board")
+    reason = obstruction(board, piece, start, end, closed)
+    if reason is not None:
+        return Plan(**query, method="theory", why=reason.reason, seconds=0.0)
+    fixed = [rule for rule, _ in walk_schedule(tiebreak) if rule != "random"]
+    walks = f"{', '.join(fixed)}, then {RANDOM_WALKS} with random ties"
+    if can_construct(board, piece) and n > CONSTRUCT_ABOVE:
+        return Plan(**query, method="construct", **build,
+                    steps=(("rotations to the end square, then " if end is not None else "")
+                           + "Warnsdorff's walks and backtracking if the construction cannot reach the query",),
+                    why=f"a knight on a whole board of {n:,} squares (more than {CONSTRUCT_ABOVE:,}): the "
+                        "divide-and-conquer construction builds a tour in linear time")
+    steps = ["the construction"] if can_construct(board, piece) else []
+    steps.append(f"backtracking in {order} move order, which finds a tour whenever one exists")
+    return Plan(**query, method="warnsdorff", **walk, steps=tuple(steps),
+                why=f"Warnsdorff's rule first, fast where it works: walks with the tie-breaks {walks}{starts}")
+
+
+def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
+                          closed: bool = False, workers: int | None = None) -> tuple[float, float, int]:
+    """``(positions, seconds, threads)`` an exhaustive count by backtracking is estimated to take.
+
+    Knuth's random probes of the search tree (see
+    :meth:`chesstours.backtrack.Search.estimate`): good to an order of
+    magnitude, and quick -- a few hundredths of a second. A board above
+    :data:`MAX_BACKTRACK_COUNT_SQUARES` squares is infinitely far.
+    """
+    from .backtrack import NODES_PER_SECOND, closed_tasks, estimate_nodes, open_tasks, split_tasks
+
+    if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
+        return math.inf, math.inf, 0
+    tasks = closed_tasks(board, piece, start, end) if closed else open_tasks(board, piece, start, end)
+    tasks = split_tasks(board, piece, tasks)
+    nodes = estimate_nodes(board, piece, tasks)
+    threads = max(1, min(worker_count(workers), len(tasks)))
+    return nodes, nodes / (NODES_PER_SECOND * threads), threads
+
+
+def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, end: int | None = None,
+               closed: bool = False, method: str = "auto", *, time_limit: float | None = None,
+               node_limit: int | None = None, workers: int | None = None, spill_dir: object = None,
+               refuse_above: float | None = math.inf) -> Plan:
+    """How :func:`~chesstours.count_tours` will count, and what it will cost.
+
+    ``auto``: the theory for an instant zero; the frontier method where its
+    frontier fits and backtracking is estimated to take longer than
+    :data:`FRONTIER_ABOVE_SECONDS` (or a spill folder is given); else
+    backtracking. A node limit asks for backtracking. Counts estimated to take
+    longer than ``refuse_above`` seconds are refused; by default that is
+    :data:`MAX_UNLIMITED_SECONDS` unless a time or node limit is given (the
+    web api passes its own limit).
+    """
+    from .frontier.sweep import estimate as frontier_estimate
+    from .frontier.sweep import refusal as frontier_refusal
+
+    check_count(method)
+    workers = worker_count(workers)
+    if refuse_above == math.inf:
+        refuse_above = MAX_UNLIMITED_SECONDS if time_limit is None and node_limit is None else None
+    if spill_dir is not None and method == "backtrack":
+        raise InvalidArgument("A spill folder is for the frontier method; backtracking keeps nothing to spill.")
+    query = {"question": "count", "board": board, "piece": piece, "closed": closed, "start": start, "end": end}
+
+    def frontier(why: str, refusal: str | None) -> Plan:
+        est = frontier_estimate(board, piece, start, end, closed, workers)
+        return Plan(**query, method="frontier", why=why, states=est.states,
+                    memory_bytes=est.disk_bytes if spill_dir is not None else est.memory_bytes,
+                    seconds=est.seconds, threads=est.threads, refusal=refusal,
+                    extra={"units": "states", "frontier_squares": est.slots,
+                           "how": "meet in the middle" if est.halves else "one sweep"})
+
+    def backtrack(why: str, frontier_why: str | None = None) -> Plan:
+        if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
+            refusal = (f"Counting every tour of {board} ({board.free_count:,} squares) by exhaustive search is out "
+                       f"of reach: the number of paths grows exponentially; the limit is "
+                       f"{MAX_BACKTRACK_COUNT_SQUARES} squares.")
+            return Plan(**query, method="backtrack", why=why, refusal=refusal)
+        reason = obstruction(board, piece, start, end, closed)
+        if reason is not None:
+            return Plan(**query, method="theory", why=f"no tour, so the count is 0: {reason.reason}", seconds=0.0)
+        if board.free_count <= ESTIMATE_ABOVE_SQUARES:
+            return Plan(**query, method="backtrack", why=why, threads=workers)
+        nodes, seconds, threads = estimate_backtracking(board, piece, start, end, closed, workers)
+        refusal = None
+        if refuse_above is not None and seconds > refuse_above:
+            if frontier_why is not None:
+                refusal = (f"{frontier_why[:-1]}; and exhaustive search would visit about {nodes:.1e} positions, "
+                           f"about {format_duration(seconds)} here.")
+            else:
+                refusal = (f"Counting every tour of {board} by exhaustive search would visit about {nodes:.1e} "
+                           f"positions, about {format_duration(seconds)} here; give a time limit to count as far "
+                           "as it gets.")
+        return Plan(**query, method="backtrack", why=why, states=nodes, seconds=seconds, threads=threads,
+                    refusal=refusal)
+
+    frontier_max = refuse_above if refuse_above != math.inf else None
+    if method == "frontier":
+        refusal = None if time_limit is not None and refuse_above is None else \
+            frontier_refusal(board, piece, start, end, closed, memory_limit(), spill_dir, frontier_max, workers)
+        return frontier("asked for: a dynamic programme over the squares still open, whose cost grows with the "
+                        "width of the board, not with the number of tours", refusal)
+    if method == "backtrack" or node_limit is not None:
+        why = "asked for" if method == "backtrack" else "a node limit counts by backtracking"
+        return backtrack(f"{why}: exhaustive search visits every tour (symmetry reduction, every core)")
+    reason = obstruction(board, piece, start, end, closed)
+    if reason is not None:
+        return Plan(**query, method="theory", why=f"no tour, so the count is 0: {reason.reason}", seconds=0.0)
+    why_not = frontier_refusal(board, piece, start, end, closed, memory_limit(), spill_dir, frontier_max, workers)
+    if why_not is not None and spill_dir is not None:
+        return frontier("a spill folder asks for the frontier method", why_not)
+    if why_not is None:
+        if spill_dir is not None:
+            return frontier("a spill folder asks for the frontier method", None)
+        nodes, seconds, _ = estimate_backtracking(board, piece, start, end, closed, workers)
+        if seconds > FRONTIER_ABOVE_SECONDS:
+            return frontier(f"backtracking would visit about {nodes:.1e} positions ({format_duration(seconds)}, "
+                            f"more than {FRONTIER_ABOVE_SECONDS:g} s); the frontier method counts without visiting "
+                            "the tours", None)
+        return backtrack(f"backtracking is estimated at {format_duration(seconds)}, quicker than setting up the "
+                         "frontier method")
+    return backtrack("the frontier method cannot count this board here: " + why_not, why_not)
