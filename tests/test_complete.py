@@ -144,7 +144,7 @@ def test_the_theory_answers_before_any_search():
         ("a1,c2", {"holes": "c2"}, "Square 2 of the played path: c2 is a hole on this board; a tour cannot use it."),
         ("a1,c2", {"end": "c2"}, "The end square c2 is already on the played path."),
         ("", {}, "The played path is empty; it needs at least its first square."),
-        ("a1", {"order": "sideways"}, "Unknown move order 'sideways'; use one of warnsdorff, fixed."),
+        ("a1", {"order": "sideways"}, "Unknown move order 'sideways'; use one of fixed, warnsdorff."),
         ("a1", {"time_limit": 0}, "The time limit must be a positive number of seconds, not 0."),
     ],
 )

@@ -21,14 +21,14 @@ chesstours.errors.InvalidSquare: The start square: d4 is a hole on this board; a
 
 from __future__ import annotations
 
-from .board import Board
+from .board import Board, Holes, Square
 from .errors import InvalidArgument, InvalidSquare
 from .pieces import Leaper, parse_piece
 
 __all__ = ["as_board", "check_limits", "prepare_query", "role_square"]
 
 
-def as_board(board: Board | str, holes=()) -> Board:
+def as_board(board: Board | str, holes: Holes = ()) -> Board:
     """``board`` as a :class:`Board`: a size such as ``"8x8"`` is parsed, and ``holes``
     (names, indices, or one string ``"d4,e5"``) are added to a Board's own.
 
@@ -42,7 +42,7 @@ def as_board(board: Board | str, holes=()) -> Board:
     return Board.parse(board, holes)
 
 
-def role_square(board: Board, square: int | str | None, role: str) -> int | None:
+def role_square(board: Board, square: Square | None, role: str) -> int | None:
     """The index of ``square`` (None stays None); the error names its ``role`` ("start", "end").
 
     :raises InvalidSquare: if it is not on the board or is a hole.
@@ -63,7 +63,8 @@ def check_limits(time_limit: float | None, node_limit: int | None = None) -> Non
         raise InvalidArgument(f"The node limit must be a positive number, not {node_limit}.")
 
 
-def prepare_query(board, start, end, piece: Leaper | str, holes=()) -> tuple[Board, Leaper, int | None, int | None]:
+def prepare_query(board: Board | str, start: Square | None, end: Square | None, piece: Leaper | str,
+                  holes: Holes = ()) -> tuple[Board, Leaper, int | None, int | None]:
     """``(board, piece, start, end)`` read from a tour query, start and end as indices or None.
 
     :raises InvalidArgument: if the start and end are the same square (on a board of more than one).

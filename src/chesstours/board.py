@@ -22,7 +22,7 @@ Examples
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable
 
@@ -30,7 +30,12 @@ import numpy as np
 
 from .errors import InvalidBoard, InvalidSquare
 
-__all__ = ["Board", "file_name", "parse_file", "grid_lines", "number_grid", "MAX_SQUARES", "MAX_SIDE"]
+__all__ = ["Board", "Holes", "Square", "file_name", "parse_file", "grid_lines", "number_grid", "MAX_SQUARES", "MAX_SIDE"]
+
+#: Holes as the api takes them: square names or indices, or one string such as ``"d4,e5"``.
+Holes = Iterable[int | str] | str
+#: A square as the api takes it: its index ``r * cols + c`` or its name (``"c2"``).
+Square = int | str
 
 #: Largest board side accepted: squares are int32 throughout.
 MAX_SIDE = 1_000_000
@@ -67,7 +72,7 @@ def parse_file(letters: str) -> int:
     return c - 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Board:
     """A ``rows`` x ``cols`` board; ``holes`` are squares no tour may use.
 
@@ -88,9 +93,11 @@ class Board:
 
     rows: int
     cols: int
-    holes: frozenset[int] = field(default=frozenset())
+    holes: frozenset[int]
 
-    def __post_init__(self) -> None:
+    def __init__(self, rows: int, cols: int, holes: Holes = ()) -> None:
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "cols", cols)
         for side, what in ((self.rows, "rows"), (self.cols, "columns")):
             if isinstance(side, bool) or not isinstance(side, (int, np.integer)):
                 raise InvalidBoard(f"The number of {what} must be a whole number, not {side!r}.")
@@ -107,7 +114,6 @@ class Board:
                 f"{self.rows}x{self.cols} has {self.rows * self.cols:,} squares; "
                 f"at most {MAX_SQUARES:,} are supported."
             )
-        holes = self.holes
         if isinstance(holes, str):
             holes = [h for h in re.split(r"[,\s]+", holes) if h]
         object.__setattr__(self, "holes", frozenset(self._square_of(h) for h in holes))
@@ -117,7 +123,7 @@ class Board:
     # -- construction --------------------------------------------------------
 
     @classmethod
-    def parse(cls, text: str, holes: Iterable[int | str] | str = ()) -> "Board":
+    def parse(cls, text: "str | Board", holes: Holes = ()) -> "Board":
         """Parse ``"8x8"`` (rows x columns) or ``"8"`` (8x8).
 
         :raises InvalidBoard: if ``text`` is not a board size.

@@ -30,8 +30,10 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
+from . import policy
 from .arguments import check_limits, prepare_query
-from .board import Board
+from .backtrack.tasks import Task, first_tour, split_tasks
+from .board import Board, Holes
 from .errors import InvalidArgument, InvalidSquare, LimitReached, NoTour
 from .existence.reasons import obstruction
 from .pieces import KNIGHT, Leaper, move_table
@@ -84,8 +86,8 @@ def complete_tour(
     closed: bool = False,
     piece: Leaper | str = KNIGHT,
     *,
-    holes=(),
-    order: str = "warnsdorff",
+    holes: Holes = (),
+    order: policy.Order = policy.FIND_ORDER,
     time_limit: float | None = None,
     node_limit: int | None = None,
 ) -> Tour:
@@ -135,11 +137,8 @@ def complete_tour(
     >>> t.closed, t.names()[:3], len(t)
     (True, ['a1', 'b3', 'a5'], 36)
     """
-    from .backtrack.tasks import Task, first_tour, split_tasks
-
     board, piece, _, e = prepare_query(board, None, end, piece, holes)
-    if order not in ("warnsdorff", "fixed"):
-        raise InvalidArgument(f"Unknown move order {order!r}; use one of warnsdorff, fixed.")
+    policy.check_find("backtrack", None, order)
     check_limits(time_limit, node_limit)
     path = parse_path(board, played)
     _check_path(board, piece, path)
@@ -164,6 +163,7 @@ def complete_tour(
     ends = board.name(s) if len(path) == 1 else f"{board.name(s)} ... {board.name(path[-1])}"
     moves = f"the played path {ends} ({len(path)} square{'s' if len(path) != 1 else ''})"
     if status == Status.FOUND:
+        assert found is not None
         return Tour(board, piece, found, closed, "backtrack", stats).validated()
     if status == Status.EXHAUSTED:
         kind = "closed tour" if closed else "tour"

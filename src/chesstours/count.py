@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 
 from . import policy
 from .arguments import check_limits, prepare_query
-from .board import Board
+from .backtrack import closed_tasks, open_tasks, run_tasks, split_tasks
+from .board import Board, Holes
 from .errors import InvalidArgument, LimitReached
 from .existence.reasons import obstruction
 from .machine import memory_limit
@@ -90,7 +91,7 @@ def count_tours(
     piece: Leaper | str = KNIGHT,
     method: CountMethod = "auto",
     *,
-    holes: object = (),
+    holes: Holes = (),
     time_limit: float | None = None,
     node_limit: int | None = None,
     workers: int | None = None,
@@ -147,8 +148,6 @@ def count_tours(
     >>> (c.undirected, c.method)
     (9862, 'frontier')
     """
-    from .backtrack import closed_tasks, open_tasks, run_tasks, split_tasks
-
     board, piece, s, e = prepare_query(board, start, end, piece, holes)
     check_limits(time_limit, node_limit)
     t0 = time.perf_counter()
@@ -199,7 +198,7 @@ def estimate_count(
     closed: bool = False,
     piece: Leaper | str = KNIGHT,
     *,
-    holes=(),
+    holes: Holes = (),
     workers: int | None = None,
 ) -> tuple[float, float]:
     """Estimate what :func:`count_tours` would cost: ``(positions, seconds)``.

@@ -8,6 +8,8 @@ a mistake).
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "ChessToursError",
     "InvalidBoard",
@@ -60,6 +62,6 @@ class LimitReached(ChessToursError):
     ``partial`` holds whatever was found so far (a count, a list of tours).
     """
 
-    def __init__(self, message: str, partial: object = None):
+    def __init__(self, message: str, partial: Any = None):
         super().__init__(message)
         self.partial = partial

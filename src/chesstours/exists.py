@@ -46,7 +46,8 @@ from typing import Any
 
 from . import policy
 from .arguments import check_limits, prepare_query
-from .board import Board
+from .board import Board, Holes
+from .construct.build import can_construct, construct_tour
 from .errors import ChessToursError
 from .existence.reasons import decide
 from .existence.search import as_tour, search_tour
@@ -142,7 +143,7 @@ def tour_exists(
     closed: bool = False,
     piece: Leaper | str = KNIGHT,
     *,
-    holes=(),
+    holes: Holes = (),
     certificate: bool = False,
     time_limit: float | None = None,
 ) -> Existence:
@@ -201,11 +202,12 @@ def tour_exists(
     check_limits(time_limit)
     board, piece, s, e = prepare_query(board, start, end, piece, holes)
     deadline = None if time_limit is None else t0 + time_limit
-    query = {"board": board, "piece": piece, "start": s, "end": e, "closed": closed}
+    def answer(yes: bool | None, reason: str, proof: str, **known: Any) -> Existence:
+        return Existence(yes, reason, proof, board=board, piece=piece, start=s, end=e, closed=closed, **known)
 
     verdict = decide(board, piece, s, e, closed)
     if verdict is not None:
-        found = Existence(verdict.answer, verdict.reason, verdict.proof, theorem=verdict.theorem, **query)
+        found = answer(verdict.answer, verdict.reason, verdict.proof, theorem=verdict.theorem)
         if verdict.answer and board.free_count == 1:
             found.certificate = as_tour(board, piece, board.free_squares, False, "the one square", None, None)
         elif verdict.answer and certificate and (built := _constructed(board, piece, s, e, closed)) is not None:
@@ -216,7 +218,7 @@ def tour_exists(
             if status == Status.FOUND:
                 found.certificate = tour
             elif status == Status.EXHAUSTED:  # pragma: no cover - a theorem and a complete search disagree
-                raise AssertionError(f"A complete search found no tour where the theory says yes: {query}")
+                raise AssertionError(f"A complete search found no tour where the theory says yes: {found}")
             elif status == Status.TIME:
                 found.note = "No example tour was built: the search for one ran out of time."
             else:
@@ -228,19 +230,19 @@ def tour_exists(
     built = _constructed(board, piece, s, e, closed)
     if built is not None:
         reason = f"Yes: {CONSTRUCTION} built {what}; it comes with this answer as its certificate."
-        return Existence(True, reason, "construction", built, seconds=time.perf_counter() - t0, **query)
+        return answer(True, reason, "construction", certificate=built, seconds=time.perf_counter() - t0)
     status, tour, nodes = _search(board, piece, s, e, closed, deadline)
     seconds = time.perf_counter() - t0
     if status == Status.FOUND:
         how = tour.stats.get("how", "a search")
         reason = f"Yes: {how} found {what}; it comes with this answer as its certificate."
-        return Existence(True, reason, "construction", tour, nodes=nodes, seconds=seconds, **query)
+        return answer(True, reason, "construction", certificate=tour, nodes=nodes, seconds=seconds)
     if status == Status.EXHAUSTED:
         reason = (f"No {what[2:]}: no theorem settles this case, so a complete backtracking search followed "
                   f"every possible path ({nodes:,} positions), and none covers the board.")
         if piece == KNIGHT and not board.holes and board.rows == board.cols == 5 and s is not None and e is not None:
             reason += " (On 5x5 every tour has a corner at one of its two ends.)"
-        return Existence(False, reason, "exhaustive", nodes=nodes, seconds=seconds, **query)
+        return answer(False, reason, "exhaustive", nodes=nodes, seconds=seconds)
     if status == Status.INCOMPLETE:
         stop = (f"the board is too large to search completely: a search of {nodes:,} positions from a few "
                 "first moves found none, which rules nothing out")
@@ -249,7 +251,7 @@ def tour_exists(
         stop += f" after {nodes:,} positions" if nodes else " (Warnsdorff's walks only)"
     reason = (f"Unknown: no theorem settles whether there is {what}, and {stop}, without finding one or "
               "ruling it out.")
-    return Existence(None, reason, "limit", nodes=nodes, seconds=seconds, **query)
+    return answer(None, reason, "limit", nodes=nodes, seconds=seconds)
 
 
 def _search(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, deadline: float | None):
@@ -269,8 +271,6 @@ def _constructed(board: Board, piece: Leaper, s: int | None, e: int | None, clos
     (a closed one is turned to end there). The construction is an answer only
     when it succeeds; where it cannot, the search decides.
     """
-    from .construct.build import can_construct, construct_tour
-
     if not can_construct(board, piece) or board.free_count < 2:
         return None
     first, last = (s, e) if s is not None or e is None else (e, None)

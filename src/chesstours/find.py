@@ -29,7 +29,9 @@ from typing import Callable, Iterator
 
 from . import policy
 from .arguments import check_limits, prepare_query
-from .board import Board
+from .backtrack import Search, closed_tasks, first_tour, open_tasks
+from .board import Board, Holes
+from .construct import construct_tour
 from .errors import InvalidArgument, LimitReached, NoTour
 from .existence.reasons import obstruction
 from .pieces import KNIGHT, Leaper, move_table
@@ -52,7 +54,7 @@ def find_tour(
     piece: Leaper | str = KNIGHT,
     method: FindMethod = "auto",
     *,
-    holes: object = (),
+    holes: Holes = (),
     tiebreak: Tiebreak | None = None,
     seed: int = 0,
     order: Order = policy.FIND_ORDER,
@@ -188,8 +190,6 @@ class _Finder:
         if self.method == "warnsdorff":
             return self._walk(s, e, self.tiebreak or policy.DEFAULT_TIEBREAK, self.seed)
         if self.method == "construct":
-            from .construct import construct_tour
-
             return construct_tour(board, s, e, closed, piece)
         if self.method == "auto":
             reason = obstruction(board, piece, s, e, closed)
@@ -214,8 +214,6 @@ class _Finder:
         return self._backtrack(s, e)
 
     def _constructed(self, s: int, e: int | None) -> Tour:
-        from .construct import construct_tour
-
         tour = construct_tour(self.board, s, e, self.closed, self.piece)
         tour.method = "auto/construct"
         return tour
@@ -249,8 +247,6 @@ class _Finder:
         return None
 
     def _backtrack(self, s: int, e: int | None) -> Tour:
-        from .backtrack import closed_tasks, first_tour, open_tasks
-
         board, piece, closed = self.board, self.piece, self.closed
         if closed:
             # Without a fixed end, a closed tour may start anywhere: search through the
@@ -265,6 +261,7 @@ class _Finder:
         stats = {"nodes": nodes, "seconds": time.perf_counter() - self.t0, "order": self.order}
         label = "backtrack" if self.method == "backtrack" else "auto/backtrack"
         if status == Status.FOUND:
+            assert path is not None
             tour = Tour(board, piece, path, closed, label, stats)
             return tour.rotated(s) if closed and tour.start != s else tour
         if status == Status.EXHAUSTED:
@@ -301,7 +298,7 @@ def iter_tours(
     closed: bool = False,
     piece: Leaper | str = KNIGHT,
     *,
-    holes: object = (),
+    holes: Holes = (),
     order: Order = policy.LIST_ORDER,
     time_limit: float | None = None,
 ) -> Iterator[Tour]:
@@ -320,8 +317,6 @@ def iter_tours(
     >>> sum(1 for _ in iter_tours("5x6", closed=True))
     8
     """
-    from .backtrack import Search, closed_tasks
-
     board, piece, s, e = prepare_query(board, start, end, piece, holes)
     policy.check_find("backtrack", None, order)
     check_limits(time_limit, None)

@@ -12,7 +12,7 @@ from .errors import InvalidArgument
 __all__ = ["write_atomic", "open_atomic"]
 
 
-def open_atomic(path: str | os.PathLike, write: Callable[[IO[bytes]], None]) -> None:
+def open_atomic(path: str | os.PathLike, write: Callable[[IO[bytes]], object]) -> None:
     """Call ``write(fileobj)`` on a temporary file beside ``path``, then rename it into place.
 
     On any error (Ctrl-C included) the temporary file is removed and ``path``

@@ -37,10 +37,10 @@ Examples
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, get_args
 
-from .backtrack import ORDERS, Order
+from .backtrack import NODES_PER_SECOND, ORDERS, Order, closed_tasks, estimate_nodes, open_tasks, split_tasks
 from .board import Board
 from .construct import can_construct
 from .errors import InvalidArgument
@@ -270,40 +270,40 @@ def plan_find(board: Board, piece: Leaper = KNIGHT, start: int | None = None, en
     one square of each symmetry class (:func:`starts_to_try`).
     """
     check_find(method, tiebreak, order)
-    query = {"question": "find", "board": board, "piece": piece, "closed": closed, "start": start, "end": end}
+    query = Plan("find", board, piece, closed, start, end, method="", why="")
     n = board.free_count
-    walk = {"seconds": n / _WALK_SQUARES_PER_SECOND, "memory_bytes": n * _WALK_BYTES_PER_SQUARE}
-    build = {"seconds": n / _CONSTRUCT_SQUARES_PER_SECOND, "memory_bytes": n * _CONSTRUCT_BYTES_PER_SQUARE}
+    walk = replace(query, seconds=n / _WALK_SQUARES_PER_SECOND, memory_bytes=n * _WALK_BYTES_PER_SQUARE)
+    build = replace(query, seconds=n / _CONSTRUCT_SQUARES_PER_SECOND, memory_bytes=n * _CONSTRUCT_BYTES_PER_SQUARE)
     no_start = start is None and end is None and not closed
     starts = " (from a1 or the first free square, then from one square of each symmetry class)" if no_start else ""
     if method == "warnsdorff":
         rule = tiebreak or DEFAULT_TIEBREAK
-        return Plan(**query, method="warnsdorff", **walk,
+        return replace(walk, method="warnsdorff",
                     why=f"one walk of Warnsdorff's rule with the {rule} tie-break{starts}: linear time, but it may "
                         "reach a dead end")
     if method == "construct":
         refusal = None if can_construct(board, piece) else \
             "The construction builds knight's tours of whole boards only (no holes, no other leaper)."
-        return Plan(**query, method="construct", **build, refusal=refusal,
+        return replace(build, method="construct", refusal=refusal,
                     why=f"the divide-and-conquer construction (Parberry 1997; Lin & Wei 2005){starts}: linear time")
     if method == "backtrack":
-        return Plan(**query, method="backtrack",
+        return replace(query, method="backtrack",
                     why=f"exhaustive backtracking in {order} move order{starts}: complete, but its time can grow "
                         "exponentially with the board")
     reason = obstruction(board, piece, start, end, closed)
     if reason is not None:
-        return Plan(**query, method="theory", why=reason.reason, seconds=0.0)
+        return replace(query, method="theory", why=reason.reason, seconds=0.0)
     fixed = [rule for rule, _ in walk_schedule(tiebreak) if rule != "random"]
     walks = f"{', '.join(fixed)}, then {RANDOM_WALKS} with random ties"
     if can_construct(board, piece) and n > CONSTRUCT_ABOVE:
-        return Plan(**query, method="construct", **build,
+        return replace(build, method="construct",
                     steps=(("rotations to the end square, then " if end is not None else "")
                            + "Warnsdorff's walks and backtracking if the construction cannot reach the query",),
                     why=f"a knight on a whole board of {n:,} squares (more than {CONSTRUCT_ABOVE:,}): the "
                         "divide-and-conquer construction builds a tour in linear time")
     steps = ["the construction"] if can_construct(board, piece) else []
     steps.append(f"backtracking in {order} move order, which finds a tour whenever one exists")
-    return Plan(**query, method="warnsdorff", **walk, steps=tuple(steps),
+    return replace(walk, method="warnsdorff", steps=tuple(steps),
                 why=f"Warnsdorff's rule first, fast where it works: walks with the tie-breaks {walks}{starts}")
 
 
@@ -316,8 +316,6 @@ def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None,
     magnitude, and quick -- a few hundredths of a second. A board above
     :data:`MAX_BACKTRACK_COUNT_SQUARES` squares is infinitely far.
     """
-    from .backtrack import NODES_PER_SECOND, closed_tasks, estimate_nodes, open_tasks, split_tasks
-
     if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
         return math.inf, math.inf, 0
     tasks = closed_tasks(board, piece, start, end) if closed else open_tasks(board, piece, start, end)
@@ -350,11 +348,11 @@ def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, e
         refuse_above = MAX_UNLIMITED_SECONDS if time_limit is None and node_limit is None else None
     if spill_dir is not None and method == "backtrack":
         raise InvalidArgument("A spill folder is for the frontier method; backtracking keeps nothing to spill.")
-    query = {"question": "count", "board": board, "piece": piece, "closed": closed, "start": start, "end": end}
+    query = Plan("count", board, piece, closed, start, end, method="", why="")
 
     def frontier(why: str, refusal: str | None) -> Plan:
         est = frontier_estimate(board, piece, start, end, closed, workers)
-        return Plan(**query, method="frontier", why=why, states=est.states,
+        return replace(query, method="frontier", why=why, states=est.states,
                     memory_bytes=est.disk_bytes if spill_dir is not None else est.memory_bytes,
                     seconds=est.seconds, threads=est.threads, refusal=refusal,
                     extra={"units": "states", "frontier_squares": est.slots,
@@ -365,24 +363,24 @@ def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, e
             refusal = (f"Counting every tour of {board} ({board.free_count:,} squares) by exhaustive search is out "
                        f"of reach: the number of paths grows exponentially; the limit is "
                        f"{MAX_BACKTRACK_COUNT_SQUARES} squares.")
-            return Plan(**query, method="backtrack", why=why, refusal=refusal)
+            return replace(query, method="backtrack", why=why, refusal=refusal)
         reason = obstruction(board, piece, start, end, closed)
         if reason is not None:
-            return Plan(**query, method="theory", why=f"no tour, so the count is 0: {reason.reason}", seconds=0.0)
+            return replace(query, method="theory", why=f"no tour, so the count is 0: {reason.reason}", seconds=0.0)
         if board.free_count <= ESTIMATE_ABOVE_SQUARES:
-            return Plan(**query, method="backtrack", why=why, threads=workers)
+            return replace(query, method="backtrack", why=why, threads=workers)
         nodes, seconds, threads = estimate_backtracking(board, piece, start, end, closed, workers)
-        refusal = None
+        refused: str | None = None
         if refuse_above is not None and seconds > refuse_above:
             if frontier_why is not None:
-                refusal = (f"{frontier_why[:-1]}; and exhaustive search would visit about {nodes:.1e} positions, "
+                refused = (f"{frontier_why[:-1]}; and exhaustive search would visit about {nodes:.1e} positions, "
                            f"about {format_duration(seconds)} here.")
             else:
-                refusal = (f"Counting every tour of {board} by exhaustive search would visit about {nodes:.1e} "
+                refused = (f"Counting every tour of {board} by exhaustive search would visit about {nodes:.1e} "
                            f"positions, about {format_duration(seconds)} here; give a time limit to count as far "
                            "as it gets.")
-        return Plan(**query, method="backtrack", why=why, states=nodes, seconds=seconds, threads=threads,
-                    refusal=refusal)
+        return replace(query, method="backtrack", why=why, states=nodes, seconds=seconds, threads=threads,
+                       refusal=refused)
 
     frontier_max = refuse_above if refuse_above != math.inf else None
     if method == "frontier":
@@ -395,7 +393,7 @@ def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, e
         return backtrack(f"{why}: exhaustive search visits every tour (symmetry reduction, every core)")
     reason = obstruction(board, piece, start, end, closed)
     if reason is not None:
-        return Plan(**query, method="theory", why=f"no tour, so the count is 0: {reason.reason}", seconds=0.0)
+        return replace(query, method="theory", why=f"no tour, so the count is 0: {reason.reason}", seconds=0.0)
     why_not = frontier_refusal(board, piece, start, end, closed, memory_limit(), spill_dir, frontier_max, workers)
     if why_not is not None and spill_dir is not None:
         return frontier("a spill folder asks for the frontier method", why_not)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from .board import Board, number_grid, parse_file
 from .errors import ChessToursError, InvalidSquare
 from .pieces import KNIGHT, Leaper, parse_piece
 
-__all__ = ["Tour", "InvalidTour", "first_problem", "jsonable"]
+__all__ = ["Tour", "Drawable", "InvalidTour", "first_problem", "jsonable"]
 
 _NAME_RE = re.compile(r"^([a-zA-Z]+)(\d+)$")
 
@@ -121,6 +121,34 @@ def first_problem(board: Board, piece: Leaper, path: np.ndarray, closed: bool) -
                 n,
             )
     return None
+
+
+@runtime_checkable
+class Drawable(Protocol):
+    """Anything :mod:`chesstours.render` draws: a :class:`Tour`, or a bishop route.
+
+    A board, the squares of a path in visiting order (a square may come
+    twice, as on a bishop route), whether the path closes, a title for the
+    picture, and how it is drawn besides its squares (:meth:`drawing`: the
+    figure that moves, say).
+    """
+
+    @property
+    def board(self) -> Board: ...
+
+    @property
+    def path(self) -> np.ndarray: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    def title(self) -> str:
+        """One line that says what the picture shows."""
+        ...
+
+    def drawing(self) -> dict[str, Any]:
+        """Keyword arguments for the renderer's scene besides the squares (empty for a knight's tour)."""
+        ...
 
 
 @dataclass(eq=False)
@@ -296,6 +324,16 @@ class Tour:
         Holes are shown as ``#``.
         """
         return number_grid(self.board, self.numbers())
+
+    def title(self) -> str:
+        """``"Tour of a knight on 8x8, from a1 to h8"``: what a picture of it shows."""
+        kind = "Closed tour" if self.closed else "Tour"
+        ends = f", from {self.board.name(self.start)} to {self.board.name(self.end)}" if len(self) else ""
+        return f"{kind} of a {self.piece.name} on {self.board}{ends}"
+
+    def drawing(self) -> dict[str, Any]:
+        """A knight's tour is drawn with the defaults: nothing to add."""
+        return {}
 
     def rotated(self, start: int) -> "Tour":
         """For a closed tour: the same cycle started at square ``start``.

@@ -42,17 +42,20 @@ from typing import Iterator
 
 import numpy as np
 
-from .board import Board
-from .errors import InvalidArgument, InvalidSquare
-from .pieces import KNIGHT, Leaper, move_table, parse_piece
+from . import policy
+from .arguments import prepare_query
+from .backtrack import layout as _bk
+from .backtrack import search as _bt
+from .board import Board, Holes
+from .errors import InvalidArgument
+from .pieces import KNIGHT, Leaper, move_table
+from .warnsdorff.walk import warnsdorff
 
 __all__ = ["TraceEvent", "trace_search", "trace_backtrack", "trace_warnsdorff", "TRACE_METHODS",
            "START", "MOVE", "SKIP", "BACK", "TOUR", "STUCK", "DONE"]
 
 #: Methods that can be traced.
 TRACE_METHODS = ("backtrack", "warnsdorff")
-#: Backtracking move orders (as :data:`chesstours.backtrack.search.ORDERS`, without importing the kernel).
-_ORDERS = ("fixed", "warnsdorff")
 
 START, MOVE, SKIP, BACK, TOUR, STUCK, DONE = "start", "move", "skip", "back", "tour", "stuck", "done"
 
@@ -212,16 +215,12 @@ def _why_skipped(board: Board, table, visited, degree, end_ok, forced: int, c: i
 
 
 def trace_backtrack(board: Board, start: int, end: int | None = None, closed: bool = False,
-                    piece: Leaper = KNIGHT, order: str = "fixed") -> Iterator[TraceEvent]:
+                    piece: Leaper = KNIGHT, order: policy.Order = policy.LIST_ORDER) -> Iterator[TraceEvent]:
     """Events of the backtracking kernel, one position at a time (see the module docstring).
 
     After a tour the search goes on, as when listing every tour, until nothing is left.
     """
-    from .backtrack import layout as _bk
-    from .backtrack import search as _bt  # compiled: imported when a search runs
-
-    if order not in _bt.ORDERS:
-        raise InvalidArgument(f"Unknown move order {order!r}; use one of {', '.join(_bt.ORDERS)}.")
+    policy.check_find("backtrack", None, order)
     table = move_table(board, piece)
     holes = board.hole_mask if board.holes else None
     end_squares = None
@@ -297,8 +296,6 @@ def trace_backtrack(board: Board, start: int, end: int | None = None, closed: bo
 def trace_warnsdorff(board: Board, start: int, end: int | None = None, closed: bool = False,
                      piece: Leaper = KNIGHT, tiebreak: str = "roth", seed: int = 0) -> Iterator[TraceEvent]:
     """Events of Warnsdorff's rule: the engine's walk, replayed with every candidate's weight."""
-    from .warnsdorff.walk import warnsdorff
-
     result = warnsdorff(board, start, piece, tiebreak, seed, end=end, closed=closed)
     table = move_table(board, piece)
     free = ~board.hole_mask
@@ -331,28 +328,10 @@ def trace_warnsdorff(board: Board, start: int, end: int | None = None, closed: b
         yield TraceEvent(STUCK, len(path), path[-1], tuple(path), weights=True, nodes=len(path))
 
 
-def _arguments(board, start, end, piece, holes):
-    """The board, piece and squares of a trace, checked (as the api checks them)."""
-    if not isinstance(board, Board):
-        board = Board.parse(board, holes)
-    elif holes:
-        board = Board(board.rows, board.cols, set(board.holes) | {board._square_of(h) for h in holes})
-    piece = parse_piece(piece)
-    squares = []
-    for square, role in ((start, "start"), (end, "end")):
-        try:
-            squares.append(None if square is None else board.square(square))
-        except InvalidSquare as exc:
-            raise InvalidSquare(f"The {role} square: {exc}") from None
-    s, e = squares
-    if s is not None and s == e and board.free_count > 1:
-        raise InvalidArgument(f"The start and end squares are both {board.name(s)}; a tour ends elsewhere.")
-    return board, piece, s, e
-
-
 def trace_search(board: Board | str, start: int | str, end: int | str | None = None, closed: bool = False,
-                 piece: Leaper | str = KNIGHT, method: str = "backtrack", *, holes=(), order: str = "fixed",
-                 tiebreak: str = "roth", seed: int = 0) -> Iterator[TraceEvent]:
+                 piece: Leaper | str = KNIGHT, method: str = "backtrack", *, holes: Holes = (),
+                 order: policy.Order = policy.LIST_ORDER, tiebreak: policy.Tiebreak = policy.DEFAULT_TIEBREAK,
+                 seed: int = 0) -> Iterator[TraceEvent]:
     """Yield the events of a search for a tour, one move, skip or step back at a time.
 
     Parameters
@@ -376,21 +355,17 @@ def trace_search(board: Board | str, start: int | str, end: int | str | None = N
     InvalidArgument, InvalidSquare, InvalidBoard
         Bad input (raised at once, before any event).
     """
-    board, piece, s, e = _arguments(board, start, end, piece, holes)
+    board, piece, s, e = prepare_query(board, start, end, piece, holes)
     if s is None:
         raise InvalidArgument("A trace needs a start square (--start).")
-    if closed and e is not None and e not in move_table(board, parse_piece(piece))[s]:
+    if closed and e is not None and e not in move_table(board, piece)[s]:
         raise InvalidArgument(f"A closed tour ends a move away from its start; {board.name(e)} is not a move "
                               f"from {board.name(s)}.")
     if method not in TRACE_METHODS:
         raise InvalidArgument(
             f"Unknown method {method!r} for a trace; use one of {', '.join(TRACE_METHODS)}.")
     if method == "warnsdorff":
-        from .warnsdorff import TIEBREAKS
-
-        if tiebreak not in TIEBREAKS:
-            raise InvalidArgument(f"Unknown tie-break {tiebreak!r}; use one of {', '.join(TIEBREAKS)}.")
-        return trace_warnsdorff(board, s, e, closed, parse_piece(piece), tiebreak, seed)
-    if order not in _ORDERS:
-        raise InvalidArgument(f"Unknown move order {order!r}; use one of {', '.join(_ORDERS)}.")
-    return trace_backtrack(board, s, e, closed, parse_piece(piece), order)
+        policy.check_find("warnsdorff", tiebreak)
+        return trace_warnsdorff(board, s, e, closed, piece, tiebreak, seed)
+    policy.check_find("backtrack", None, order)
+    return trace_backtrack(board, s, e, closed, piece, order)

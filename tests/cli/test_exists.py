@@ -72,7 +72,7 @@ def test_ctrl_c_ends_with_one_line_and_status_130(capsys, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("chesstours.exists.tour_exists", interrupted)
+    monkeypatch.setattr("chesstours.cli.exists.tour_exists", interrupted)
     code, out, err = run(capsys, "exists", "12x12", "--piece", "zebra")
     assert code == 130 and out == "" and err == "chesstours: interrupted before an answer.\n"
 

@@ -13,11 +13,13 @@ import pytest
 from PIL import Image
 
 import chesstours as ct
+from chesstours.bishop import BishopRoute
 from chesstours.board import Board
 from chesstours.errors import InvalidArgument
 from chesstours.render import raster
 from chesstours.render.picture import draw_tour, draw_trace, route_of
 from chesstours.render.style import COLOURS, geometry
+from chesstours.tour import Tour
 from chesstours.trace import trace_search
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -140,7 +142,7 @@ def test_svg_numbers_every_step_and_shows_both_visits_of_a_revisited_square():
         )
     # A bishop route passes some squares twice: their badge carries both step numbers.
     board = Board(8, 8)
-    route_obj = SimpleNamespace(board=board, steps="a1 b2 c3 b4 a3 b2 c1".split())
+    route_obj = BishopRoute(board, [board.square(s) for s in "a1 b2 c3 b4 a3 b2 c1".split()], end="any")
     root = svg_root(draw_tour(route_obj, "svg", numbers=True))
     badge_texts = [
         g.find(f"{SVG}text").text for g in root.iter(f"{SVG}g") if (g.get("class") or "").startswith("number")
@@ -210,7 +212,7 @@ def test_png_size_ends_line_and_holes_are_where_they_belong():
 
 def test_png_chequer_has_a_dark_a1_and_rank_1_at_the_bottom():
     board = Board(5, 5)
-    img = png(draw_tour(SimpleNamespace(board=board, path=[24]), "png", size=300))
+    img = png(draw_tour(Tour(board, ct.KNIGHT, [24]), "png", size=300))
     g = geometry(board, 300)
     light, dark = COLOURS["light"], COLOURS["dark"]
     assert near(pixel(img, g.centre(0)), dark, 2) and near(pixel(img, g.centre(1)), light, 2)
@@ -220,7 +222,7 @@ def test_png_chequer_has_a_dark_a1_and_rank_1_at_the_bottom():
 
 
 def test_png_of_a_closed_tour_adds_exactly_the_closing_leap(closed6):
-    open_version = SimpleNamespace(board=closed6.board, path=closed6.path, closed=False)
+    open_version = Tour(closed6.board, closed6.piece, closed6.path, closed=False)
     a = np.asarray(png(draw_tour(closed6, "png", size=300)), dtype=int)
     b = np.asarray(png(draw_tour(open_version, "png", size=300)), dtype=int)
     g = geometry(closed6.board, 300)
@@ -243,15 +245,15 @@ def test_sizes_are_checked_and_huge_boards_refused():
         with pytest.raises(InvalidArgument):
             draw_tour(t, "png", size=bad)
     with pytest.raises(InvalidArgument):
-        draw_tour(SimpleNamespace(board=Board(1001, 1000), path=[0]), "svg")
+        draw_tour(Tour(Board(1001, 1000), ct.KNIGHT, [0]), "svg")
     with pytest.raises(InvalidArgument):
         draw_tour(t, "pdf")
     with pytest.raises(InvalidArgument):
-        draw_tour(SimpleNamespace(board=Board(5, 5, holes="b3"), path=[0, 11]), "svg")
+        draw_tour(Tour(Board(5, 5, holes="b3"), ct.KNIGHT, [0, 11]), "svg")
     with pytest.raises(InvalidArgument):
         draw_tour(t, "gif", fps=0)
     with pytest.raises(InvalidArgument):
-        route_of(SimpleNamespace(path=[0]))
+        route_of(SimpleNamespace(path=[0]))  # no board: nothing to draw on
 
 
 # -- GIF -----------------------------------------------------------------------

@@ -298,6 +298,18 @@ class BishopRoute:
         width = max(2, max(len(cell) for row in cells for cell in row))
         return "\n".join(grid_lines(self.board, cells, width))
 
+    def title(self) -> str:
+        """What a picture of the route shows: its board, ends, slides and steps."""
+        b, slides = self.board, self.slide_count
+        return (f"Bishop route on {b}, from {b.name(self.start)} to {b.name(self.last)}, "
+                f"{slides} slide{'' if slides == 1 else 's'}, {self.step_count} steps")
+
+    def drawing(self) -> dict[str, Any]:
+        """A bishop moves; the line turns, and is dotted, only at the slides' ends; the squares of the other
+        colour, which the bishop never reaches, are grey."""
+        return {"figure": "bishop", "corners": slide_corners(self.board, self.steps),
+                "faded": 1 - self.board.colour(self.start)}
+
     def summary(self) -> str:
         """One line: ``"17 slides, 56 steps: a1-h8-..."``."""
         return f"{self.slide_count} slides, {self.step_count} steps: {self.slides_text()}"

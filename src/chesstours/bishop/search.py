@@ -237,7 +237,7 @@ class BishopSearch:
             return self.stack_square[:1].copy()
         return self.stack_square[: int(self.regs[REG_DEPTH]) + 1].copy()
 
-    def run(self, budget: int = 1 << 62, stop_at_route: bool = False) -> str:
+    def run(self, budget: int = 1 << 62, stop_at_route: bool = False) -> Status:
         """Search on for at most ``budget`` steps.
 
         Returns ``"found"`` (a route is on the stack, see :meth:`steps`; only
@@ -277,7 +277,7 @@ _CLOCK_STEPS = 1 << 18
 
 
 def first_route(board: Board, start: int, end: int, deadline: float | None = None,
-                node_limit: int | None = None) -> tuple[BishopSearch, str, int, int]:
+                node_limit: int | None = None) -> tuple[BishopSearch, Status, int, int]:
     """The first route: the search in the seed's order, then, on large boards, random restarts beside it.
 
     The complete search in the seed's direction order runs alone for :data:`FIRST_ALONE`
@@ -304,20 +304,20 @@ def first_route(board: Board, start: int, end: int, deadline: float | None = Non
     status = Status.BUDGET
     while status == Status.BUDGET:
         if deadline is not None and time.perf_counter() > deadline:
-            return main, "time", main.nodes + spent, restarts
+            return main, Status.TIME, main.nodes + spent, restarts
         if main.nodes >= FIRST_ALONE:
             order = np.argsort(rng.random((board.size, 4)), axis=1).astype(np.int8)
             trial = BishopSearch(board, start, end, order=order)
             steps = budget(RESTART_STEPS)
             if steps <= 0:
-                return main, "nodes", main.nodes + spent, restarts
+                return main, Status.NODES, main.nodes + spent, restarts
             restarts += 1
             if trial.run(steps, stop_at_route=True) == FOUND:
                 return trial, FOUND, main.nodes + spent + trial.nodes, restarts
             spent += trial.nodes
         steps = budget(RESTART_STEPS if main.nodes >= FIRST_ALONE else min(_CLOCK_STEPS, FIRST_ALONE - main.nodes))
         if steps <= 0:
-            return main, "nodes", main.nodes + spent, restarts
+            return main, Status.NODES, main.nodes + spent, restarts
         status = main.run(steps, stop_at_route=True)
     return main, status, main.nodes + spent, restarts
 

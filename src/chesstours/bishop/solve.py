@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from ..arguments import check_limits
-from ..board import Board
+from ..board import Board, Holes
 from ..errors import LimitReached, NoTour
 from ..words import Status
 from .route import COLOUR_NAMES, BishopRoute, resolve_end
@@ -192,7 +192,7 @@ def solve_bishop(
     end: str | int = "opposite",
     shortest: bool = False,
     *,
-    holes=(),
+    holes: Holes = (),
     time_limit: float | None = None,
     node_limit: int | None = None,
 ) -> BishopRoute:
@@ -266,7 +266,7 @@ def iter_bishop_routes(
     end: str | int = "opposite",
     shortest: bool = False,
     *,
-    holes=(),
+    holes: Holes = (),
     time_limit: float | None = None,
 ) -> Iterator[BishopRoute]:
     """Yield every route, lazily, in the seed's move order, each one validated.
@@ -316,7 +316,7 @@ def count_bishop_routes(
     end: str | int = "opposite",
     shortest: bool = False,
     *,
-    holes=(),
+    holes: Holes = (),
     time_limit: float | None = None,
     node_limit: int | None = None,
     progress: Callable[[BishopCount], None] | None = None,

@@ -14,6 +14,7 @@ from typing import Optional
 
 import typer
 
+from ..bishop import BishopCount
 from ..bishop import solve as api_bishop
 from ..bishop.route import BishopRoute, resolve_end
 from ..errors import InvalidArgument, LimitReached, NoTour
@@ -151,10 +152,11 @@ def _bishop_count(b, start, end, shortest, as_json, time_limit, output, progress
             result, code = exc.partial, EXIT_LIMIT
             typer.echo(f"chesstours: {exc}", err=True)
         except KeyboardInterrupt as exc:
-            result, code = getattr(exc, "partial", None), EXIT_INTERRUPT
+            partial: BishopCount | None = getattr(exc, "partial", None)
             typer.echo("chesstours: interrupted; the count below is incomplete.", err=True)
-            if result is None:
+            if partial is None:
                 raise typer.Exit(EXIT_INTERRUPT) from None
+            result, code = partial, EXIT_INTERRUPT
     if as_json:
         text = json.dumps(result.to_dict())
     else:

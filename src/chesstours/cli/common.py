@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 import numpy as np
 import typer
@@ -80,8 +81,6 @@ def parse_board(text: str, holes: str) -> Board:
 def print_plan(plan: policy.Plan, as_json: bool) -> None:
     """Print a plan (``--plan``): its lines, or one JSON object."""
     if as_json:
-        import json
-
         typer.echo(json.dumps(plan.to_dict()))
     else:
         typer.echo("\n".join(plan.lines()))
@@ -93,7 +92,7 @@ def fail(message: str, code: int) -> typer.Exit:
 
 
 @contextmanager
-def progress_display(label: str, enabled: bool = True) -> Iterator[object]:
+def progress_display(label: str, enabled: bool = True) -> Iterator[Callable[..., None] | None]:
     """A Rich progress display on stderr when it is a terminal; yields an update callback or None."""
     if not enabled or not sys.stderr.isatty():
         yield None

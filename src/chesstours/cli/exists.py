@@ -7,6 +7,7 @@ from typing import Optional
 
 import typer
 
+from ..exists import tour_exists
 from ..pieces import parse_piece
 from ..render.text import render_tour
 from .common import (
@@ -39,8 +40,6 @@ def exists(
     time_limit: Optional[float] = typer.Option(10.0, "--time-limit", "-t", metavar="SECONDS", help="Seconds a search may take before the answer is unknown."),
 ) -> None:
     """Does a tour exist? Print yes, no or unknown, the reason, and how it is known (exit status 0 for all three)."""
-    from ..exists import tour_exists
-
     b = parse_board(board, holes)
     try:
         with progress_display("searching"):

@@ -13,6 +13,7 @@ from .. import policy
 from ..arguments import prepare_query
 from ..board import Board
 from ..errors import InvalidArgument, LimitReached, NoTour
+from ..existence.reasons import obstruction
 from ..pieces import parse_piece
 from .common import (
     EXIT_INTERRUPT,
@@ -160,8 +161,6 @@ def tours(
 
 
 def _why_none(board: Board, start, end, closed, piece) -> str:
-    from ..existence.reasons import obstruction
-
     p = parse_piece(piece)
     s = None if start is None else board.square(start)
     e = None if end is None else board.square(end)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from enum import Enum
+from itertools import islice
 from pathlib import Path
 from typing import Optional
 
@@ -12,6 +13,7 @@ import typer
 from .. import policy
 from ..errors import InvalidArgument
 from ..output import write_atomic
+from ..trace import trace_search
 from .common import (
     BoardArg,
     ClosedOpt,
@@ -66,10 +68,6 @@ def trace(
     fps: Optional[float] = FpsOpt,
 ) -> None:
     """Show a search move by move: each move, each move given up, each step back (seed 004)."""
-    from itertools import islice
-
-    from ..trace import trace_search
-
     b = parse_board(board, holes)
     kind = picture_format(fmt.value if fmt else None, output, False, "text")
     if kind not in ("text", "svg", "png", "gif"):

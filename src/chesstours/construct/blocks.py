@@ -40,6 +40,7 @@ References
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,7 +69,7 @@ def even_parts(length: int) -> list[int] | None:
     return [8] * (eights - 1) + [6, 6]  # rest == 4, length >= 12
 
 
-def _odd_splits(length: int, x: int | None):
+def _odd_splits(length: int, x: int | None) -> Iterator[tuple[list[int], int, int]]:
     """Ways to cut an odd length into even sides around one odd side that holds coordinate x.
 
     Yields ``(parts, index of the odd part, offset of the odd part)``.
@@ -116,6 +117,8 @@ def plan_blocks(data: BaseTours, rows: int, cols: int, start: int) -> BlockPlan 
     if rows % 2 == 0 or cols % 2 == 0:
         row_parts = even_parts(rows) if rows % 2 == 0 else next(_odd_splits(rows, None))[0]
         col_parts = even_parts(cols) if cols % 2 == 0 else next(_odd_splits(cols, None))[0]
+        if row_parts is None or col_parts is None:
+            return None
         return BlockPlan(row_parts, col_parts)
     r, c = divmod(start, cols)
     if (r + c) % 2:
@@ -166,8 +169,8 @@ class _Tile:
         if closed:
             after[int(sq[-1])] = int(sq[0])
         self.sign = {}
-        for name, (a, b) in block_edges(h, w).items():
-            a, b = a[0] * w + a[1], b[0] * w + b[1]
+        for name, (cell_a, cell_b) in block_edges(h, w).items():
+            a, b = cell_a[0] * w + cell_a[1], cell_b[0] * w + cell_b[1]
             if name in "XY":
                 a, b = b, a
             self.sign[name] = 1 if after.get(a) == b else (-1 if after.get(b) == a else 0)
@@ -211,6 +214,7 @@ def _choose_tiles(data: BaseTours, plan: BlockPlan, cols: int) -> tuple[list[_Ti
             if j0 == 0:
                 grid[i0:i1, 0] = tile_id(h, w, "Y")
     if plan.path_block is not None:
+        assert plan.path_record is not None
         tiles.append(_Tile(plan.path_record, cols, closed=False))
         grid[plan.path_block] = len(tiles) - 1
     return tiles, grid

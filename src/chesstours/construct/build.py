@@ -64,11 +64,11 @@ def construct_path(rows: int, cols: int, start: int, closed: bool) -> tuple[np.n
             raise InvalidArgument(f"The construction has no tour of {rows}x{cols} from square {start}.")
         step = strip_steps(data, plan, rows, cols)
         return follow_steps(step, start, plan.closed), plan.closed
-    plan = plan_blocks(data, rows, cols, start)
-    if plan is None:
+    blocks = plan_blocks(data, rows, cols, start)
+    if blocks is None:
         raise InvalidArgument(f"The construction has no tour of {rows}x{cols} from square {start}.")
-    step = block_steps(data, plan, rows, cols)
-    is_closed = plan.path_block is None
+    step = block_steps(data, blocks, rows, cols)
+    is_closed = blocks.path_block is None
     return follow_steps(step, start, is_closed), is_closed
 
 
@@ -116,7 +116,7 @@ def construct_tour(board: Board, start: int | None = None, end: int | None = Non
             if why is not None and role is None:
                 raise NoTour(f"No tour from {board.name(s)} on {board}: {why}.",
                              "exhaustive" if "search" in why else "theorem")
-            if why is not None:
+            if why is not None and v is not None:
                 raise NoTour(f"No tour ends on {board.name(v)} on {board} (walked backwards, it would be a tour "
                              f"from there): {why}.", "exhaustive" if "search" in why else "theorem")
     t0 = time.perf_counter()

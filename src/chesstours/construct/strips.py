@@ -36,6 +36,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -138,6 +139,7 @@ def plan_strip(data: BaseTours, h: int, n: int, start: int, closed: bool) -> Str
     r, c = divmod(start, n)
     for kind in (Kind.START_MID, Kind.START_LEFT, Kind.START_RIGHT):
         for q in data.widths(kind, h):
+            offsets: Sequence[int]
             if kind == Kind.START_LEFT:
                 offsets = [0]
             elif kind == Kind.START_RIGHT:
@@ -195,6 +197,7 @@ def _coords(squares: np.ndarray, width: int) -> np.ndarray:
 def _lane_tile(data: BaseTours, h: int, p: int, n: int, direction: list[int]) -> np.ndarray:
     """Steps of a lane piece whose lane i runs rightwards (+1) or leftwards (-1)."""
     record = data.find(Kind.LANE, h, p)
+    assert record is not None, "a planned lane has a stored piece"
     paths = []
     for i, seg in enumerate(record.segments()):
         coords = _coords(seg, p)
@@ -208,6 +211,7 @@ def _lane_tile(data: BaseTours, h: int, p: int, n: int, direction: list[int]) ->
 def _cap_tile(data: BaseTours, h: int, c: int, n: int, kind: int, direction: list[int]) -> np.ndarray:
     """Steps of a cap: each pair's path runs from the lane coming in to the lane going out."""
     record = data.find(kind, h, c)
+    assert record is not None, "a planned cap has a stored piece"
     into = -1 if kind == Kind.CAP_LEFT else 1  # direction of a lane running into this cap
     side = "right" if kind == Kind.CAP_LEFT else "left"
     paths = []
@@ -245,6 +249,7 @@ def strip_steps(data: BaseTours, plan: StripPlan, h: int, n: int) -> np.ndarray:
     field = step.reshape(h, n)
     k = len(STRIP_INTERFACES[h])
     if plan.kind == "board":
+        assert plan.record is not None
         coords = _coords(plan.record.squares, n)
         exit_step = None
         if plan.closed:
@@ -254,16 +259,18 @@ def strip_steps(data: BaseTours, plan: StripPlan, h: int, n: int) -> np.ndarray:
         return step
     if plan.kind == "closed":
         direction = [-1 if i % 2 == 0 else 1 for i in range(k)]
+        assert plan.left is not None and plan.right is not None
         _write_region(data, field, h, n, plan.left, 0, True, direction)
         _write_region(data, field, h, n, plan.right, n - plan.right.cap, False, direction)
         return step
     # Open: the start piece, and on each side lanes running out and back.
     record, a = plan.record, plan.start_piece_at
+    assert record is not None
     q = record.w
     left_ports, right_ports = _ports(h, q)
     out_left, out_right = [0] * k, [0] * k
     segments = record.segments()
-    paths = []
+    paths: list[tuple[np.ndarray, int | None]] = []
     for number, seg in enumerate(segments):
         coords = _coords(seg, q)
         if number == len(segments) - 1:

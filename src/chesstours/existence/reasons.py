@@ -150,11 +150,11 @@ def decide(
     labels = components(board, piece)
     parts = np.unique(labels[labels >= 0])
     if parts.size > 1:
-        first = int(board.free_squares[0])
-        other = int(np.flatnonzero(labels == parts[parts != labels[first]][0])[0])
+        here = int(board.free_squares[0])
+        there = int(np.flatnonzero(labels == parts[parts != labels[here]][0])[0])
         return Verdict(False, "connectivity", (
             f"No {kind}: the {name}'s moves split the board into {parts.size} separate parts; "
-            f"from {board.name(first)} it can never reach {board.name(other)}."))
+            f"from {board.name(here)} it can never reach {board.name(there)}."))
     return None
 
 

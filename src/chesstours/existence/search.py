@@ -32,6 +32,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..backtrack import closed_tasks, first_tour, open_tasks
 from ..board import Board
 from ..pieces import Leaper, move_table
 from ..tour import Tour
@@ -79,8 +80,6 @@ def search_tour(board: Board, piece: Leaper, s: int | None, e: int | None, close
         if walk.complete and (not closed or walk.closed) and (end is None or walk.path[-1] == end):
             how = f"Warnsdorff's rule ({rule} tie-break)"
             return Status.FOUND, as_tour(board, piece, walk.path, closed, how, s, e), 0
-
-    from ..backtrack import closed_tasks, first_tour, open_tasks
 
     complete = True
     if closed:

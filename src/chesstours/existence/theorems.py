@@ -220,6 +220,13 @@ def colour_verdict(board: Board, piece_name: str, start: int | None, end: int | 
     return None
 
 
+def _given(start: int | None, end: int | None) -> int:
+    """The one square given: ``start`` if it is, else ``end`` (the caller has made sure one is)."""
+    square = start if start is not None else end
+    assert square is not None
+    return square
+
+
 def _where(board: Board, start: int | None, end: int | None) -> str:
     text = f" from {board.name(start)}" if start is not None else ""
     return text + (f" to {board.name(end)}" if end is not None else "")
@@ -254,7 +261,7 @@ def knight_verdict(board: Board, start: int | None = None, end: int | None = Non
     if not closed_knight_tour_exists(m, n):
         return None
     if start is None or end is None:
-        square = board.name(start if start is not None else end)
+        square = board.name(_given(start, end))
         role = "starts" if start is not None else "ends"
         return Verdict(True, "theorem", (
             f"Yes: {board} has a closed knight's tour (Schwenk 1991), and a closed tour passes through "
@@ -279,7 +286,7 @@ def _closed_knight(board: Board, start: int | None, end: int | None) -> Verdict 
     if not whole.answer or (start is None and end is None):
         return whole
     if start is None or end is None:
-        square = board.name(start if start is not None else end)
+        square = board.name(_given(start, end))
         how = "it can be started at" if start is not None else "it can be made to end at"
         return Verdict(True, "theorem", (
             f"Yes: {board} has a closed knight's tour (Schwenk 1991), and a closed tour passes through every "
@@ -332,7 +339,7 @@ def _conrad(board: Board, start: int | None, end: int | None) -> Verdict:
         detail = (f"{board.name(start)} is {_COLOUR[board.colour(start)]} and {board.name(end)} is "
                   f"{_COLOUR[board.colour(end)]}")
     else:
-        square = start if start is not None else end
+        square = _given(start, end)
         detail = (f"so every square of {board} is the {'start' if start is not None else 'end'} of a tour"
                   if n % 2 == 0 else
                   f"so every square of the corners' colour is an end of a tour, and {board.name(square)} is "

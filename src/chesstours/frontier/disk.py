@@ -92,7 +92,8 @@ class Layers:
 
     def write(self, arrays: list[np.ndarray]) -> tuple[list, list[str]]:
         """Write ``arrays`` (keys, low limbs, high limbs) to files; return them as :class:`Spilled`, and the files."""
-        out, paths = [], []
+        out: list[np.ndarray | Spilled] = []
+        paths: list[str] = []
         for a in arrays:
             if a.size == 0:
                 out.append(a)

@@ -26,6 +26,7 @@ at most, against 589 thousand with evens first).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -109,7 +110,7 @@ def greedy(lines: list[list[int]], nbrs: dict[int, list[int]], kept=frozenset())
         rest, new = list(line), []
         while rest:
             # the first of the best: ties keep the line's order
-            v = max(rest, key=lambda x, f=frontier: _departures(x, nbrs, f, waiting))
+            v = max(rest, key=partial(_departures, nbrs=nbrs, frontier=frontier, waiting=waiting))
             rest.remove(v)
             new.append(v)
             added.add(v)

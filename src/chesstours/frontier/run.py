@@ -213,7 +213,8 @@ class _Worker:
         for k, p in enumerate(self.parts):
             g = self.first + k
             for other in workers:
-                self._insert(p, *other.buf[3:], int(other.bounds[g]), int(other.bounds[g + 1]), done)
+                keys, lo, hi = other.buf[3:6]
+                self._insert(p, keys, lo, hi, int(other.bounds[g]), int(other.bounds[g + 1]), done)
 
     def _insert(self, p: _Part, keys, lo, hi, i: int, nb: int, done: float) -> None:
         # The run is sorted by hash: it must not meet a table too small for it, or its
@@ -234,6 +235,7 @@ class _Worker:
 
     def _drop(self, files) -> None:
         if files:
+            assert self.layers is not None  # only layers on disk have files
             self.layers.remove(files)
 
     def _keep(self, arrays) -> tuple:
@@ -249,7 +251,7 @@ class _Worker:
             if p.fill[0]:
                 self.partial[k].append(self._keep(ft.compact(p.tab, p.stride, int(p.fill[0]))))
                 size = p.size
-                p.tab = None  # free it before its successor is made
+                del p.tab  # free it before its successor is made
                 p.tab = _table(size, p.stride)
                 p.fill[0] = 0
 

@@ -1,8 +1,8 @@
 """Pictures of tours, routes and searches: one entry point for every format.
 
-:func:`draw_tour` turns a :class:`~chesstours.tour.Tour` -- or anything with a
-``board`` and a ``path`` (or ``steps``: a bishop route, whose squares may
-repeat) -- into an SVG, a PNG or an animated GIF (or an animated SVG).
+:func:`draw_tour` turns anything :class:`~chesstours.tour.Drawable` -- a
+:class:`~chesstours.tour.Tour` or a bishop route, whose squares may repeat --
+into an SVG, a PNG or an animated GIF (or an animated SVG).
 :func:`draw_trace` turns the events of
 :func:`chesstours.trace.trace_search` into frames. The format can
 come from a file name (:func:`format_for`).
@@ -24,16 +24,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 import numpy as np
 
 from ..board import Board
 from ..errors import InvalidArgument
+from ..tour import Drawable
 from .style import Scene, check_fps, check_size, checked_path, default_size
 
 __all__ = ["draw_tour", "draw_trace", "save_tour", "check_request", "trace_scenes", "format_for", "route_of",
-           "route_style",
            "PICTURE_FORMATS",
            "MAX_PICTURE_SQUARES"]
 
@@ -51,24 +51,14 @@ def format_for(path: str | os.PathLike) -> str | None:
     return _EXTENSIONS.get(Path(path).suffix.lower())
 
 
-def route_of(obj) -> tuple[Board, np.ndarray, bool]:
-    """``(board, squares, closed)`` of a tour or route.
+def route_of(obj: Drawable) -> tuple[Board, np.ndarray, bool]:
+    """``(board, squares, closed)`` of a tour or route, its squares checked against its board.
 
-    ``obj`` has a ``board`` and a ``path`` (a :class:`Tour`) or ``steps`` (a
-    bishop route), as square indices or names; ``closed`` is read if present.
+    :raises InvalidArgument: if ``obj`` is not something that can be drawn, or a square is off its board.
     """
-    board = getattr(obj, "board", None)
-    if not isinstance(board, Board):
-        raise InvalidArgument("Only a tour or a route with a board can be drawn.")
-    squares = getattr(obj, "path", None)
-    if squares is None:
-        squares = getattr(obj, "steps", None)
-    if squares is None:
-        raise InvalidArgument("Only a tour (path) or a route (steps) can be drawn.")
-    squares = list(squares) if not isinstance(squares, np.ndarray) else squares
-    if len(squares) and isinstance(squares[0], str):
-        squares = [board.square(s) for s in squares]
-    return board, checked_path(board, squares), bool(getattr(obj, "closed", False))
+    if not isinstance(obj, Drawable):
+        raise InvalidArgument("Only a tour or a bishop route can be drawn.")
+    return obj.board, checked_path(obj.board, obj.path), bool(obj.closed)
 
 
 def _check(fmt: str, board: Board, squares: int) -> None:
@@ -99,42 +89,18 @@ def check_request(fmt: str, board: Board, size: int | None = None, fps: float | 
         raise InvalidArgument(_STILL_PNG)
 
 
-def _title(board: Board, squares: np.ndarray, closed: bool, piece) -> str:
-    kind = "Closed tour" if closed else "Tour"
-    who = getattr(piece, "name", None)
-    who = f" of a {who}" if who else ""
-    return f"{kind}{who} on {board}, from {board.name(int(squares[0]))} to {board.name(int(squares[-1]))}"
-
-
-def route_style(obj, board: Board, squares: np.ndarray) -> dict:
-    """How ``obj`` is drawn besides its squares: for a bishop route (seed 001) the
-    bishop moves, the line turns and is dotted only at the slides' ends, and the
-    squares of the other colour, which the bishop never reaches, are grey.
-    Empty for a tour."""
-    from ..bishop.route import BishopRoute, slide_corners
-
-    if not isinstance(obj, BishopRoute):
-        return {}
-    return {"figure": "bishop", "corners": slide_corners(board, squares), "faded": 1 - board.colour(int(squares[0]))}
-
-
-def _bishop_title(obj, board: Board, squares: np.ndarray) -> str:
-    slides = obj.slide_count
-    return (f"Bishop route on {board}, from {board.name(int(squares[0]))} to {board.name(int(squares[-1]))}, "
-            f"{slides} slide{'' if slides == 1 else 's'}, {len(squares) - 1} steps")
-
-
-def draw_tour(obj, fmt: str = "svg", *, numbers: bool = False, size: int | None = None,
+def draw_tour(obj: Drawable, fmt: str = "svg", *, numbers: bool = False, size: int | None = None,
               fps: float | None = None,
               animate: bool = False) -> bytes:
     """Draw a tour (or a route) as ``svg``, ``png`` or ``gif``; return the file's bytes.
 
     Parameters
     ----------
-    obj : Tour or route
-        Anything :func:`route_of` accepts. A :class:`~chesstours.bishop.route.BishopRoute`
-        is drawn as a bishop's: see :func:`route_style`; its numbers are the
-        visit numbers, two on a square the bishop passes twice.
+    obj : Drawable
+        A :class:`~chesstours.tour.Tour`, or a
+        :class:`~chesstours.bishop.route.BishopRoute`, which is drawn as a
+        bishop's (see its :meth:`~chesstours.bishop.route.BishopRoute.drawing`);
+        its numbers are the visit numbers, two on a square the bishop passes twice.
     fmt : {"svg", "png", "gif"}
         ``gif`` is always an animation; ``svg`` is one when ``animate``.
     numbers : bool
@@ -154,9 +120,7 @@ def draw_tour(obj, fmt: str = "svg", *, numbers: bool = False, size: int | None 
     _check(fmt, board, len(squares))
     check_size(size, board)
     rate = check_fps(fps)
-    style = route_style(obj, board, squares)
-    title = (_bishop_title(obj, board, squares) if style else
-             _title(board, squares, closed, getattr(obj, "piece", None)))
+    style, title = obj.drawing(), obj.title()
     if size is None and (fmt == "gif" or animate):
         size = min(default_size(board), ANIMATION_SIZE)
     if fmt == "svg":
@@ -174,7 +138,7 @@ def draw_tour(obj, fmt: str = "svg", *, numbers: bool = False, size: int | None 
     return raster.animation_gif(board, squares, closed, size, rate, **style)
 
 
-def save_tour(obj, path: str | os.PathLike, fmt: str | None = None, **options) -> str:
+def save_tour(obj: Drawable, path: str | os.PathLike, fmt: str | None = None, **options: Any) -> str:
     """Draw ``obj`` into the file ``path`` (atomically); return the format used.
 
     The format is ``fmt``, or else the file's extension.

@@ -52,7 +52,7 @@ MAX_FRAMES = 600
 
 
 @lru_cache(maxsize=64)
-def _font(size: float) -> ImageFont.ImageFont:
+def _font(size: float) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=max(6, int(round(size))))
 
 
@@ -229,7 +229,7 @@ def _palette(frames: list[Image.Image]) -> Image.Image:
         montage.paste(f, (0, i * h))
     room = _UNCHANGED - len(exact)  # the last index is kept for "unchanged"
     blends = montage.quantize(colors=room, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    flat = [v for rgb in exact for v in rgb] + blends.getpalette()[: 3 * room]
+    flat = [v for rgb in exact for v in rgb] + (blends.getpalette() or [])[: 3 * room]
     flat += [0] * (3 * _UNCHANGED - len(flat))
     palette = Image.new("P", (1, 1))
     palette.putpalette(flat + [255, 0, 255])
@@ -264,7 +264,7 @@ def _gif(frames: list[Image.Image], durations: list[int]) -> bytes:
     one index compress to almost nothing, so a frame costs what it changes.
     """
     palette = _palette(frames)
-    colours = palette.getpalette()
+    colours = palette.getpalette() or []
     table = np.array(colours[: 3 * _UNCHANGED], dtype=np.int32).reshape(-1, 3)
     packed = _packed(frames[0])
     index = _nearest(packed, table)

@@ -10,9 +10,12 @@ time, with numpy (names are built as byte columns: letters, digits, quotes).
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from ..board import Board, file_name, grid_lines, number_grid
+from ..tour import jsonable
 
 __all__ = ["number_grid", "grid_lines", "render_tour", "tour_chunks", "name_chunks", "grid_chunks"]
 
@@ -24,8 +27,6 @@ def render_tour(tour, fmt: str = "grid") -> str:
     if fmt == "moves":
         return tour.moves()
     if fmt == "json":
-        import json
-
         return json.dumps(tour.to_dict())
     raise ValueError(f"unknown format {fmt!r}")
 
@@ -141,10 +142,6 @@ def tour_chunks(tour, fmt: str, chunk: int = STREAM_CHUNK):
     elif fmt == "moves":
         yield from _joined(name_chunks(board, path, chunk=chunk), 1)
     elif fmt == "json":
-        import json
-
-        from ..tour import jsonable
-
         head = {"board": board.spec(), "piece": tour.piece.spec(), "closed": bool(tour.closed), "path": 0,
                 "method": tour.method, "stats": jsonable(tour.stats)}
         text = json.dumps(head)

@@ -33,7 +33,9 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from .. import __version__
+from ..count import count_tours, estimate_count
 from ..errors import ChessToursError, LimitReached, NoTour
+from ..find import find_tour
 from .limits import Busy, Lanes, Limits
 from .routes import ROUTERS
 
@@ -162,9 +164,6 @@ async def _refuse(send, status: int, sentence: str) -> None:
 
 def _warm_up() -> None:
     """Load the compiled kernels (from numba's cache, or compile them) before the first visitor needs them."""
-    from ..count import count_tours, estimate_count
-    from ..find import find_tour
-
     try:
         find_tour("6x6", closed=True, method="backtrack", time_limit=60)
         find_tour("5x5", method="warnsdorff")

@@ -22,6 +22,7 @@ from ..errors import InvalidArgument, LimitReached, NoTour
 from ..exists import Existence, tour_exists
 from ..find import find_tour
 from ..pieces import Leaper, move_table
+from ..trace import trace_search
 from ..words import format_duration
 from .limits import OverLimit
 
@@ -34,10 +35,10 @@ def tour(
     start: str | None,
     end: str | None,
     closed: bool,
-    method: str,
-    tiebreak: str | None,
+    method: policy.FindMethod,
+    tiebreak: policy.Tiebreak | None,
     seed: int,
-    order: str,
+    order: policy.Order,
     played: str | None,
     time_limit: float,
     picture: dict | None = None,
@@ -100,7 +101,8 @@ def count(
                 f"(chesstours count {board.rows}x{board.cols})."
             )
         raise OverLimit(plan.refusal)
-    method = "auto" if plan.method == "theory" else plan.method
+    method: policy.CountMethod = "frontier" if plan.method == "frontier" else \
+        "backtrack" if plan.method == "backtrack" else "auto"
     return count_tours(board, s, e, closed, piece, method, time_limit=time_limit, workers=workers).to_dict()
 
 
@@ -215,8 +217,8 @@ def trace(
     end: str | None,
     closed: bool,
     method: str,
-    order: str,
-    tiebreak: str,
+    order: policy.Order,
+    tiebreak: policy.Tiebreak,
     seed: int,
     steps: int,
     time_limit: float,
@@ -232,8 +234,6 @@ def trace(
     without ``keep_partial``, raises :class:`LimitReached` so that the trace can
     be made again with more time in the slow lane).
     """
-    from ..trace import trace_search
-
     check_limits(time_limit, None)
     deadline = time.perf_counter() + time_limit
     events = trace_search(board, start, end, closed, piece, method, order=order, tiebreak=tiebreak, seed=seed)

@@ -27,8 +27,17 @@ router = APIRouter(prefix="/api", tags=["tours"])
 Method = Enum("Method", {m: m for m in policy.FIND_METHODS}, type=str)  # type: ignore[misc]
 Tiebreak = Enum("Tiebreak", {t: t for t in policy.TIEBREAKS}, type=str)  # type: ignore[misc]
 Order = Enum("Order", {o: o for o in policy.ORDERS}, type=str)  # type: ignore[misc]
-_FIND_ORDER = Order(policy.FIND_ORDER)
-Format = Enum("Format", {f: f for f in ("json", "svg", "png", "gif")}, type=str)
+_AUTO, _FIND_ORDER = Method("auto"), Order(policy.FIND_ORDER)
+
+
+class Format(str, Enum):
+    """What ``/api/tour`` answers with: the tour's JSON, or a picture of it."""
+
+    json = "json"
+    svg = "svg"
+    png = "png"
+    gif = "gif"
+
 
 #: The media type of each picture format.
 MEDIA_TYPES = {"svg": "image/svg+xml", "png": "image/png", "gif": "image/gif"}
@@ -57,7 +66,7 @@ def _end(start: str | None, end: str | None) -> tuple[str | None, str | None]:
     return (start or None), (end or None)
 
 
-@router.get("/tour", summary="Find one tour",
+@router.get("/tour", summary="Find one tour", response_model=None,
             responses={200: {"content": {media: {} for media in MEDIA_TYPES.values()},
                              "description": "The tour's JSON, or its picture (format=svg, png or gif)."}})
 async def get_tour(
@@ -68,7 +77,7 @@ async def get_tour(
     closed: ClosedQ = False,
     piece: PieceQ = "knight",
     holes: HolesQ = "",
-    method: Annotated[Method, Query(description=policy.describe(policy.FIND_METHOD_HELP))] = Method.auto,
+    method: Annotated[Method, Query(description=policy.describe(policy.FIND_METHOD_HELP))] = _AUTO,
     tiebreak: Annotated[Tiebreak | None, Query(description="Warnsdorff tie-break (default: roth; auto tries "
                                                               "several).")] = None,
     seed: Annotated[int, Query(description="Seed of the random tie-break.")] = 0,
@@ -81,7 +90,7 @@ async def get_tour(
     size: Annotated[int | None, Query(description="Pictures: the longer side in pixels (64 to 4096).")] = None,
     fps: Annotated[float | None, Query(description="Animations: moves a second (default 8).")] = None,
     animate: Annotated[bool, Query(description="svg: an animated picture (a gif always is).")] = False,
-) -> dict:
+) -> dict | Response:
     """One tour, validated, as ``chesstours tour BOARD ... --format json`` prints it.
 
     With ``format=svg``, ``png`` or ``gif``, the picture that ``chesstours tour BOARD ...
@@ -106,7 +115,7 @@ async def get_tour(
                             order.value, prefix or None, seconds, picture)
 
     found = await _lanes(request).search(search, limit)
-    if picture is None:
+    if isinstance(found, dict):
         return found
     return Response(found, media_type=MEDIA_TYPES[format.value])
 

@@ -26,9 +26,10 @@ from .state import limits_of as _limits
 
 router = APIRouter(prefix="/api", tags=["trace"])
 
-TraceMethod = Enum("TraceMethod", {m: m for m in TRACE_METHODS}, type=str)
+TraceMethod = Enum("TraceMethod", {m: m for m in TRACE_METHODS}, type=str)  # type: ignore[misc]
 TraceOrder = Enum("TraceOrder", {o: o for o in policy.ORDERS}, type=str)  # type: ignore[misc]
 Tiebreak = Enum("Tiebreak", {t: t for t in policy.TIEBREAKS}, type=str)  # type: ignore[misc]
+_BACKTRACK, _LIST_ORDER, _TIEBREAK = TraceMethod("backtrack"), TraceOrder(policy.LIST_ORDER), Tiebreak(policy.DEFAULT_TIEBREAK)
 
 
 
@@ -46,10 +47,10 @@ async def get_trace(
                                 max_length=2048)] = "",
     method: Annotated[TraceMethod, Query(description="backtrack: the exhaustive search, step by step; warnsdorff: "
                                                      "Warnsdorff's rule, with each open square's onward moves.")]
-    = TraceMethod.backtrack,
+    = _BACKTRACK,
     order: Annotated[TraceOrder, Query(description="Backtracking move order (fixed, as in the seeds, or "
-                                                   "warnsdorff).")] = TraceOrder.fixed,
-    tiebreak: Annotated[Tiebreak, Query(description="Warnsdorff tie-break.")] = Tiebreak.roth,
+                                                   "warnsdorff).")] = _LIST_ORDER,
+    tiebreak: Annotated[Tiebreak, Query(description="Warnsdorff tie-break.")] = _TIEBREAK,
     seed: Annotated[int, Query(description="Seed of the random tie-break.")] = 0,
     steps: Annotated[int, Query(description="Return the first N events (moves, skipped moves, steps back).")]
     = 200,
