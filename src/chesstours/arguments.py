@@ -21,11 +21,13 @@ chesstours.errors.InvalidSquare: The start square: d4 is a hole on this board; a
 
 from __future__ import annotations
 
+from typing import Any
+
 from .board import Board, Holes, Square
 from .errors import InvalidArgument, InvalidSquare
 from .pieces import Leaper, parse_piece
 
-__all__ = ["as_board", "check_limits", "prepare_query", "role_square"]
+__all__ = ["as_board", "check_limits", "prepare_query", "role_square", "query_json"]
 
 
 def as_board(board: Board | str, holes: Holes = ()) -> Board:
@@ -76,3 +78,19 @@ def prepare_query(board: Board | str, start: Square | None, end: Square | None, 
     if s is not None and e is not None and s == e and board.free_count > 1:
         raise InvalidArgument(f"The start and end squares are both {board.name(s)}; a tour ends elsewhere.")
     return board, piece, s, e
+
+
+def query_json(board: Board, piece: Leaper, closed: bool, start: int | None, end: int | None) -> dict[str, Any]:
+    """A query as every answer's JSON states it: ``board``, ``holes``, ``piece``, ``closed``, ``start``, ``end``.
+
+    >>> query_json(Board(8, 8, holes="d4"), parse_piece("knight"), False, 0, None)["holes"]
+    ['d4']
+    """
+    return {
+        "board": f"{board.rows}x{board.cols}",
+        "holes": board.names(sorted(board.holes)),
+        "piece": piece.spec(),
+        "closed": closed,
+        "start": None if start is None else board.name(start),
+        "end": None if end is None else board.name(end),
+    }

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from . import policy
-from .arguments import check_limits, prepare_query
+from .arguments import check_limits, prepare_query, query_json
 from .backtrack import closed_tasks, open_tasks, run_tasks, split_tasks
 from .board import Board, Holes
 from .errors import InvalidArgument, LimitReached
@@ -61,14 +61,8 @@ class TourCount:
 
     def to_dict(self) -> dict:
         """JSON-ready dict (the CLI's ``count --json``)."""
-        b = self.board
         out = {
-            "board": f"{b.rows}x{b.cols}",
-            "holes": b.names(sorted(b.holes)),
-            "piece": self.piece.spec(),
-            "closed": self.closed,
-            "start": None if self.start is None else b.name(self.start),
-            "end": None if self.end is None else b.name(self.end),
+            **query_json(self.board, self.piece, self.closed, self.start, self.end),
             "directed": self.directed,
             "undirected": self.undirected,
             "nodes": self.nodes,

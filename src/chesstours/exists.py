@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import policy
-from .arguments import check_limits, prepare_query
+from .arguments import check_limits, prepare_query, query_json
 from .board import Board, Holes
 from .construct.build import can_construct, construct_tour
 from .errors import ChessToursError
@@ -116,20 +116,16 @@ class Existence:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (the CLI's ``exists --json``)."""
-        b = self.board
-        name = (lambda v: None if v is None else b.name(v)) if b is not None else (lambda v: v)
+        query = (query_json(self.board, self.piece, self.closed, self.start, self.end) if self.board is not None else
+                 {"board": None, "holes": [], "piece": self.piece.spec(), "closed": self.closed,
+                  "start": self.start, "end": self.end})
         return {
             "exists": self.answer,
             "proof": self.proof,
             "reason": self.reason,
             "theorem": self.theorem,
             "tour": None if self.certificate is None else self.certificate.names(),
-            "board": None if b is None else f"{b.rows}x{b.cols}",
-            "holes": [] if b is None else b.names(sorted(b.holes)),
-            "piece": self.piece.spec(),
-            "start": name(self.start),
-            "end": name(self.end),
-            "closed": self.closed,
+            **query,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
             "note": self.note,

@@ -40,6 +40,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, get_args
 
+from .arguments import query_json
 from .backtrack import NODES_PER_SECOND, ORDERS, Order, closed_tasks, estimate_nodes, open_tasks, split_tasks
 from .board import Board
 from .construct import can_construct
@@ -212,15 +213,9 @@ class Plan:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (``--plan --json``)."""
-        b = self.board
         return {
             "question": self.question,
-            "board": f"{b.rows}x{b.cols}",
-            "holes": b.names(sorted(b.holes)),
-            "piece": self.piece.spec(),
-            "closed": self.closed,
-            "start": None if self.start is None else b.name(self.start),
-            "end": None if self.end is None else b.name(self.end),
+            **query_json(self.board, self.piece, self.closed, self.start, self.end),
             "method": self.method,
             "why": self.why,
             "steps": list(self.steps),
