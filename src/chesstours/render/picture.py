@@ -107,7 +107,7 @@ def _title(board: Board, squares: np.ndarray, closed: bool, piece) -> str:
 
 
 def route_style(obj, board: Board, squares: np.ndarray) -> dict:
-    """How ``obj`` is drawn besides its squares: for a bishop route (seed 001) the
+    """How ``obj`` is drawn besides its squares: for a bishop route (the bishop puzzle) the
     bishop moves, the line turns and is dotted only at the slides' ends, and the
     squares of the other colour, which the bishop never reaches, are grey.
     Empty for a tour."""
