@@ -1,4 +1,4 @@
-"""Benchmark of the bishop puzzle (a Delphi program's): counting routes, the fewest slides, the CLI.
+"""Benchmark of the bishop puzzle: counting routes, the fewest slides, the CLI.
 
 Prints tables; every figure is the median of several runs. The baseline is
 the Delphi program's procedure ``chemin`` ported line for line to plain Python
