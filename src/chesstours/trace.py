@@ -14,8 +14,8 @@ the ones shown, so the trace cannot disagree with the real search. A move
 the kernel gives up at once -- because it would cut a square off, or leave
 two squares that could only be the last -- is shown as *skipped*, with the
 square that makes it hopeless (found again here in plain Python, only to say
-why). For Warnsdorff's rule (Algorithm 1 of a 2011 TIPE dossier on the
-knight's tour) the walk of :func:`chesstours.warnsdorff.walk.warnsdorff` is
+why). For Warnsdorff's rule (Algorithm 1 of a 2011 student research dossier
+(TIPE) on the knight's tour) the walk of :func:`chesstours.warnsdorff.walk.warnsdorff` is
 replayed with each candidate square's weight -- its number of onward moves --
 so the choice of the smallest can be seen.
 

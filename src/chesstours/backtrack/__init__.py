@@ -1,10 +1,10 @@
 """Backtracking: find, list and count tours by exhaustive depth-first search.
 
-The method of a 2011 TIPE dossier on the knight's tour (Algorithms 2-4), of a
-Prolog knight's tour, of a Go knight's tour with one thread per first move,
-and of a classic page on the decision problem "can the knight visit every
-square of an n x n board from its corner?": extend
-the path by one free square at a time; when no square is left, step back to
+The method of a 2011 student research dossier (TIPE) on the knight's tour
+(Algorithms 2-4), of a Prolog knight's tour, of a Go knight's tour with one
+thread per first move, and of a classic page on the decision problem "can the
+knight visit every square of an n x n board from its corner?": extend the
+path by one free square at a time; when no square is left, step back to
 the last choice that still has an untried square (D. H. Lehmer's
 "backtrack"). The search is complete: it finds every tour that extends the
 starting path, so it proves that none exists when it finds none.
