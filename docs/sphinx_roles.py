@@ -2,12 +2,13 @@
 
 The package's numpydoc docstrings use a little reST that Markdown does not know:
 cross-reference roles (``:func:`~chesstours.find_tour```, ``:class:`Board```),
+``:raises Error: when`` fields,
 numbered references (``.. [1] Author, "Title", venue, year``), literal blocks
 introduced by ``::``, and doctests outside an Examples section. Before mkdocstrings
 renders a docstring this extension turns a role into a link to the object's page
 when the object is in the reference (and into plain code when it is not), a
-reference into a numbered list item, ``::`` into ``:``, and such a doctest into a
-code block. The docstrings themselves stay as they are.
+reference into a numbered list item, a field into "Raises Error: when", ``::``
+into ``:``, and such a doctest into a code block. The docstrings themselves stay as they are.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import griffe
 ROLE = re.compile(r":(?:py:)?(?:func|class|meth|attr|data|mod|exc|obj|const):`(~?)([\w.]+)(?:\(\))?`")
 REFERENCE = re.compile(r"^(\s*)\.\. \[(\d+)\] ", re.MULTILINE)
 LITERAL = re.compile(r"(\S)::$", re.MULTILINE)
+RAISES = re.compile(r"^(\s*):raises ([\w.]+):", re.MULTILINE)
 
 
 def _target(obj: griffe.Object, name: str) -> str:
@@ -44,12 +46,15 @@ def _target(obj: griffe.Object, name: str) -> str:
 def markdown(obj: griffe.Object, text: str) -> str:
     """``text``, a docstring of ``obj``, with its reST markup rewritten as Markdown."""
 
-    def link(match: re.Match) -> str:
-        short, name = match.group(1), match.group(2)
-        title = name.rpartition(".")[2] if short else name
+    def autoref(name: str, title: str) -> str:
         return f'<autoref identifier="{_target(obj, name)}" optional><code>{title}</code></autoref>'
 
+    def link(match: re.Match) -> str:
+        short, name = match.group(1), match.group(2)
+        return autoref(name, name.rpartition(".")[2] if short else name)
+
     text = ROLE.sub(link, text)
+    text = RAISES.sub(lambda m: f"{m.group(1)}*Raises* {autoref(m.group(2), m.group(2))}:", text)
     text = REFERENCE.sub(lambda m: f"{m.group(1)}{m.group(2)}. ", text)
     return _fence_doctests(LITERAL.sub(r"\1:", text))
 
