@@ -2,13 +2,14 @@
 
 The package's numpydoc docstrings use a little reST that Markdown does not know:
 cross-reference roles (``:func:`~chesstours.find_tour```, ``:class:`Board```),
-``:raises Error: when`` fields,
-numbered references (``.. [1] Author, "Title", venue, year``), literal blocks
-introduced by ``::``, and doctests outside an Examples section. Before mkdocstrings
-renders a docstring this extension turns a role into a link to the object's page
-when the object is in the reference (and into plain code when it is not), a
-reference into a numbered list item, a field into "Raises Error: when", ``::``
-into ``:``, and such a doctest into a code block. The docstrings themselves stay as they are.
+``:raises Error: when`` fields, numbered references (``.. [1] Author, "Title",
+venue, year``), literal blocks introduced by ``::``, and doctests outside an
+Examples section; and constants are documented by ``#:`` comments above them.
+Before mkdocstrings renders a docstring, this extension turns a role into a link
+to the object's page when the object is in the reference (and into plain code
+when it is not), a field into "Raises Error: when", a reference into a numbered
+list item, ``::`` into ``:``, and such a doctest into a code block; and it makes
+the ``#:`` comments above a constant its docstring. The source stays as it is.
 """
 
 from __future__ import annotations
@@ -86,6 +87,17 @@ def _fence_doctests(text: str) -> str:
     return "\n".join(out)
 
 
+def _comment_above(obj: griffe.Object) -> str:
+    """The ``#:`` comment lines just above an attribute's assignment, joined."""
+    lines = obj.module.lines if obj.lineno else []
+    found: list[str] = []
+    number = (obj.lineno or 1) - 2
+    while number >= 0 and lines[number].lstrip().startswith("#:"):
+        found.insert(0, lines[number].lstrip()[2:].strip())
+        number -= 1
+    return " ".join(found)
+
+
 class SphinxRoles(griffe.Extension):
     """Rewrite every docstring of the package once it is loaded."""
 
@@ -97,6 +109,10 @@ class SphinxRoles(griffe.Extension):
             if id(obj) in seen:
                 continue
             seen.add(id(obj))
+            if obj.docstring is None and obj.is_attribute:
+                comment = _comment_above(obj)
+                if comment:
+                    obj.docstring = griffe.Docstring(comment, parent=obj)
             if obj.docstring is not None:
                 obj.docstring.value = markdown(obj, obj.docstring.value)
             stack.extend(member for member in obj.members.values() if not member.is_alias)
