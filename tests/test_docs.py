@@ -209,7 +209,7 @@ def test_there_are_examples():
 
 @pytest.fixture(scope="module")
 def console_runs(request):
-    """What the commands of every console block selected in this session print.
+    """What the commands of every console block selected for this test run print.
 
     The blocks run :data:`WORKERS` at a time, before the first is compared; the
     value for a block is a future whose result is the output of each command.
