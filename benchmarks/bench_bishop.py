@@ -1,7 +1,7 @@
-"""Benchmark of the bishop puzzle (seed 001): counting routes, the fewest slides, the CLI.
+"""Benchmark of the bishop puzzle: counting routes, the fewest slides, the CLI.
 
 Prints tables; every figure is the median of several runs. The baseline is
-the seed's Delphi procedure ``chemin`` ported line for line to plain Python
+the Delphi program's procedure ``chemin`` ported line for line to plain Python
 (recursion, no pruning, counting every route instead of stopping at the
 first), measured in the same run on the same boards (8x8 once: it takes
 a while); the ratios are in time and in steps per second (the compiled
@@ -28,7 +28,7 @@ from chesstours.board import Board
 
 
 def seed_procedure_count(rows: int, cols: int) -> tuple[int, int]:
-    """The seed's ``chemin`` in plain Python, run to the end: (routes a1 -> far corner, steps)."""
+    """The Delphi program's ``chemin`` in plain Python, run to the end: (routes a1 -> far corner, steps)."""
     sys.setrecursionlimit(10_000)
     dx, dy = (1, 1, -1, -1), (1, -1, -1, 1)
     sens_a = [[False] * cols for _ in range(rows)]
@@ -96,7 +96,7 @@ def bench_count(runs: int, quick: bool) -> None:
                      ratio((k_steps / k_t) / rate)])
     table(
         f"Counting routes a1 -> far corner (kernel: median of {runs}; Python: median of {max(1, runs // 2)}, "
-        f"one run on 8x8); baseline: the seed's procedure in plain Python, {rate / 1e6:.2f} M steps/s",
+        f"one run on 8x8); baseline: the Delphi program's procedure in plain Python, {rate / 1e6:.2f} M steps/s",
         ["board", "routes", "Python steps", "Python s", "kernel steps", "kernel s", "time ratio",
          "steps/s ratio"],
         rows,

@@ -1,10 +1,10 @@
-"""Screenshots of the web page, as a visitor sees it, for the README and for review.
+"""Screenshots of the web page, as a visitor sees it, for the documentation and for review.
 
 Starts ``chesstours serve`` in a background thread on a free loopback port,
 opens the page in Debian's headless chromium (driven by Playwright), clicks
 a1 on 8x8, lets the tour play to the end and saves:
 
-* ``docs/web-page.png`` -- the README's picture (desktop window, ``--docs``);
+* ``docs/web-page.png`` -- the picture of docs/guide/web.md (desktop window, ``--docs``);
 * ``test-artifacts/page-desktop.png`` and ``test-artifacts/page-phone.png``
   (390 x 844), plus the play mode, an impossible board, the search trace
   (5x5 from a1, a few dozen events in) and the bishop puzzle (8x8 from a1).

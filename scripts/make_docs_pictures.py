@@ -1,4 +1,4 @@
-"""Remake the pictures in docs/ that the README shows, with the commands the README lists.
+"""Remake the pictures in docs/ that the documentation shows, with the commands docs/guide/pictures.md lists.
 
 Run from the repository root:  python scripts/make_docs_pictures.py
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: The README's commands, word for word (``chesstours`` is run as ``python -m chesstours``).
+#: The documentation's commands, word for word (``chesstours`` is run as ``python -m chesstours``).
 COMMANDS = [
     "chesstours tour 8x8 --start a1 --closed --numbers -o docs/tour-8x8.svg",
     "chesstours tour 8x8 --start a1 --closed --size 280 --fps 6 -o docs/tour-8x8.gif",

@@ -10,7 +10,7 @@ from tests.oracle import neighbours
 
 
 def test_knight_move_order_is_the_dossiers():
-    # Seed 000, Algorithm 1: deltaLigne = [2,1,-1,-2,-2,-1,1,2], deltaColonne = [1,2,2,1,-1,-2,-2,-1]
+    # Algorithm 1 of the 2011 student research dossier (TIPE): deltaLigne = [2,1,-1,-2,-2,-1,1,2], deltaColonne = [1,2,2,1,-1,-2,-2,-1]
     assert KNIGHT.offsets() == [(2, 1), (1, 2), (-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1)]
 
 

@@ -187,7 +187,7 @@ def tour_exists(
 
     Examples
     --------
-    >>> tour_exists("4", start="a1").answer       # seed 004: from a1 on 4x4?
+    >>> tour_exists("4", start="a1").answer       # from the corner of 4x4?
     False
     >>> tour_exists("8x8", start="a1").theorem
     'Conrad et al. 1994'

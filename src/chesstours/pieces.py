@@ -10,7 +10,8 @@ the squares reachable from ``v`` in the fixed move order below, padded with -1.
 Holes have no moves and are never a destination. Every engine works on this
 table, so every engine works for every leaper and every board shape.
 
-The move order is the one of the TIPE dossier's Warnsdorff algorithm (seed 000):
+The move order is the one of the Warnsdorff algorithm of a 2011 student research
+dossier (TIPE) on the knight's tour:
 for the knight, (row, col) offsets (2, 1), (1, 2), (-1, 2), (-2, 1), (-2, -1),
 (-1, -2), (1, -2), (2, -1) -- clockwise, starting up and to the right.
 

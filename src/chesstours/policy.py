@@ -74,7 +74,7 @@ COUNT_METHODS: tuple[CountMethod, ...] = get_args(CountMethod)
 DEFAULT_TIEBREAK: Tiebreak = "roth"
 #: The move order of backtracking when it looks for one tour: fewest onward moves first.
 FIND_ORDER: Order = "warnsdorff"
-#: The move order of backtracking when it lists tours: the leaper's fixed order, as the seeds list them.
+#: The move order of backtracking when it lists tours: the leaper's fixed order, as the classic programs list them.
 LIST_ORDER: Order = "fixed"
 
 # -- thresholds ----------------------------------------------------------------------

@@ -1,9 +1,11 @@
 """The search made visible: every move, every move given up, every step back.
 
-Seed 004 teaches backtracking by hand: "Move 14 ... we can no longer make
-another move, so we go back to the previous situation of move 13 ... we can
-move to the c3 field, so we make new move 14". :func:`trace_search` produces
-that story for any board, as a stream of :class:`TraceEvent`.
+A classic page on the decision problem -- can the knight visit every square
+of an n x n board from its corner? -- teaches backtracking by hand: "Move 14
+... we can no longer make another move, so we go back to the previous
+situation of move 13 ... we can move to the c3 field, so we make new move
+14". :func:`trace_search` produces that story for any board, as a stream of
+:class:`TraceEvent`.
 
 The story is not a retelling. For backtracking, the events are read off the
 compiled kernel itself (:class:`chesstours.backtrack.search.Search`), run
@@ -12,10 +14,10 @@ the ones shown, so the trace cannot disagree with the real search. A move
 the kernel gives up at once -- because it would cut a square off, or leave
 two squares that could only be the last -- is shown as *skipped*, with the
 square that makes it hopeless (found again here in plain Python, only to say
-why). For Warnsdorff's rule (seed 000, Algorithm 1) the walk of
-:func:`chesstours.warnsdorff.walk.warnsdorff` is replayed with each
-candidate square's weight -- its number of onward moves -- so the choice of
-the smallest can be seen.
+why). For Warnsdorff's rule (Algorithm 1 of a 2011 student research dossier
+(TIPE) on the knight's tour) the walk of :func:`chesstours.warnsdorff.walk.warnsdorff` is
+replayed with each candidate square's weight -- its number of onward moves --
+so the choice of the smallest can be seen.
 
 References
 ----------
@@ -83,7 +85,8 @@ class TraceEvent:
         onward moves (Warnsdorff's weight).
     new : bool
         For ``move``: the path had reached this move number before and
-        stepped back (seed 004's "new move 14").
+        stepped back (the "new move 14" of the page that teaches backtracking
+        by hand).
     weights : bool
         Whether the search orders moves by weight (Warnsdorff).
     nodes : int
@@ -133,7 +136,7 @@ class TraceEvent:
         }
 
     def describe(self, board: Board) -> str:
-        """One sentence, in the words of seed 004."""
+        """One sentence, in the words of the page that teaches backtracking by hand."""
         name = board.name
         here = name(self.path[-1]) if self.path else ""
         if self.kind == START:
@@ -345,10 +348,11 @@ def trace_search(board: Board | str, start: int | str, end: int | str | None = N
         Search for a closed tour (the last square a move from the first).
     piece : Leaper or str
     method : {"backtrack", "warnsdorff"}
-        ``backtrack``: the exhaustive search, in move ``order`` (``fixed``, as in
-        seed 004, or ``warnsdorff``); it goes on after a tour until nothing is
-        left, so take as many events as wanted. ``warnsdorff``: Warnsdorff's rule
-        with ``tiebreak`` (and ``seed``), which ends with a tour or a dead end.
+        ``backtrack``: the exhaustive search, in move ``order`` (``fixed``, the
+        leaper's move order of the classic programs, or ``warnsdorff``); it
+        goes on after a tour until nothing is left, so take as many events as
+        wanted. ``warnsdorff``: Warnsdorff's rule with ``tiebreak`` (and
+        ``seed``), which ends with a tour or a dead end.
 
     Raises
     ------

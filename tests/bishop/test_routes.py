@@ -1,4 +1,4 @@
-"""The bishop puzzle of seed 001, tested against its rule.
+"""The bishop puzzle of a Delphi program, tested against its rule.
 
 The rule (facts.md, "The bishop puzzle"): each square has two flags, one per
 diagonal direction (A: parallel to a1-h8, B: the other); a step from x to y
@@ -28,7 +28,7 @@ from chesstours.board import Board
 from chesstours.cli import main
 from chesstours.errors import InvalidArgument, InvalidSquare, LimitReached, NoTour
 
-# (row change, col change) -> direction; the seed's "sens A" is the a1-h8 direction.
+# (row change, col change) -> direction; the Delphi program's "sens A" is the a1-h8 direction.
 DIRECTION = {(1, 1): "A", (-1, -1): "A", (1, -1): "B", (-1, 1): "B"}
 
 

@@ -1,4 +1,4 @@
-"""Pictures of bishop routes (seed 001): every file opened with a real decoder and checked."""
+"""Pictures of bishop routes: every file opened with a real decoder and checked."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``GET /api/bishop``: the bishop puzzle (seed 001) through the web api, as the command line answers it."""
+"""``GET /api/bishop``: the bishop puzzle through the web api, as the command line answers it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``GET /api/trace``: a search step by step, as the library's trace records it (seed 004)."""
+"""``GET /api/trace``: a search step by step, as the library's trace records it."""
 
 from __future__ import annotations
 

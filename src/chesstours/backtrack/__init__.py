@@ -1,8 +1,10 @@
 """Backtracking: find, list and count tours by exhaustive depth-first search.
 
-The method of the TIPE dossier (seed 000, Algorithms 2-4), of the Prolog and
-Go programs (seeds 002, 003) and of the decision problem of seed 004: extend
-the path by one free square at a time; when no square is left, step back to
+The method of a 2011 student research dossier (TIPE) on the knight's tour
+(Algorithms 2-4), of a Prolog knight's tour, of a Go knight's tour with one
+thread per first move, and of a classic page on the decision problem "can the
+knight visit every square of an n x n board from its corner?": extend the
+path by one free square at a time; when no square is left, step back to
 the last choice that still has an untried square (D. H. Lehmer's
 "backtrack"). The search is complete: it finds every tour that extends the
 starting path, so it proves that none exists when it finds none.
@@ -29,7 +31,7 @@ Only the neighbours of the old and the new current square change ``a``, so the
 test costs O(K) per move. ``a`` never grows as the path grows, so the forced
 last square, once found, is kept for the whole subtree.
 
-Move order is ``fixed`` (the leaper's move order, as in the seeds) or
+Move order is ``fixed`` (the leaper's move order, as in those programs) or
 ``warnsdorff`` (unvisited squares with fewest onward moves first, ties in move
 order) -- the order decides how soon the first tour comes, not how many
 nodes an exhaustive count visits.

@@ -55,7 +55,7 @@ class Search:
     Attributes
     ----------
     nodes : int
-        Squares placed so far (the Go seed's iteration counter).
+        Squares placed so far (the iteration counter of the Go knight's tour program).
     count : int
         Tours found so far.
     """

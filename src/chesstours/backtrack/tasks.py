@@ -1,7 +1,7 @@
 """Exhaustive counting split into tasks, reduced by symmetry, run on all cores.
 
 A count by backtracking is a sum over independent subtrees, so it is split
-the way the Go program of seed 003 splits its search -- one task per first
+the way a Go knight's tour program splits its search -- one task per first
 move -- and the tasks run on a pool of threads (the kernel releases the GIL).
 
 Symmetry removes most of the work. A symmetry of the board that maps the

@@ -1,6 +1,6 @@
-"""The bishop puzzle (a Delphi program, seed 001): visit every square of one colour, corner to corner.
+"""The bishop puzzle of a Delphi program: visit every square of one colour, corner to corner.
 
-A bishop starts on a square (a1 in the seed) and steps one diagonal square at
+A bishop starts on a square (a1 in the puzzle) and steps one diagonal square at
 a time. Each square has two flags, one per diagonal direction; a step along a
 direction needs the destination's flag for that direction clear, and sets it
 on both squares. So no diagonal link is used twice and a square is entered
@@ -11,7 +11,7 @@ search, a resumable depth-first search with pruning and a branch and bound on
 the number of slides, is :mod:`chesstours.bishop.search` over the compiled
 kernel :mod:`chesstours.bishop.kernel`.
 
-``solve_bishop`` returns one route (the first in the seed's move order, or
+``solve_bishop`` returns one route (the first in the Delphi program's move order, or
 one with the fewest slides), ``iter_bishop_routes`` lists routes lazily and
 ``count_bishop_routes`` counts them exactly. Every route returned has passed
 :meth:`BishopRoute.validate`. The rule is in :mod:`chesstours.bishop.route`, the

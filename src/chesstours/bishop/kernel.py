@@ -1,6 +1,6 @@
 """The compiled kernels of the bishop search (see :mod:`chesstours.bishop.search`).
 
-The depth-first search of seed 001's procedure ``chemin`` with an explicit
+The depth-first search of the Delphi program's procedure ``chemin`` with an explicit
 stack, the pruning of squares that can no longer be passed through, and the
 line-cover lower bound on the slides still needed. Flat numpy arrays in,
 status codes out; :class:`chesstours.bishop.search.BishopSearch` holds the
@@ -234,7 +234,7 @@ def advance(step_to, order, flags, visits, stack_square, stack_next, stack_dir, 
             regs[REG_MAX_SLIDES] = max_slides
             return CODE_BUDGET
         nodes += 1
-        # The step x -> y: set the axis flag on both squares (the seed's sensA / sensB).
+        # The step x -> y: set the axis flag on both squares (the Delphi program's sensA / sensB).
         set_source = (flags[x] & bit) == 0
         flags[x] |= bit
         flags[y] |= bit

@@ -1,6 +1,6 @@
-"""Bishop routes: the bishop puzzle of seed 001, its rule and its checks.
+"""Bishop routes: the bishop puzzle of a Delphi program, its rule and its checks.
 
-A bishop starts on a square (a1 in the seed) and steps one diagonal square at
+A bishop starts on a square (a1 in the puzzle) and steps one diagonal square at
 a time. Each square has two flags, one per diagonal direction: ``A``
 (parallel to a1-h8) and ``B`` (parallel to a8-h1). A step from ``x`` to ``y``
 along direction ``d`` is allowed only when ``y``'s ``d``-flag is clear, and it
@@ -9,12 +9,12 @@ once per direction -- at most twice in all -- and no diagonal link is used
 twice. A route is solved when it has visited every square of the start's
 colour and stands on its end square: the opposite corner in the puzzle
 (``end="opposite"``), a chosen square, or anywhere (``end="any"``, as the
-seed's Delphi program, which stops as soon as every square is covered). A
+Delphi program does, which stops as soon as every square is covered). A
 route stops there: it does not go on once solved.
 
 A :class:`BishopRoute` keeps the route as ``steps``, one square per step as
-in the seed's move list (``steps[0]`` is the start; a square visited twice
-appears twice), and shows it as ``slides`` too: maximal runs in one
+in the Delphi program's move list (``steps[0]`` is the start; a square visited
+twice appears twice), and shows it as ``slides`` too: maximal runs in one
 direction, the moves a person would play (``a1-h8-...``).
 
 Examples
@@ -268,7 +268,7 @@ class BishopRoute:
         return self.board.names(self.steps)
 
     def moves(self) -> str:
-        """The steps on one line, as in the seed's move list: ``"a1 b2 c3 ..."``."""
+        """The steps on one line, as in the Delphi program's move list: ``"a1 b2 c3 ..."``."""
         return " ".join(self.names())
 
     def slides_text(self) -> str:

@@ -1,4 +1,4 @@
-"""The bishop puzzle of seed 001: a resumable depth-first search over bishop routes.
+"""The bishop puzzle of a Delphi program: a resumable depth-first search over bishop routes.
 
 A bishop starts on a square and steps one diagonal square at a time. Each
 square carries two flags, one per diagonal axis (A: the a1-h8 direction, B:
@@ -7,16 +7,16 @@ the other). A step from ``x`` to ``y`` along axis ``a`` is allowed only when
 square is entered at most once per axis and no diagonal link is used twice. A
 route is complete when every free square of the start's colour has been
 visited and the bishop stands on the end square (or anywhere, for ``end=-1``):
-it stops there, as the Delphi program of the seed stops as soon as every
+it stops there, as the Delphi program stops as soon as every
 square is covered.
 
-The kernel is the seed's recursive procedure ``chemin`` turned into an
+The kernel is the Delphi program's recursive procedure ``chemin`` turned into an
 explicit stack -- ``stack_square`` (the square at each depth),
 ``stack_next`` (the next direction to try there), ``stack_dir`` (the
 direction that led there), ``stack_set_source`` (whether that step set the
 flag of the square it left, so that stepping back can restore it, as the
-seed's ``old_s12`` does) and ``stack_slides`` (slides so far). Directions are
-tried in the seed's order: ``(+1, +1)``, ``(+1, -1)``, ``(-1, -1)``, ``(-1, +1)``
+program's ``old_s12`` does) and ``stack_slides`` (slides so far). Directions are
+tried in the program's order: ``(+1, +1)``, ``(+1, -1)``, ``(-1, -1)``, ``(-1, +1)``
 as (file, rank) changes; the axis of direction ``d`` is ``d & 1``. Like
 :class:`chesstours.backtrack.search.Search` it stops after a budget of steps
 or at each route found and resumes from the same place, which gives lazy
@@ -100,7 +100,7 @@ from .kernel import (
 
 __all__ = ["BishopSearch", "direction_table", "first_route", "load_kernels", "FOUND", "EXHAUSTED", "BUDGET", "DIRECTIONS"]
 
-#: The four diagonal directions as (file change, rank change), in the seed's order.
+#: The four diagonal directions as (file change, rank change), in the Delphi program's order.
 DIRECTIONS = ((1, 1), (1, -1), (-1, -1), (-1, 1))
 
 
@@ -268,7 +268,7 @@ class BishopSearch:
                                  int(self.stack_square[0]), -1, scratch))
 
 
-#: Steps the search in the seed's order makes before random restarts join in.
+#: Steps the search in the Delphi program's order makes before random restarts join in.
 FIRST_ALONE = 1 << 20
 #: Steps of one restart in a random order.
 RESTART_STEPS = 100_000
@@ -278,9 +278,9 @@ _CLOCK_STEPS = 1 << 18
 
 def first_route(board: Board, start: int, end: int, deadline: float | None = None,
                 node_limit: int | None = None) -> tuple[BishopSearch, Status, int, int]:
-    """The first route: the search in the seed's order, then, on large boards, random restarts beside it.
+    """The first route: the search in the Delphi program's order, then, on large boards, random restarts beside it.
 
-    The complete search in the seed's direction order runs alone for :data:`FIRST_ALONE`
+    The complete search in the Delphi program's direction order runs alone for :data:`FIRST_ALONE`
     steps, which settles every board up to about 10x12. Past that, its time alternates
     with short searches (:data:`RESTART_STEPS` steps each) that try the directions of
     every square in a random order, seeded 0, 1, 2, ...: the time a depth-first search

@@ -208,10 +208,10 @@ def solve_bishop(
         ``"opposite"``: the square opposite the start through the centre (the
         far corner from a corner; it needs rows + columns even). ``"any"``:
         stop as soon as every square of the start's colour is visited, as the
-        seed's program does. A square name: end there.
+        Delphi program does. A square name: end there.
     shortest : bool
-        Return a route with the fewest slides, the first in the seed's move
-        order; ``stats["proof"]`` says why none has fewer.
+        Return a route with the fewest slides, the first in the Delphi program's
+        move order; ``stats["proof"]`` says why none has fewer.
     holes : squares removed from the board.
     time_limit, node_limit : float, int, optional
         Seconds, steps; :class:`LimitReached` when one runs out.
@@ -269,7 +269,7 @@ def iter_bishop_routes(
     holes: Holes = (),
     time_limit: float | None = None,
 ) -> Iterator[BishopRoute]:
-    """Yield every route, lazily, in the seed's move order, each one validated.
+    """Yield every route, lazily, in the Delphi program's move order, each one validated.
 
     With ``shortest``, only the routes with the fewest slides. Raises
     :class:`LimitReached` when ``time_limit`` runs out.

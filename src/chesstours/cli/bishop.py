@@ -1,4 +1,4 @@
-"""The ``bishop`` command: the bishop puzzle of seed 001, as text or as a picture.
+"""The ``bishop`` command: the bishop puzzle of a Delphi program, as text or as a picture.
 
 Part of the command line (:mod:`chesstours.cli`), which imports this module
 to register the command; the rest of the command line's helpers are shared.
@@ -92,7 +92,7 @@ def _render_route(route, fmt: BishopFormat) -> str:
 def bishop(
     board: str = BoardArg,
     start: str = typer.Option("a1", "--start", "-s", metavar="SQ", help="First square."),
-    end: str = typer.Option("opposite", "--end", "-e", metavar="opposite|any|SQ", help="opposite: the square opposite the start (the far corner); any: stop once every square of the colour is visited, as the seed's program; or a square."),
+    end: str = typer.Option("opposite", "--end", "-e", metavar="opposite|any|SQ", help="opposite: the square opposite the start (the far corner); any: stop once every square of the colour is visited, as the puzzle's original Delphi program does; or a square."),
     count_only: bool = typer.Option(False, "--count", help="Count the routes exactly."),
     all_routes: bool = typer.Option(False, "--all", help="List every route, one per line, as they are found."),
     limit: Optional[int] = typer.Option(None, "--limit", "-n", metavar="K", help="List at most K routes (implies --all)."),
@@ -108,7 +108,7 @@ def bishop(
     fps: Optional[float] = typer.Option(None, "--fps", metavar="N", help="Animations: diagonal steps a second (default 8)."),
     animate: bool = typer.Option(False, "--animate", help="svg: an animated picture where the bishop moves along its route (gif always is)."),
 ) -> None:
-    """The bishop puzzle (seed 001): visit every square of the start's colour, entering a square
+    """The bishop puzzle: visit every square of the start's colour, entering a square
     at most once per diagonal direction."""
     b = parse_board(board, holes)
     if count_only and (all_routes or limit is not None):

@@ -23,7 +23,7 @@ def check(
     closed: Optional[bool] = typer.Option(None, "--closed/--open", help="Whether the tour must be closed (JSON: its own flag)."),
     piece: Optional[str] = typer.Option(None, "--piece", "-p", metavar="PIECE", help="The leaper (default: knight, or the JSON's piece)."),
     holes: str = HolesOpt,
-    bishop: bool = typer.Option(False, "--bishop", help="Check a bishop route (seed 001's rule) instead of a tour."),
+    bishop: bool = typer.Option(False, "--bishop", help="Check a bishop route (the bishop puzzle's rule) instead of a tour."),
     end: Optional[str] = typer.Option(None, "--end", metavar="opposite|any|SQ", help="With --bishop: the end rule (default: the JSON's own, else opposite)."),
 ) -> None:
     """Check a tour (or, with --bishop, a bishop route): exit 0 when valid, 1 naming the first illegal step."""

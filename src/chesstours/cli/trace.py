@@ -1,4 +1,4 @@
-"""``chesstours trace``: a search shown move by move (seed 004)."""
+"""``chesstours trace``: a search shown move by move."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def trace(
     piece: str = PieceOpt,
     holes: str = HolesOpt,
     method: TraceMethod = typer.Option(TraceMethod.backtrack, "--method", "-m", help="backtrack: the exhaustive search, step by step; warnsdorff: Warnsdorff's rule, with each open square's onward moves."),
-    order: Order = typer.Option(policy.LIST_ORDER, "--order", help="Backtracking move order (fixed, as in the seeds, or warnsdorff)."),
+    order: Order = typer.Option(policy.LIST_ORDER, "--order", help="Backtracking move order (fixed: the same order at every square, as classic programs take it; or warnsdorff)."),
     tiebreak: Tiebreak = typer.Option(policy.DEFAULT_TIEBREAK, "--tiebreak", help="Warnsdorff tie-break."),
     seed: int = typer.Option(0, "--seed", help="Seed for the random tie-break."),
     steps: int = typer.Option(200, "--steps", "-n", metavar="N", help="Show the first N events (moves, skipped moves, steps back)."),
@@ -67,7 +67,7 @@ def trace(
     size: Optional[int] = SizeOpt,
     fps: Optional[float] = FpsOpt,
 ) -> None:
-    """Show a search move by move: each move, each move given up, each step back (seed 004)."""
+    """Show a search move by move: each move, each move given up, each step back."""
     b = parse_board(board, holes)
     kind = picture_format(fmt.value if fmt else None, output, False, "text")
     if kind not in ("text", "svg", "png", "gif"):

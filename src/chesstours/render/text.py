@@ -1,4 +1,4 @@
-"""Text renderings of boards: the numbered grid of seed 003.
+"""Text renderings of boards: the numbered grid that knight's tour programs print.
 
 The grid shows rank N at the top and rank 1 at the bottom, rank numbers on the
 left and file letters below, each square holding its move number.

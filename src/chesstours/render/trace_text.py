@@ -1,7 +1,8 @@
-"""A search told in words, with the board after each move and each step back (seed 004).
+"""A search told in words, with the board after each move and each step back.
 
-The board shows the knight as ``K`` (as in seed 004), the squares behind it
-with their move numbers, and ``.`` for free squares. Under Warnsdorff's
+The board shows the knight as ``K`` (as a classic page that teaches backtracking
+by hand draws it), the squares behind it with their move numbers, and ``.`` for
+free squares. Under Warnsdorff's
 rule (or Warnsdorff's move order) the moves still open are listed with their
 number of onward moves, the weight the rule minimises.
 

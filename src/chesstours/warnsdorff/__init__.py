@@ -1,17 +1,18 @@
 """Warnsdorff's rule: always move to the square with the fewest onward moves.
 
-H. C. von Warnsdorff (1823) proposed the rule for the knight; the TIPE dossier
-(seed 000, Algorithm 1) gives it as weights ("poids") equal to the number of
-squares reachable from each square, the knight moving to a free square of least
-weight. It runs in linear time and needs no backtracking, but it is a
-heuristic: it can reach a dead end, and with plain tie-breaking it fails more
-and more often as boards grow (Squirrel & Cull 1996: under 5 % success beyond
-200 x 200 with random ties).
+H. C. von Warnsdorff (1823) proposed the rule for the knight; a 2011 student
+research dossier (TIPE) on the knight's tour (its Algorithm 1) gives it as
+weights ("poids") equal to the number of squares reachable from each square,
+the knight moving to a free square of least weight. It runs in
+linear time and needs no backtracking, but it is a heuristic: it can reach a
+dead end, and with plain tie-breaking it fails more and more often as boards
+grow (Squirrel & Cull 1996: under 5 % success beyond 200 x 200 with random
+ties).
 
 What decides the rule is how ties between squares of equal weight are broken:
 
 ``first``
-    The first square in the fixed move order wins (the dossier's strict ``<``).
+    The first square in the fixed move order wins (that dossier's strict ``<``).
 ``pohl``
     Pohl (1967), CACM 10(7): among tied squares, the one whose onward squares
     have the smallest total weight (the rule applied one move further).

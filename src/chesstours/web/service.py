@@ -165,7 +165,7 @@ def bishop(board: Board, start: str, end: str, shortest: bool, time_limit: float
 
 def bishop_routes(board: Board, start: str, end: str, shortest: bool, limit: int, time_limit: float,
                   keep_partial: bool = True) -> dict:
-    """Up to ``limit`` bishop routes in the seed's move order (``chesstours bishop ... --limit K --format json``).
+    """Up to ``limit`` bishop routes in the Delphi program's move order (``chesstours bishop ... --limit K --format json``).
 
     Returns ``{"board", "start", "end", "routes": [route, ...], "listed", "complete"}``;
     ``complete`` is true when no other route exists, false when there are more

@@ -1,4 +1,4 @@
-"""The bishop puzzle (seed 001): ``GET /api/bishop``.
+"""The bishop puzzle of a Delphi program: ``GET /api/bishop``.
 
 Parameters and JSON are those of the command line, as :mod:`.tours` does for tours:
 
@@ -39,13 +39,13 @@ async def get_bishop(
                                 max_length=32)],
     start: Annotated[str, Query(description="First square.", max_length=16)] = "a1",
     end: Annotated[str, Query(description="opposite: the square opposite the start (the far corner); any: stop "
-                                          "once every square of the colour is visited, as the seed's program; "
-                                          "or a square.", max_length=16)] = "opposite",
+                                          "once every square of the colour is visited, as the puzzle's original "
+                                          "Delphi program does; or a square.", max_length=16)] = "opposite",
     shortest: Annotated[bool, Query(description="Fewest slides: one such route, proved the fewest (with count "
                                                 "or limit: all of them).")] = False,
     count: Annotated[bool, Query(description="Count the routes exactly.")] = False,
-    limit: Annotated[int | None, Query(description="List at most this many routes, in the seed's move order.")]
-    = None,
+    limit: Annotated[int | None, Query(description="List at most this many routes, in the move order of the "
+                                                   "puzzle's original Delphi program.")] = None,
     holes: Annotated[str, Query(description="Squares removed from the board, comma-separated: d4,e5.",
                                 max_length=2048)] = "",
     time_limit: Annotated[float | None, Query(description="Stop after this many seconds (at most the server's "

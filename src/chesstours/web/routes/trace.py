@@ -48,8 +48,9 @@ async def get_trace(
     method: Annotated[TraceMethod, Query(description="backtrack: the exhaustive search, step by step; warnsdorff: "
                                                      "Warnsdorff's rule, with each open square's onward moves.")]
     = _BACKTRACK,
-    order: Annotated[TraceOrder, Query(description="Backtracking move order (fixed, as in the seeds, or "
-                                                   "warnsdorff).")] = _LIST_ORDER,
+    order: Annotated[TraceOrder, Query(description="Backtracking move order (fixed: the same order at every "
+                                                   "square, as classic programs take it; or warnsdorff).")]
+    = _LIST_ORDER,
     tiebreak: Annotated[Tiebreak, Query(description="Warnsdorff tie-break.")] = _TIEBREAK,
     seed: Annotated[int, Query(description="Seed of the random tie-break.")] = 0,
     steps: Annotated[int, Query(description="Return the first N events (moves, skipped moves, steps back).")]

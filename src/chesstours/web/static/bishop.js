@@ -1,4 +1,4 @@
-// The bishop puzzle (seed 001): a bishop visits every square of its colour, entering a
+// The bishop puzzle of a Delphi program: a bishop visits every square of its colour, entering a
 // square at most once per diagonal direction. /api/bishop finds the route; this shows it
 // step by step with each square's visit numbers, lists its slides, and counts the routes
 // of small boards.

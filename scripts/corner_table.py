@@ -1,11 +1,11 @@
-"""Print the README's table for seed 004: from the lower-left corner of n x n, can the knight visit every square?
+"""Print the table of the decision problem: from the lower-left corner of n x n, can the knight visit every square?
 
 Each row is computed here by :func:`chesstours.tour_exists`, with how the answer is known.
 
 Usage::
 
-    python scripts/seed004_table.py            # n = 1..10, Markdown
-    python scripts/seed004_table.py --up-to 20
+    python scripts/corner_table.py            # n = 1..10, Markdown
+    python scripts/corner_table.py --up-to 20
 """
 
 from __future__ import annotations
