@@ -5,10 +5,10 @@ too) and checked against the layers of the design, top to bottom::
 
     cli · web · the package's own __init__
     render
-    find · count · exists · complete · trace      (the questions)
+    find · count · exists · complete · trace · scale      (the questions)
     policy
     warnsdorff · backtrack · construct · frontier · bishop · existence   (the families)
-    board · pieces · tour · errors · arguments · words · machine · output   (the model)
+    board · pieces · tour · errors · arguments · words · machine · output · jobs   (the model and its tools)
 
 An import never runs upward; the modules never import each other in a cycle
 (an import of ``a.b.c`` runs the ``__init__`` of ``a.b`` too, so that edge
@@ -29,10 +29,10 @@ PACKAGE = Path(chesstours.__file__).parent
 
 #: Rank of each top-level part of the package: an import may go to the same rank or lower.
 LAYERS = {
-    "errors": 0, "board": 0, "pieces": 0, "tour": 0, "arguments": 0, "words": 0, "machine": 0, "output": 0,
+    "errors": 0, "board": 0, "pieces": 0, "tour": 0, "arguments": 0, "words": 0, "machine": 0, "output": 0, "jobs": 0,
     "warnsdorff": 1, "backtrack": 1, "construct": 1, "frontier": 1, "bishop": 1, "existence": 1,
     "policy": 2,
-    "find": 3, "count": 3, "exists": 3, "complete": 3, "trace": 3,
+    "find": 3, "count": 3, "exists": 3, "complete": 3, "trace": 3, "scale": 3,
     "render": 4,
     "cli": 5, "web": 5, "__init__": 5, "__main__": 5,
 }

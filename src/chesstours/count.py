@@ -31,13 +31,15 @@ from dataclasses import dataclass, field
 
 from . import policy
 from .arguments import check_limits, prepare_query, query_json
-from .backtrack import closed_tasks, open_tasks, run_tasks, split_tasks
+from .backtrack import TaskResult, closed_tasks, open_tasks, run_tasks, split_tasks
+from .backtrack.where import TourProperty, parse_where
 from .board import Board, Holes
 from .errors import InvalidArgument, LimitReached
 from .existence.reasons import obstruction
 from .machine import memory_limit
 from .pieces import KNIGHT, Leaper, parse_piece
 from .policy import CountMethod
+from .scale import Spread, count_spread
 
 __all__ = ["count_tours", "estimate_count", "TourCount", "StripCount", "count_strip", "directed_undirected"]
 
@@ -91,6 +93,10 @@ def count_tours(
     workers: int | None = None,
     progress: Callable[..., None] | None = None,
     spill_dir: str | os.PathLike | None = None,
+    jobs: int | None = None,
+    cluster: str | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    where: str | TourProperty | None = None,
 ) -> TourCount:
     """Count tours exactly.
 
@@ -122,6 +128,17 @@ def count_tours(
     progress : callable, optional
         Called about ten times a second with the running :class:`TaskResult`
         (backtracking) or :class:`~chesstours.frontier.sweep.FrontierProgress`.
+    jobs, cluster, checkpoint : optional
+        Count in independent tasks (:mod:`chesstours.scale`): on ``jobs``
+        local processes, or on the Dask scheduler at ``cluster``
+        (``tcp://HOST:PORT``), recording finished tasks in the ``checkpoint``
+        file so that a run started again with it resumes where it stopped.
+    where : str or TourProperty, optional
+        Count only the tours with a property (:mod:`chesstours.backtrack.where`):
+        ``"symmetric"``, ``"symmetric90"``, clues such as ``"a1=1,h8=64"``.
+        ``directed`` counts the sequences that have it (closed: twice the
+        cycles that have it walked one way or the other); ``undirected`` the
+        paths or cycles with a direction that has it.
 
     Returns
     -------
@@ -144,6 +161,9 @@ def count_tours(
     """
     board, piece, s, e = prepare_query(board, start, end, piece, holes)
     check_limits(time_limit, node_limit)
+    if jobs is not None or cluster is not None or checkpoint is not None or where is not None:
+        return _count_in_tasks(board, piece, s, e, closed, method, Spread(jobs, cluster, checkpoint), where,
+                               time_limit, node_limit, progress)
     t0 = time.perf_counter()
     plan = policy.plan_count(board, piece, s, e, closed, method, time_limit=time_limit, node_limit=node_limit,
                              workers=workers, spill_dir=spill_dir)
@@ -172,6 +192,54 @@ def count_tours(
             f"{result.tasks_done} of {result.tasks_total} parts were counted ({count.directed:,} tours so far).",
             partial=count,
         )
+    return count
+
+
+def _count_in_tasks(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, method: str,
+                    spread: Spread, where: str | TourProperty | None, time_limit: float | None,
+                    node_limit: int | None, progress: Callable[..., None] | None) -> TourCount:
+    """:func:`count_tours` in independent tasks (:mod:`chesstours.scale`): backtracking, split and merged."""
+    if node_limit is not None:
+        raise InvalidArgument("A node limit bounds one search; counting in tasks takes a time limit instead.")
+    prop = parse_where(where, board, closed) if isinstance(where, str) else where
+    if prop is not None and method == "frontier":
+        raise InvalidArgument("A property is tested on the tours that backtracking finds; the frontier method "
+                              "counts without finding them. Use --method backtrack (or auto).")
+    if method == "frontier":
+        raise InvalidArgument("The frontier count is not split into tasks (only backtracking is); count with "
+                              "--method frontier without --jobs, --cluster or --checkpoint, or with --method backtrack.")
+    plan = policy.plan_count(board, piece, s, e, closed, "backtrack" if prop is not None else method,
+                             time_limit=time_limit, jobs=spread.jobs, cluster=spread.cluster, split=True,
+                             list_tasks=False)
+    if plan.refusal is not None:
+        raise InvalidArgument(plan.refusal)
+    if plan.method == "theory":
+        return TourCount(board, piece, closed, s, e, 0, 0, 0, 0.0, "theory")
+
+    def tally(result: TaskResult) -> TourCount:
+        n = result.count
+        extra = dict(result.extra)
+        both = extra.pop("both_ways", 0)
+        if prop is None:
+            directed, undirected = directed_undirected(board, closed, s, e, n)
+        elif closed:
+            directed, undirected = 2 * n, n
+        else:  # a path counts once whichever of its two directions have the property
+            directed, undirected = n, n - both // 2
+        return TourCount(board, piece, closed, s, e, directed, undirected, result.nodes, result.seconds, "backtrack",
+                         result.complete, extra)
+
+    try:
+        result = count_spread(board, piece, s, e, closed, spread, where=prop, time_limit=time_limit,
+                              progress=progress)
+    except KeyboardInterrupt as exc:
+        exc.partial = tally(exc.partial)  # type: ignore[attr-defined]
+        raise
+    count = tally(result)
+    if not result.complete:
+        kept = f"; {spread.checkpoint} keeps them" if spread.checkpoint is not None else ""
+        raise LimitReached(f"Stopped at the time limit with {result.tasks_done} of {result.tasks_total} tasks "
+                           f"counted ({count.directed:,} tours so far){kept}.", partial=count)
     return count
 
 

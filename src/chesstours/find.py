@@ -30,12 +30,14 @@ from typing import Callable, Iterator
 from . import policy
 from .arguments import check_limits, prepare_query
 from .backtrack import Search, closed_tasks, first_tour, open_tasks
+from .backtrack.where import TourProperty, parse_where
 from .board import Board, Holes
 from .construct import construct_tour
 from .errors import InvalidArgument, LimitReached, NoTour
 from .existence.reasons import obstruction
 from .pieces import KNIGHT, Leaper, move_table
 from .policy import FindMethod, Order, Tiebreak
+from .scale import Spread, iter_spread
 from .tour import Tour
 from .warnsdorff import warnsdorff
 from .words import Status
@@ -301,6 +303,9 @@ def iter_tours(
     holes: Holes = (),
     order: Order = policy.LIST_ORDER,
     time_limit: float | None = None,
+    where: str | TourProperty | Callable[[Tour], bool] | None = None,
+    jobs: int | None = None,
+    cluster: str | None = None,
 ) -> Iterator[Tour]:
     """Yield every tour, lazily, each one validated.
 
@@ -309,6 +314,16 @@ def iter_tours(
     tours are yielded once per cycle, starting at ``start`` (or, with only an
     ``end``, ending there; else starting at the first free square), in the
     direction whose second square comes first in the move order.
+
+    ``where`` keeps only the tours with a property: ``"symmetric"``,
+    ``"symmetric90"``, clues such as ``"a1=1,h8=64"``
+    (:mod:`chesstours.backtrack.where`, tested by compiled code), or any
+    function of a :class:`Tour` that returns True for the tours to keep. A
+    closed tour is kept if it has the property walked either way.
+
+    With ``jobs`` (local processes) or ``cluster`` (a Dask scheduler's address)
+    the search runs as independent tasks (:mod:`chesstours.scale`) and tours
+    stream in as the workers find them, in no fixed order.
 
     Raises :class:`LimitReached` when ``time_limit`` runs out.
 
@@ -320,6 +335,13 @@ def iter_tours(
     board, piece, s, e = prepare_query(board, start, end, piece, holes)
     policy.check_find("backtrack", None, order)
     check_limits(time_limit, None)
+    prop = parse_where(where, board, closed) if isinstance(where, str) else where
+    if jobs is not None or cluster is not None:
+        if obstruction(board, piece, s, e, closed) is None:
+            yield from iter_spread(board, piece, s, e, closed, Spread(jobs, cluster), where=prop,
+                                   time_limit=time_limit)
+        return
+    keep = _keeper(board, piece, closed, prop)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     if obstruction(board, piece, s, e, closed) is not None:
         return
@@ -340,8 +362,30 @@ def iter_tours(
             status = _run_until(search, deadline, stop_at_tour=True)
             if status == Status.FOUND:
                 tour = Tour(board, piece, search.path(), closed, "backtrack", {"nodes": search.nodes})
-                yield (tour.rotated(int(tour.path[1])) if turn_to_end else tour).validated()
+                tour = tour.rotated(int(tour.path[1])) if turn_to_end else tour
+                kept = keep(tour)
+                if kept is not None:
+                    yield kept.validated()
             elif status == Status.EXHAUSTED:
                 break
             else:
                 raise LimitReached("The time limit ran out while listing tours.")
+
+
+def _keeper(board: Board, piece: Leaper, closed: bool,
+            prop: TourProperty | Callable[[Tour], bool] | None) -> Callable[[Tour], Tour | None]:
+    """What :func:`iter_tours` yields of a found tour: itself, itself walked the other way, or nothing."""
+    if prop is None:
+        return lambda tour: tour
+    test: Callable[[Tour], bool] = (lambda tour: prop(tour.path)) if isinstance(prop, TourProperty) else prop
+
+    def keep(tour: Tour) -> Tour | None:
+        if test(tour):
+            return tour
+        if closed:  # the same cycle, walked the other way from the same square
+            other = tour.reversed()
+            if test(other):
+                return other
+        return None
+
+    return keep

@@ -42,6 +42,7 @@ from typing import Any, Literal, get_args
 
 from .arguments import query_json
 from .backtrack import NODES_PER_SECOND, ORDERS, Order, closed_tasks, estimate_nodes, open_tasks, split_tasks
+from .backtrack.split import balanced_tasks, search_bytes
 from .board import Board
 from .construct import can_construct
 from .errors import InvalidArgument
@@ -57,7 +58,7 @@ __all__ = [
     "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
     "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
     "ESTIMATE_ABOVE_SQUARES", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
-    "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "walk_schedule", "estimate_backtracking", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
+    "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "estimate_backtracking", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
     "Plan", "plan_find", "plan_count",
 ]
 
@@ -97,6 +98,18 @@ RANDOM_WALKS = 8
 BACKWARD_WALKS = 4
 #: Without a start square, a heuristic method tries at most this many start squares.
 HEURISTIC_STARTS = 16
+#: A search run as tasks (``jobs``, ``cluster``) is cut into this many tasks a worker, and at least
+#: :data:`MIN_TASKS`: enough for the pool to keep every worker busy to the end.
+TASKS_PER_WORKER = 32
+MIN_TASKS = 128
+#: Workers a cluster is assumed to have when a plan is made for it (it may have more).
+CLUSTER_WORKERS = 8
+
+
+def task_target(jobs: int | None = None, cluster: str | None = None) -> int:
+    """How many tasks a search run on ``jobs`` processes (or a cluster) is cut into."""
+    workers = CLUSTER_WORKERS if cluster is not None else worker_count(jobs)
+    return max(MIN_TASKS, TASKS_PER_WORKER * workers)
 
 #: Rough speeds of this machine, for estimates only.
 _CONSTRUCT_SQUARES_PER_SECOND = 3e7
@@ -246,6 +259,13 @@ class Plan:
             estimate.append(f"{format_duration(self.seconds)} on {self.threads} thread{'s' * (self.threads != 1)}")
         if estimate:
             out.append(f"estimate:  {', '.join(estimate)}")
+        tasks = self.extra.get("tasks")
+        if tasks:
+            biggest = max(tasks, key=lambda task: task["states"])
+            out.append(f"tasks:     {len(tasks):,}, {self.extra['cpu_hours']:.3g} CPU-hours in all; the largest, "
+                       f"{' '.join(biggest['prefix'])} ..., about {biggest['states']:.1e} positions, "
+                       f"{format_bytes(biggest['memory_bytes'])}, {format_duration(biggest['seconds'])} "
+                       "(--json lists every task)")
         if self.refusal:
             out.append(f"refused:   {self.refusal}")
         return out
@@ -323,7 +343,8 @@ def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None,
 def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, end: int | None = None,
                closed: bool = False, method: str = "auto", *, time_limit: float | None = None,
                node_limit: int | None = None, workers: int | None = None, spill_dir: object = None,
-               refuse_above: float | None = math.inf) -> Plan:
+               refuse_above: float | None = math.inf, jobs: int | None = None, cluster: str | None = None,
+               split: bool = False, list_tasks: bool = True) -> Plan:
     """How :func:`~chesstours.count_tours` will count, and what it will cost.
 
     ``auto``: the theory for an instant zero; the frontier method where its
@@ -332,8 +353,47 @@ def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, e
     backtracking. A node limit asks for backtracking. Counts estimated to take
     longer than ``refuse_above`` seconds are refused; by default that is
     :data:`MAX_UNLIMITED_SECONDS` unless a time or node limit is given (the
-    web api passes its own limit).
+    web api passes its own limit). With ``split`` (a count run as tasks on
+    ``jobs`` processes or a ``cluster``), ``auto`` means backtracking
+    (tasks are cut from its search), and the plan lists its tasks (unless ``list_tasks`` is False)
+    (:func:`chesstours.backtrack.split.balanced_tasks`), each with its
+    estimated positions, memory and seconds, and the total CPU-hours.
     """
+    def planned(how: str) -> Plan:
+        return _plan_count(board, piece, start, end, closed, how, time_limit=time_limit, node_limit=node_limit,
+                           workers=jobs if split and jobs is not None else workers, spill_dir=spill_dir,
+                           refuse_above=refuse_above)
+
+    plan = planned(method)
+    if split and method == "auto" and plan.method == "frontier":
+        plan = replace(planned("backtrack"), why="in tasks, which are cut from the backtracking search (the "
+                       "frontier count is not split)")
+    if not split or not list_tasks or plan.method != "backtrack" or board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
+        return plan
+    return _with_tasks(plan, task_target(jobs, cluster), CLUSTER_WORKERS if cluster is not None else
+                       worker_count(jobs))
+
+
+def _with_tasks(plan: Plan, target: int, workers: int) -> Plan:
+    """The plan with its split into tasks, each estimated, and the total CPU-hours."""
+    board, piece, s, e = plan.board, plan.piece, plan.start, plan.end
+    base = closed_tasks(board, piece, s, e) if plan.closed else open_tasks(board, piece, s, e)
+    sized = balanced_tasks(board, piece, base, target)
+    memory = search_bytes(board, piece)
+    tasks: list[dict[str, Any]] = [
+        {"id": i, "prefix": board.names(t.prefix), "weight": t.weight, "states": n, "memory_bytes": memory,
+         "seconds": n / NODES_PER_SECOND} for i, (t, n) in enumerate(sized)]
+    seconds = math.fsum(task["seconds"] for task in tasks)
+    return replace(plan, threads=workers, seconds=seconds / max(1, workers),
+                   why=f"{plan.why}; run as {len(tasks)} tasks on {workers} workers",
+                   extra={**plan.extra, "units": "positions", "task_count": len(tasks),
+                          "cpu_hours": seconds / 3600, "tasks": tasks})
+
+
+def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool, method: str, *,
+                time_limit: float | None, node_limit: int | None, workers: int | None, spill_dir: object,
+                refuse_above: float | None) -> Plan:
+    """:func:`plan_count` without the split into tasks."""
     from .frontier.sweep import estimate as frontier_estimate
     from .frontier.sweep import refusal as frontier_refusal
 

@@ -69,9 +69,12 @@ def format_duration(seconds: float) -> str:
 
 
 def format_bytes(nbytes: float) -> str:
-    """Bytes for a person: ``"512 bytes"``, ``"12.5 MiB"``, ``"3.0 GiB"`` (past a million GiB, in powers of ten)."""
+    """Bytes for a person: ``"512 bytes"``, ``"2.3 KiB"``, ``"12.5 MiB"``, ``"3.0 GiB"`` (past a million GiB, in
+    powers of ten)."""
     if nbytes < 1024:
         return f"{nbytes:.0f} bytes"
+    if nbytes < 2**20:
+        return f"{nbytes / 2**10:,.1f} KiB"
     if nbytes < 2**30:
         return f"{nbytes / 2**20:,.1f} MiB"
     gib = nbytes / 2**30

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -19,18 +20,22 @@ from ..board import Board
 from ..count import count_strip
 from ..errors import InvalidArgument, LimitReached
 from ..pieces import parse_piece
+from ..words import format_duration
 from .common import (
     EXIT_INTERRUPT,
     EXIT_LIMIT,
     BoardArg,
     ClosedOpt,
+    ClusterOpt,
     CountMethod,
     EndOpt,
     HolesOpt,
+    JobsOpt,
     PieceOpt,
     PlanOpt,
     StartOpt,
     TimeOpt,
+    WhereOpt,
     app,
     parse_board,
     print_plan,
@@ -64,6 +69,12 @@ def _frontier_report(update, board: Board):
             else:
                 where = "" if p.phase == "sweep" else f"{p.phase}: "
                 update(p.step + 1, p.steps, f"{where}square {board.name(p.square)}, {p.states:,} states")
+        elif "jobs" in p.extra:  # tasks on a pool or a cluster
+            rate = p.tasks_done / p.seconds if p.seconds > 0 else 0.0
+            left = (p.tasks_total - p.tasks_done) / rate if rate > 0 else None
+            eta = f", about {format_duration(left)} left" if left is not None else ""
+            update(p.tasks_done, p.tasks_total,
+                   f"{p.tasks_done:,}/{p.tasks_total:,} tasks, {p.count:,} tours, {rate:.2g} tasks/s{eta}")
         else:  # backtracking
             update(p.tasks_done, p.tasks_total, f"{p.nodes:,} positions")
 
@@ -91,6 +102,12 @@ def count(
     progress: bool = typer.Option(True, "--progress/--no-progress",
                                   help="Show progress on a terminal (frontier: the square and the live states)."),
     plan: bool = PlanOpt,
+    jobs: Optional[int] = JobsOpt,
+    cluster: Optional[str] = ClusterOpt,
+    checkpoint: Optional[Path] = typer.Option(
+        None, "--checkpoint", metavar="FILE",
+        help="Record finished tasks in FILE; started again with it, the count resumes where it stopped."),
+    where: Optional[str] = WhereOpt,
 ) -> None:
     """Count tours exactly: directed (sequences) and undirected (paths; closed: cycles)."""
     if strip is not None:
@@ -107,15 +124,20 @@ def count(
     b = parse_board(board, holes)
     if workers is not None and workers < 1:
         raise InvalidArgument(f"--workers must be at least 1, not {workers}.")
+    if jobs is not None and jobs < 1:
+        raise InvalidArgument(f"--jobs must be at least 1, not {jobs}.")
     if plan:
         query = prepare_query(b, start, end, parse_piece(piece))
         print_plan(policy.plan_count(*query, closed, method.value, time_limit=time_limit, workers=workers,
-                                     spill_dir=spill_dir), as_json)
+                                     spill_dir=spill_dir, jobs=jobs, cluster=cluster,
+                                     split=jobs is not None or cluster is not None or checkpoint is not None),
+                   as_json)
         return
     with progress_display("counting", progress) as update:
         try:
             result = counting.count_tours(b, start, end, closed, parse_piece(piece), method.value, time_limit=time_limit,
-                                     workers=workers, progress=_frontier_report(update, b), spill_dir=spill_dir)
+                                     workers=workers, progress=_frontier_report(update, b), spill_dir=spill_dir,
+                                              jobs=jobs, cluster=cluster, checkpoint=checkpoint, where=where)
             code = 0
         except LimitReached as exc:
             result, code = exc.partial, EXIT_LIMIT

@@ -22,9 +22,11 @@ from .common import (
     AnimateOpt,
     BoardArg,
     ClosedOpt,
+    ClusterOpt,
     EndOpt,
     FpsOpt,
     HolesOpt,
+    JobsOpt,
     Method,
     NumbersOpt,
     Order,
@@ -36,6 +38,7 @@ from .common import (
     Tiebreak,
     TimeOpt,
     TourFormat,
+    WhereOpt,
     app,
     check_picture,
     fail,
@@ -129,6 +132,9 @@ def tours(
     size: Optional[int] = SizeOpt,
     fps: Optional[float] = FpsOpt,
     animate: bool = AnimateOpt,
+    where: Optional[str] = WhereOpt,
+    jobs: Optional[int] = JobsOpt,
+    cluster: Optional[str] = ClusterOpt,
 ) -> None:
     """List tours one per line, as they are found (open: every start unless --start; closed: each cycle once)."""
     b = parse_board(board, holes)
@@ -142,7 +148,8 @@ def tours(
         fmt = StreamFormat.moves
     found = 0
     try:
-        for t in api.iter_tours(b, start, end, closed, parse_piece(piece), order=order.value, time_limit=time_limit):
+        for t in api.iter_tours(b, start, end, closed, parse_piece(piece), order=order.value, time_limit=time_limit,
+                                 where=where, jobs=jobs, cluster=cluster):
             if picture:
                 show_tour(t, picture, output, numbers=numbers, size=size, fps=fps, animate=animate)
                 found += 1

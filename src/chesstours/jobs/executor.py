@@ -1,0 +1,172 @@
+"""Run a function over many tasks in a local process pool or on a Dask cluster, results as they finish.
+
+:func:`run_tasks_on` is a generator of ``(index, result)`` pairs. It stops,
+and stops its workers, when the caller stops reading it (``break``, an
+exception, Ctrl-C), when ``deadline`` passes, or when every task is done.
+
+The local pool is :class:`concurrent.futures.ProcessPoolExecutor` with fresh
+("spawn") processes: a worker shares no lock or thread with the process that
+started it. A worker that dies (killed, out of memory) breaks the pool; the
+pool is started anew and the tasks that had not finished are sent again, up
+to ``retries`` times each. On a cluster, :mod:`dask.distributed` does the
+same itself: the scheduler reruns the tasks of a worker that is lost.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from ..errors import ChessToursError, InvalidArgument
+
+__all__ = ["run_tasks_on", "TaskFailed", "LOCAL", "connect"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: How often the pool's futures are polled for the deadline and the caller's stop (seconds).
+_POLL = 0.1
+#: The name of the local pool in messages.
+LOCAL = "the local pool"
+
+
+class TaskFailed(ChessToursError):
+    """A task raised an error, or killed its worker more than ``retries`` times."""
+
+
+def run_tasks_on(fn: Callable[[T], R], tasks: Sequence[T], *, jobs: int | None = None, cluster: str | None = None,
+                 skip: Iterable[int] = (), retries: int = 2, deadline: float | None = None,
+                 name: str = "chesstours") -> Iterator[tuple[int, R]]:
+    """Apply ``fn`` to each of ``tasks`` in worker processes; yield ``(index, result)`` as each finishes.
+
+    Parameters
+    ----------
+    fn : callable
+        A function importable by name (a module's top-level function), so
+        that a worker process or a Dask worker can find it.
+    tasks : sequence
+        Picklable arguments, one call each.
+    jobs : int, optional
+        Processes of the local pool (default: one a core). Ignored with ``cluster``.
+    cluster : str, optional
+        The address of a Dask scheduler (``tcp://HOST:PORT``).
+    skip : indices
+        Tasks already done (from a checkpoint): not run.
+    retries : int
+        Times a task may be sent again after its worker died.
+    deadline : float, optional
+        A :func:`time.perf_counter` value: past it, the workers are stopped and the generator ends.
+
+    Raises
+    ------
+    TaskFailed
+        A task raised, or its worker died more than ``retries`` times.
+    InvalidArgument
+        The cluster cannot be reached, or Dask is not installed.
+    """
+    todo = {i: t for i, t in enumerate(tasks) if i not in set(skip)}
+    if not todo:
+        return
+    if cluster is not None:
+        yield from _on_dask(fn, todo, cluster, retries, deadline, name)
+    else:
+        yield from _on_pool(fn, todo, jobs, retries, deadline)
+
+
+# -- the local pool ----------------------------------------------------------------------
+
+
+def _on_pool(fn: Callable[[T], R], todo: dict[int, T], jobs: int | None, retries: int,
+             deadline: float | None) -> Iterator[tuple[int, R]]:
+    from ..machine import worker_count
+
+    workers = min(worker_count(jobs), len(todo))
+    deaths: dict[int, int] = {}
+    while todo:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        running: dict[Future[R], int] = {pool.submit(fn, task): i for i, task in todo.items()}
+        try:
+            while running:
+                if deadline is not None and time.perf_counter() > deadline:
+                    return
+                done, _ = wait(running, timeout=_POLL, return_when=FIRST_COMPLETED)
+                for future in done:
+                    i = running.pop(future)
+                    try:
+                        result = future.result()
+                    except BrokenProcessPool:
+                        raise
+                    except Exception as exc:
+                        raise TaskFailed(f"Task {i} failed: {type(exc).__name__}: {exc}") from exc
+                    del todo[i]
+                    yield i, result
+        except BrokenProcessPool:
+            # A worker died; which task it held is not known, so every unfinished task counts a death.
+            for i in todo:
+                deaths[i] = deaths.get(i, 0) + 1
+                if deaths[i] > retries:
+                    raise TaskFailed(f"Task {i} was sent {retries + 1} times and its worker died each time "
+                                     "(out of memory?).") from None
+        finally:
+            _stop(pool)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Shut the pool down now: cancel what has not started and end the workers that are running."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    # ProcessPoolExecutor.terminate_workers() arrives in Python 3.14; before it, the workers are
+    # reached through the executor's table of processes.
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        if process.is_alive():
+            process.terminate()
+    for process in list(processes.values()):
+        process.join(timeout=5)
+
+
+# -- a Dask cluster ----------------------------------------------------------------------
+
+
+def connect(address: str) -> Any:
+    """A :class:`distributed.Client` connected to the scheduler at ``address``.
+
+    :raises InvalidArgument: if Dask is not installed or the scheduler does not answer.
+    """
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InvalidArgument("Running on a cluster needs Dask: pip install 'chesstours[cluster]'.") from None
+    try:
+        return Client(address, timeout="10s", set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise InvalidArgument(f"No Dask scheduler answers at {address}: {exc}.") from None
+
+
+def _on_dask(fn: Callable[[T], R], todo: dict[int, T], address: str, retries: int, deadline: float | None,
+             name: str) -> Iterator[tuple[int, R]]:
+    client = connect(address)
+    running: dict[Any, int] = {}
+    try:
+        stamp = f"{name}-{time.time_ns()}"
+        running = {client.submit(fn, task, key=f"{stamp}-{i}", pure=False, retries=retries): i
+                   for i, task in todo.items()}
+        while running:
+            if deadline is not None and time.perf_counter() > deadline:
+                return
+            done = [future for future in running if future.done()]
+            if not done:
+                time.sleep(_POLL)
+            for future in done:
+                i = running.pop(future)
+                if future.status != "finished":
+                    error = future.exception()
+                    raise TaskFailed(f"Task {i} failed on the cluster: {type(error).__name__}: {error}")
+                yield i, future.result()
+    finally:
+        if running:
+            client.cancel(list(running))
+        client.close()

@@ -1,0 +1,92 @@
+"""Tasks on a local process pool: results as they finish, workers that die, checkpoints, samples."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from chesstours.errors import InvalidArgument
+from chesstours.jobs import Checkpoint, TaskFailed, extrapolate, run_tasks_on, sample_indices
+
+
+def square(x: int) -> int:
+    return x * x
+
+
+def fails(x: int) -> int:
+    raise ValueError(f"no {x}")
+
+
+def dies_once(arg: tuple[str, int]) -> int:
+    """Kill the worker the first time task 2 runs (a marker file remembers), then answer."""
+    marker, x = arg
+    if x == 2 and not os.path.exists(marker):
+        Path(marker).write_text("died")
+        os._exit(1)
+    return x * 10
+
+
+def always_dies(x: int) -> int:
+    os._exit(1)
+
+
+def test_every_task_comes_back_once_with_its_index():
+    got = dict(run_tasks_on(square, list(range(20)), jobs=2))
+    assert got == {i: i * i for i in range(20)}
+
+
+def test_tasks_already_done_are_skipped():
+    assert dict(run_tasks_on(square, [1, 2, 3, 4], jobs=1, skip={0, 2})) == {1: 4, 3: 16}
+
+
+def test_a_worker_that_dies_has_its_tasks_run_again(tmp_path):
+    marker = str(tmp_path / "marker")
+    got = dict(run_tasks_on(dies_once, [(marker, x) for x in range(6)], jobs=2))
+    assert got == {x: 10 * x for x in range(6)} and Path(marker).exists()
+
+
+def test_a_task_that_always_kills_its_worker_fails_with_one_sentence():
+    with pytest.raises(TaskFailed, match="worker died each time"):
+        list(run_tasks_on(always_dies, [1], jobs=1, retries=1))
+
+
+def test_a_task_that_raises_fails_naming_it():
+    with pytest.raises(TaskFailed, match="Task 0 failed: ValueError: no 5"):
+        list(run_tasks_on(fails, [5], jobs=1))
+
+
+def test_no_scheduler_at_an_address_is_one_sentence():
+    pytest.importorskip("distributed")
+    with pytest.raises(InvalidArgument, match="No Dask scheduler answers at tcp://127.0.0.1:9"):
+        list(run_tasks_on(square, [1], cluster="tcp://127.0.0.1:9"))
+
+
+def test_a_checkpoint_keeps_results_and_refuses_another_run(tmp_path):
+    path = tmp_path / "ck.json"
+    with Checkpoint(path, {"q": 1}, every=0) as ck:
+        ck.record(0, {"count": 3})
+        ck.record(5, {"count": 4})
+    assert Checkpoint(path, {"q": 1}).done == {0: {"count": 3}, 5: {"count": 4}}
+    assert json.loads(path.read_text())["fingerprint"] == {"q": 1}
+    with pytest.raises(InvalidArgument, match="records another run"):
+        Checkpoint(path, {"q": 2})
+    path.write_text("not json")
+    with pytest.raises(InvalidArgument, match="is not a chesstours checkpoint"):
+        Checkpoint(path, {"q": 1})
+    assert [p.name for p in tmp_path.iterdir()] == ["ck.json"]  # no temporary file left behind
+
+
+def test_a_sample_extrapolates_within_its_error_bar():
+    values = [float(v % 7) for v in range(1000)]
+    truth = sum(values)
+    hits = 0
+    for seed in range(40):
+        picked = [values[i] for i in sample_indices(len(values), 40, seed)]
+        e = extrapolate(picked, len(values))
+        hits += e.low <= truth <= e.high
+    assert hits >= 34  # a 95% interval: about 38 of 40
+    whole = extrapolate(values, len(values))
+    assert whole.estimate == truth and whole.error == 0.0
