@@ -65,6 +65,10 @@ _NAMES = {
 }
 
 
+#: Longest leap accepted: longer than any board's side, short enough for 32-bit arithmetic.
+MAX_LEAP = 2**31 - 1
+
+
 @dataclass(frozen=True)
 class Leaper:
     """An (a, b)-leaper with ``0 <= a <= b`` and ``b >= 1``.
@@ -89,6 +93,9 @@ class Leaper:
             a, b = b, a
         if b == 0:
             raise InvalidPiece("A (0,0) leap does not move; a leaper needs a leap such as 1,2.")
+        if b > MAX_LEAP:
+            raise InvalidPiece(f"A leap is at most {MAX_LEAP:,} squares long (a longer one leaves every board), "
+                               f"not {b:,}.")
         object.__setattr__(self, "a", a)
         object.__setattr__(self, "b", b)
 

@@ -220,12 +220,15 @@ def check_picture(kind: str | None, board: Board, size: Optional[int], fps: Opti
         check_request(kind, board, size, fps)
 
 
-def show_tour(found: Tour, kind: str, output: Optional[Path], **picture) -> None:
-    """Print or write ``found`` as ``kind``: a text format, or a picture (svg on stdout when no file)."""
+def show_tour(found: Tour, kind: str, output: Optional[Path], deadline: float | None = None, **picture) -> None:
+    """Print or write ``found`` as ``kind``: a text format, or a picture (svg on stdout when no file).
+
+    A GIF stops being drawn past ``deadline`` (:class:`~chesstours.errors.LimitReached`).
+    """
     if kind in ("svg", "png", "gif"):
         from ..render.picture import draw_tour
 
-        write_picture(draw_tour(found, kind, **picture), output)
+        write_picture(draw_tour(found, kind, deadline=deadline, **picture), output)
         return
     if kind == "grid" and output is None and len(found) <= 4096 and sys.stdout.isatty():
         from rich.console import Console

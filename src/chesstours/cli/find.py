@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import Optional
 
@@ -92,6 +93,7 @@ def tour(
         return
     kind = tour_format(fmt.value if fmt else None, output, animate)
     check_picture(kind, b, size, fps)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit  # the search and the drawing
     with progress_display("searching") as update:
         try:
             found = api.find_tour(
@@ -109,7 +111,10 @@ def tour(
     if start is None and found.stats.get("starts_tried"):
         typer.echo(f"chesstours: no tour starts on {b.name(policy.default_start(b))}; this one starts on "
                    f"{b.name(found.start)}.", err=True)
-    show_tour(found, kind, output, numbers=numbers, size=size, fps=fps, animate=animate)
+    try:
+        show_tour(found, kind, output, numbers=numbers, size=size, fps=fps, animate=animate, deadline=deadline)
+    except LimitReached as exc:
+        raise fail(f"{exc} The tour was found; give more time (--time-limit) to draw it.", EXIT_LIMIT) from None
 
 
 # -- tours ---------------------------------------------------------------------

@@ -90,8 +90,8 @@ def check_request(fmt: str, board: Board, size: int | None = None, fps: float | 
 
 
 def draw_tour(obj: Drawable, fmt: str = "svg", *, numbers: bool = False, size: int | None = None,
-              fps: float | None = None,
-              animate: bool = False) -> bytes:
+              fps: float | None = None, animate: bool = False, memory: int | None = None,
+              deadline: float | None = None) -> bytes:
     """Draw a tour (or a route) as ``svg``, ``png`` or ``gif``; return the file's bytes.
 
     Parameters
@@ -110,11 +110,20 @@ def draw_tour(obj: Drawable, fmt: str = "svg", *, numbers: bool = False, size: i
         320 to 1200).
     fps : float, optional
         Moves a second of an animation (default 8).
+    memory : int, optional
+        Bytes a GIF may hold while it is drawn (default
+        :data:`~chesstours.render.raster.GIF_MEMORY`): a long tour is drawn in
+        fewer frames to fit, and a size too large for even a few is refused.
+    deadline : float, optional
+        A ``time.perf_counter()`` value past which drawing a GIF stops.
 
     Raises
     ------
     InvalidArgument
-        Unknown format, bad size or frame rate, or a board too large for the format.
+        Unknown format, bad size or frame rate, a board too large for the format,
+        or an animation too large for ``memory``.
+    LimitReached
+        Past ``deadline``.
     """
     board, squares, closed = route_of(obj)
     _check(fmt, board, len(squares))
@@ -135,7 +144,8 @@ def draw_tour(obj: Drawable, fmt: str = "svg", *, numbers: bool = False, size: i
         if animate:
             raise InvalidArgument(_STILL_PNG)
         return raster.scene_png(Scene(board, squares, closed, numbers, **style), size)
-    return raster.animation_gif(board, squares, closed, size, rate, **style)
+    budget = raster.GIF_MEMORY if memory is None else memory
+    return raster.animation_gif(board, squares, closed, size, rate, memory=budget, deadline=deadline, **style)
 
 
 def save_tour(obj: Drawable, path: str | os.PathLike, fmt: str | None = None, **options: Any) -> str:
@@ -176,10 +186,11 @@ def trace_scenes(events: Iterable, board: Board) -> list[Scene]:
 
 
 def draw_trace(events: Iterable, board: Board, fmt: str = "gif", *, size: int | None = None,
-               fps: float | None = None) -> bytes:
+               fps: float | None = None, memory: int | None = None, deadline: float | None = None) -> bytes:
     """Frames of a search, one per event: an animated ``gif`` or ``svg``, or a ``png`` of the last.
 
-    ``fps`` is events a second (default 2: time to read each caption).
+    ``fps`` is events a second (default 2: time to read each caption); ``memory`` and
+    ``deadline`` bound a GIF as in :func:`draw_tour`.
     """
     if fmt not in PICTURE_FORMATS:
         raise InvalidArgument(f"Unknown picture format {fmt!r}; use one of {', '.join(PICTURE_FORMATS)}.")
@@ -198,4 +209,5 @@ def draw_trace(events: Iterable, board: Board, fmt: str = "gif", *, size: int | 
 
     if fmt == "png":
         return raster.scene_png(scenes[-1], size)
-    return raster.frames_gif(scenes, size, rate)
+    return raster.frames_gif(scenes, size, rate, memory=raster.GIF_MEMORY if memory is None else memory,
+                             deadline=deadline)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import io
 import math
+import time
 from dataclasses import replace
 from functools import lru_cache
 
@@ -45,10 +46,43 @@ from .style import (
     step_labels,
 )
 
-__all__ = ["scene_image", "scene_png", "animation_gif", "frames_gif", "MAX_FRAMES"]
+__all__ = ["scene_image", "scene_png", "animation_gif", "frames_gif", "gif_frames", "MAX_FRAMES", "MIN_FRAMES",
+           "GIF_MEMORY"]
 
 #: Most frames in a GIF; longer tours advance several moves a frame.
 MAX_FRAMES = 600
+#: Fewest frames an animation is cut to, to fit its memory budget, before it is refused.
+MIN_FRAMES = 24
+#: Memory an animation may hold while it is drawn (its frames, kept until the palette is
+#: chosen and the file is written), by default.
+GIF_MEMORY = 1 << 30
+#: Bytes a frame holds per pixel until the GIF is written: its RGB image and its palette image.
+_FRAME_BYTES = 4
+
+
+def gif_frames(width: int, height: int, wanted: int, memory: int = GIF_MEMORY) -> int:
+    """How many frames of ``width`` x ``height`` pixels an animation may have within ``memory`` bytes.
+
+    :raises InvalidArgument: when not even :data:`MIN_FRAMES` fit, with the size that would.
+    """
+    from ..errors import InvalidArgument
+    from ..words import format_bytes
+
+    per_frame = _FRAME_BYTES * width * height
+    fit = memory // per_frame
+    if fit >= min(wanted, MIN_FRAMES):
+        return int(min(wanted, fit))
+    side = int(math.sqrt(memory / (_FRAME_BYTES * MIN_FRAMES) * max(width, height) / min(width, height)))
+    raise InvalidArgument(
+        f"An animation {width}x{height} pixels would hold {format_bytes(per_frame)} a frame while it is drawn, "
+        f"and fewer than {MIN_FRAMES} frames fit in {format_bytes(memory)}; ask for a size of at most {side} pixels.")
+
+
+def _past(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        from ..errors import LimitReached
+
+        raise LimitReached("The time limit ran out while the animation was drawn.")
 
 
 @lru_cache(maxsize=64)
@@ -354,16 +388,21 @@ class _Canvas:
 def animation_gif(board: Board, path: np.ndarray, closed: bool = False, size: int | None = None,
                   fps: float = 8.0,
                   hold: float = 2.0, max_frames: int = MAX_FRAMES, *, figure: str = "knight",
-                  corners: np.ndarray | None = None, faded: int | None = None) -> bytes:
+                  corners: np.ndarray | None = None, faded: int | None = None, memory: int = GIF_MEMORY,
+                  deadline: float | None = None) -> bytes:
     """A GIF of a knight leaping along ``path``, drawing its line, ``fps`` frames a second.
 
     Paths longer than ``max_frames`` moves advance several moves a frame. The
     finished tour (closed if ``closed``) is held ``hold`` seconds, then it loops.
     ``figure``, ``corners`` and ``faded`` are as in :class:`Scene`: a bishop
     moves one diagonal step a frame, with dots only where its slides end.
+    Fewer frames are drawn where ``max_frames`` would not fit in ``memory``
+    bytes (:func:`gif_frames`); past ``deadline`` (a ``time.perf_counter()``
+    value) the drawing stops with :class:`~chesstours.errors.LimitReached`.
     """
     path = np.asarray(path)
     geom = geometry(board, size)
+    max_frames = gif_frames(geom.width, geom.height, max_frames, memory)
     k = _scale_for(geom)
     g = geom.scaled(k)
     canvas = _Canvas(_board_image(geom, board, k, faded), geom, k)
@@ -381,6 +420,7 @@ def animation_gif(board: Board, path: np.ndarray, closed: bool = False, size: in
     frames: list[Image.Image] = []
     done = 0
     for stop in stops:
+        _past(deadline)
         if stop > done:
             part = centres[done : stop + 1]
             colour = gradient_colour((done + stop) / 2 / max(1, moves)) if g.gradient else COLOURS["line"]
@@ -405,13 +445,26 @@ def animation_gif(board: Board, path: np.ndarray, closed: bool = False, size: in
                 _knight(d, shifted, at, figure)
 
         frames.append(canvas.frame(sorted({first, at, last}), overlay))
+    _past(deadline)
     return _gif(frames, _durations(len(frames), fps, hold))
 
 
-def frames_gif(scenes: list[Scene], size: int | None = None, fps: float = 2.0, hold: float = 3.0) -> bytes:
-    """A GIF showing ``scenes`` (on one board) in turn, the last held ``hold`` seconds."""
+def frames_gif(scenes: list[Scene], size: int | None = None, fps: float = 2.0, hold: float = 3.0, *,
+               memory: int = GIF_MEMORY, deadline: float | None = None) -> bytes:
+    """A GIF showing ``scenes`` (on one board) in turn, the last held ``hold`` seconds.
+
+    :raises InvalidArgument: if the frames would not fit in ``memory`` bytes (:func:`gif_frames`).
+    """
     if not scenes:
         raise ValueError("no frames to draw")
     geom = geometry(scenes[0].board, size, caption=CAPTION_LINES if any(s.caption for s in scenes) else 0)
-    frames = [scene_image(s, geom=geom) for s in scenes]
+    if gif_frames(geom.width, geom.height, len(scenes), memory) < len(scenes):
+        from ..errors import InvalidArgument
+
+        raise InvalidArgument(f"{len(scenes)} frames of {geom.width}x{geom.height} pixels do not fit in the "
+                              "memory an animation may hold; ask for a smaller size or fewer steps.")
+    frames = []
+    for s in scenes:
+        _past(deadline)
+        frames.append(scene_image(s, geom=geom))
     return _gif(frames, _durations(len(frames), fps, hold))

@@ -52,6 +52,8 @@ CAPTION_LINES = 3
 DEFAULT_FPS = 8.0
 #: Fastest animation: GIF delays are whole hundredths and browsers slow down any below 2.
 MAX_FPS = 50.0
+#: Slowest frame rate: a GIF frame lasts at most 655.35 s, and slower is a still picture.
+MIN_FPS = 0.1
 
 #: Colours, as CSS hex strings (Pillow reads them too).
 COLOURS = {
@@ -317,9 +319,9 @@ def check_fps(fps: float | None) -> float:
     """The frame rate to use; :raises InvalidArgument: if ``fps`` is out of range."""
     if fps is None:
         return DEFAULT_FPS
-    if not (0 < fps <= MAX_FPS) or math.isnan(fps):
+    if not (MIN_FPS <= fps <= MAX_FPS) or math.isnan(fps):
         raise InvalidArgument(
-            f"--fps must be more than 0 and at most {MAX_FPS:g} frames a second, not {fps:g}.")
+            f"--fps must be between {MIN_FPS:g} and {MAX_FPS:g} frames a second, not {fps:g}.")
     return float(fps)
 
 

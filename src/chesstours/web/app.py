@@ -47,6 +47,12 @@ STATIC = Path(__file__).parent / "static"
 #: The page loads nothing from elsewhere: scripts, styles and data come from this server only.
 _PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                 "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+#: The api's schema page (Swagger UI, served from this package) starts itself with an inline script.
+_DOCS_POLICY = _PAGE_POLICY.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace(
+    "style-src 'self'", "style-src 'self' 'unsafe-inline'")
+#: Headers of every answer, pages, api and errors alike.
+_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+            (b"referrer-policy", b"no-referrer"), (b"cross-origin-opener-policy", b"same-origin")]
 
 
 def create_app(limits: Limits | None = None, warm_up: bool = True) -> FastAPI:
@@ -124,7 +130,10 @@ def _sentence(error: dict) -> str:
 
 
 class _Guard:
-    """ASGI middleware: refuse long queries (414) and bodies (413); set the page's security headers."""
+    """ASGI middleware: refuse long queries (414) and bodies (413); set security headers on every answer.
+
+    HEAD is answered as GET without the body; OPTIONS with the methods allowed (204).
+    """
 
     def __init__(self, app, limits: Limits):
         self.app = app
@@ -142,17 +151,25 @@ class _Guard:
                 return await _refuse(send, 413, "The api reads no request body; send the parameters in the query.")
             if key == b"transfer-encoding":
                 return await _refuse(send, 413, "The api reads no request body; send the parameters in the query.")
-        page = not scope["path"].startswith(("/docs", "/openapi", "/static-offline-docs"))
+        docs = scope["path"].startswith(("/docs", "/openapi", "/static-offline-docs"))
+        policy = (_DOCS_POLICY if docs else _PAGE_POLICY).encode()
+        head = scope["method"] == "HEAD"
+        if head:
+            scope = {**scope, "method": "GET"}
 
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers.append((b"x-content-type-options", b"nosniff"))
-                if page:
-                    headers.append((b"content-security-policy", _PAGE_POLICY.encode()))
+                headers = list(message.get("headers", [])) + _HEADERS
+                headers.append((b"content-security-policy", policy))
                 message = {**message, "headers": headers}
+            elif head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}
             await send(message)
 
+        if scope["method"] == "OPTIONS":
+            await send_with_headers({"type": "http.response.start", "status": 204,
+                                     "headers": [(b"allow", b"GET, HEAD, OPTIONS")]})
+            return await send_with_headers({"type": "http.response.body", "body": b""})
         return await self.app(scope, receive, send_with_headers)
 
 

@@ -82,6 +82,11 @@ class Limits:
         Largest board of a search trace, and most events one trace may return.
     gif_squares : int
         Largest board drawn as an animated GIF (one frame a move).
+    picture_memory : int
+        Bytes an animation may hold while it is drawn; a size too large for it is refused.
+    header_seconds : float
+        Time a connection has to send a request's head, from its start and after each answer;
+        an idle or slow connection is closed then.
     query_chars : int
         Longest query string accepted (HTTP 414 beyond).
     body_bytes : int
@@ -106,6 +111,8 @@ class Limits:
     trace_squares: int = 400
     trace_steps: int = 2000
     gif_squares: int = 144
+    picture_memory: int = 256 << 20
+    header_seconds: float = 10.0
     query_chars: int = 4096
     body_bytes: int = 1024
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
@@ -9,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .app import create_app
 from .limits import Limits
@@ -16,13 +18,65 @@ from .limits import Limits
 __all__ = ["free_port", "running_server", "serve"]
 
 
+class _TimedH11(H11Protocol):
+    """uvicorn's HTTP/1.1 connection, closed when it has not sent a whole request's head in time.
+
+    uvicorn times out a connection only between requests, once it has
+    answered one; a connection that never sends a request, or sends its
+    headers a byte at a time, would stay open for ever and hold one of the
+    server's places. Here every connection gets :attr:`Limits.header_seconds`
+    from its start, and again after each answer, to send a request's head.
+    """
+
+    header_seconds = 10.0
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._arm()
+
+    def _arm(self) -> None:
+        if getattr(self, "_head_timer", None) is not None:
+            self._head_timer.cancel()  # type: ignore[union-attr]
+        self._head_timer = self.loop.call_later(self.header_seconds, self._head_late)
+
+    def _head_late(self) -> None:
+        self._head_timer = None
+        if (self.cycle is None or self.cycle.response_complete) and not self.transport.is_closing():
+            self.transport.close()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if getattr(self, "_head_timer", None) is not None:
+            self._head_timer.cancel()  # type: ignore[union-attr]
+        super().connection_lost(exc)
+
+
+def _connections() -> int:
+    """How many connections the server keeps open at most: what the open-file limit allows, up to 4,096."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):  # pragma: no cover - not POSIX
+        return 1024
+    return max(64, min(4096, soft - 64)) if soft > 0 else 4096
+
+
 def _config(host: str, port: int, limits: Limits, log_level: str) -> uvicorn.Config:
+    protocol = type("TimedH11", (_TimedH11,), {"header_seconds": limits.header_seconds})
     return uvicorn.Config(
         create_app(limits),
         host=host,
         port=port,
-        # Connections beyond this are answered 503 by uvicorn itself, before any work.
-        limit_concurrency=limits.quick_queue + limits.slow_queue + 256,
+        http=protocol,
+        # Connections beyond this are answered 503 by uvicorn itself, before any work. Searches are
+        # bounded by the lanes (limits.py), not by this; idle connections are closed by _TimedH11.
+        limit_concurrency=_connections(),
         backlog=1024,
         timeout_keep_alive=5,
         server_header=False,

@@ -47,11 +47,12 @@ def tour(
 
     With ``played`` (comma-separated squares), a tour that begins with those
     moves (:func:`~chesstours.complete_tour`). With ``picture``
-    (``{"fmt": "svg" | "png" | "gif", "numbers", "size", "fps", "animate"}``),
+    (``{"fmt": "svg" | "png" | "gif", "numbers", "size", "fps", "animate", "memory"}``),
     the bytes of the picture that :func:`~chesstours.render.picture.draw_tour`
     draws of it (``chesstours tour ... -o tour.png``); the request is checked
     before the search.
     """
+    deadline = time.perf_counter() + time_limit  # the search and the drawing share the time limit
     if picture is not None:
         from ..render.picture import check_request, draw_tour
 
@@ -71,7 +72,8 @@ def tour(
     if picture is None:
         return found.to_dict()
     return draw_tour(found, picture["fmt"], numbers=picture.get("numbers", False), size=picture.get("size"),
-                     fps=picture.get("fps"), animate=picture.get("animate", False))
+                     fps=picture.get("fps"), animate=picture.get("animate", False), memory=picture.get("memory"),
+                     deadline=deadline)
 
 
 def count(

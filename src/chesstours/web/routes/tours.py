@@ -108,7 +108,8 @@ async def get_tour(
     if format is not Format.json:
         _limits(request).check_picture(format.value, b)
         check_request(format.value, b, size, fps, animate)  # before any search
-        picture = {"fmt": format.value, "numbers": numbers, "size": size, "fps": fps, "animate": animate}
+        picture = {"fmt": format.value, "numbers": numbers, "size": size, "fps": fps, "animate": animate,
+                   "memory": _limits(request).picture_memory}
 
     def search(seconds: float) -> dict | bytes:
         return service.tour(b, p, start, end, closed, method.value, tiebreak.value if tiebreak else None, seed,
