@@ -102,3 +102,39 @@ def test_validation_of_a_large_path_is_linear():
     path = np.arange(b.size, dtype=np.int32)
     t = Tour(b, KNIGHT, path)
     assert t.problem() == "Step 1, from a1 to b1, is not a knight move."
+
+
+# -- a tour as a container, a value and a graph -----------------------------------------
+
+
+def test_a_tour_is_a_sequence_of_squares_equal_by_value():
+    import chesstours as ct
+
+    tour = ct.find_tour("5x5", start="a1")
+    assert list(tour) == tour.path.tolist() and tour[0] == tour.start and tour[-1] == tour.end
+    assert tour[1:3] == tour.path[1:3].tolist() and len(tour) == 25
+    assert "a1" in tour and 24 in tour and "z9" not in tour and -1 not in tour
+    back = Tour.from_dict(json.loads(tour.to_json()))
+    assert back == tour and hash(back) == hash(tour) and len({tour, back}) == 1
+    assert tour.reversed() != tour and tour != tour.path.tolist()
+
+
+def test_networkx_graphs_of_boards_and_tours():
+    nx = pytest.importorskip("networkx")
+    import chesstours as ct
+
+    for spec, piece in [("8x8", "knight"), ("5x6 c3", "knight"), ("6x6", "camel"), ("7x5", "1,3")]:
+        board = ct.Board.parse(*spec.split(" ", 1)) if " " in spec else ct.Board.parse(spec)
+        g = ct.leaper_graph(board, piece)
+        table = ct.move_table(board, ct.parse_piece(piece))
+        assert g.number_of_nodes() == board.free_count
+        assert 2 * g.number_of_edges() == int((table >= 0).sum())
+        assert all(g.nodes[v]["name"] == board.name(v) for v in g)
+    tour = ct.find_tour("6x6", start="c3", closed=True)
+    t = tour.to_networkx()
+    assert nx.is_isomorphic(t, nx.cycle_graph(36)) and t.graph["closed"] is True
+    assert all(ct.leaper_graph("6x6").has_edge(*e) for e in t.edges)
+    d = ct.find_tour("5x5", start="a1").to_networkx(directed=True)
+    path = [v for v, _ in sorted(d.nodes(data="step"), key=lambda x: x[1])]
+    assert path == ct.find_tour("5x5", start="a1").path.tolist() and nx.is_directed_acyclic_graph(d)
+    assert [d.nodes[v]["step"] for v in path] == list(range(1, 26))

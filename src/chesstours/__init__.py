@@ -16,6 +16,7 @@ from .errors import (
 )
 from .exists import Existence, tour_exists
 from .find import find_tour, iter_tours
+from .graph import leaper_graph
 from .pieces import CAMEL, GIRAFFE, KNIGHT, ZEBRA, Leaper, move_table, parse_piece
 from .render.picture import draw_tour, draw_trace, save_tour
 from .tour import InvalidTour, Tour
@@ -40,6 +41,7 @@ __all__ = [
     "GIRAFFE",
     "parse_piece",
     "move_table",
+    "leaper_graph",
     "Tour",
     "ChessToursError",
     "InvalidBoard",

@@ -1,4 +1,4 @@
-"""What this machine offers a job: its cores and its memory.
+"""What this machine offers a job: its cores, its memory, and a folder for compiled code.
 
 The one place where a thread count left unsaid becomes a number and where the
 memory a job may plan to use is measured; :mod:`chesstours.policy` builds its
@@ -14,10 +14,13 @@ True
 from __future__ import annotations
 
 import os
+import sys
+import tempfile
+from pathlib import Path
 
 from .errors import InvalidArgument
 
-__all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE"]
+__all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir"]
 
 #: The share of this machine's memory that one job may plan to use.
 MEMORY_SHARE = 0.75
@@ -50,3 +53,51 @@ def memory_limit() -> int:
     except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
         total = 8 << 30
     return int(MEMORY_SHARE * total)
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-")
+        probe.close()
+        return True
+    except OSError:
+        return False
+
+
+def compile_cache_dir() -> str | None:
+    """Where numba keeps the compiled kernels: a per-user cache folder, never the installed package.
+
+    ``NUMBA_CACHE_DIR`` when it is set; else ``chesstours/numba`` in the
+    user's cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``; ``~/Library/Caches``
+    on macOS, ``%LOCALAPPDATA%`` on Windows), or in the temporary folder when
+    that cannot be written. The first import of chesstours sets it for numba,
+    so a read-only install or home compiles in memory at worst (None: no
+    folder could be written), and uninstalling leaves nothing in site-packages.
+    """
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return os.environ["NUMBA_CACHE_DIR"]
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    user = getattr(os, "getuid", lambda: "user")()
+    for folder in (base / "chesstours" / "numba", Path(tempfile.gettempdir()) / f"chesstours-{user}" / "numba"):
+        if _writable(folder):
+            return str(folder)
+    return None
+
+
+def _use_compile_cache() -> None:
+    folder = compile_cache_dir()
+    if folder is None:
+        return
+    os.environ["NUMBA_CACHE_DIR"] = folder
+    numba_config = sys.modules.get("numba.core.config")
+    if numba_config is not None:  # numba was imported first: tell it too
+        numba_config.CACHE_DIR = folder  # type: ignore[attr-defined]
+
+
+_use_compile_cache()

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Protocol, runtime_checkable
+from typing import Any, Iterable, Iterator, Protocol, overload, runtime_checkable
 
 import numpy as np
 
@@ -293,6 +293,53 @@ class Tour:
 
     def __len__(self) -> int:
         return int(self.path.size)
+
+    def __iter__(self) -> Iterator[int]:
+        """The squares in order, as ints."""
+        return iter(self.path.tolist())
+
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[int]: ...
+
+    def __getitem__(self, i: int | slice) -> int | list[int]:
+        """The square at move ``i`` (from 0), or a list of squares for a slice."""
+        if isinstance(i, slice):
+            return self.path[i].tolist()
+        return int(self.path[i])
+
+    def __contains__(self, square: object) -> bool:
+        """True when the tour visits ``square`` (an index or a name such as ``"c3"``)."""
+        if isinstance(square, str):
+            try:
+                square = self.board.square(square)
+            except ChessToursError:
+                return False
+        return isinstance(square, (int, np.integer)) and bool((self.path == square).any())
+
+    def __eq__(self, other: object) -> bool:
+        """Tours are equal when their board, piece, squares in order and closedness are (how and when they
+        were found aside): a tour read back from its JSON equals the tour."""
+        if not isinstance(other, Tour):
+            return NotImplemented
+        return (self.board == other.board and self.piece == other.piece and bool(self.closed) == bool(other.closed)
+                and np.array_equal(self.path, other.path))
+
+    def __hash__(self) -> int:
+        return hash((self.board, self.piece, bool(self.closed), self.path.tobytes()))
+
+    def to_networkx(self, directed: bool = False) -> Any:
+        """The tour as a networkx graph: its squares (with ``name``, ``row``, ``col`` and ``step``, from 1)
+        and its moves (with ``step``), the closing move too for a closed tour.
+
+        A :class:`networkx.Graph`, or with ``directed`` a :class:`networkx.DiGraph` whose edges follow the
+        tour. Needs networkx (``pip install 'chesstours[graph]'``).
+        """
+        from .graph import tour_graph
+
+        return tour_graph(self, directed)
 
     @property
     def start(self) -> int:
