@@ -515,3 +515,32 @@ def test_the_layers_are_removed_when_the_time_limit_stops_the_sweep(tmp_path):
 def test_a_count_too_large_for_memory_names_the_disk_a_spill_folder_would_need(tmp_path):
     with pytest.raises(InvalidArgument, match=r"with a spill folder \(--spill-dir\) they would take about .* of disk"):
         frontier_count(Board(8, 8), KNIGHT, closed=False, memory_limit=1 << 30)
+
+
+def test_layers_left_by_a_killed_count_are_removed_by_the_next(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from chesstours.frontier.disk import FOLDER_PREFIX, Layers
+
+    # A count killed with SIGKILL cannot clean up: its folder stays until the next count in that folder.
+    code = ("import sys; from chesstours import count_tours; "
+            f"count_tours('6x8', method='frontier', spill_dir={str(tmp_path)!r}, time_limit=600)")
+    child = subprocess.Popen([sys.executable, "-c", code])
+    deadline = time.monotonic() + 120
+    mine = f"{FOLDER_PREFIX}{child.pid}-"
+    while not any(p.name.startswith(mine) and any(p.iterdir()) for p in tmp_path.iterdir()):
+        assert time.monotonic() < deadline and child.poll() is None, "the count never wrote a layer"
+        time.sleep(0.05)
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    assert any(p.name.startswith(mine) for p in tmp_path.iterdir())
+    alive = tmp_path / f"{FOLDER_PREFIX}{os.getpid()}-kept"  # this process's, still running: kept
+    alive.mkdir()
+    with Layers(tmp_path) as layers:
+        assert not any(p.name.startswith(mine) for p in tmp_path.iterdir())
+        assert alive.exists() and os.path.isdir(layers.dir)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [alive.name]

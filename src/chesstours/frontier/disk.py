@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import InvalidArgument
 
-__all__ = ["Layers", "Spilled", "disk_needed", "load"]
+__all__ = ["Layers", "Spilled", "disk_needed", "load", "remove_stale", "FOLDER_PREFIX"]
 
 #: Bytes a state takes on disk: key and one count limb.
 STATE_BYTES = 16
@@ -66,13 +66,53 @@ def load(a) -> np.ndarray:
     return a.load() if isinstance(a, Spilled) else a
 
 
+#: The name of a count's folder of layers: the prefix, then the pid of the process that owns it.
+FOLDER_PREFIX = "chesstours-frontier-"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, and belongs to someone else
+        return True
+    return True
+
+
+def remove_stale(spill_dir: str | os.PathLike) -> list[str]:
+    """Remove the folders of layers in ``spill_dir`` whose process is gone (killed, or a machine that went down).
+
+    A folder is ``chesstours-frontier-PID-XXXX``; those of running processes stay. Returns the folders removed.
+    """
+    removed = []
+    try:
+        names = os.listdir(spill_dir)
+    except OSError:
+        return removed
+    for name in names:
+        pid_text = name[len(FOLDER_PREFIX):].split("-", 1)[0]
+        if not name.startswith(FOLDER_PREFIX) or not pid_text.isdigit():
+            continue
+        if int(pid_text) != os.getpid() and not _alive(int(pid_text)):
+            path = os.path.join(spill_dir, name)
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
 class Layers:
-    """The files of the states of one count, in a temporary folder under ``spill_dir``."""
+    """The files of the states of one count, in a temporary folder under ``spill_dir``.
+
+    The folder's name carries this process's id; making one first removes the
+    folders that processes now gone left behind (:func:`remove_stale`).
+    """
 
     def __init__(self, spill_dir: str | os.PathLike):
         try:
             os.makedirs(spill_dir, exist_ok=True)
-            self.dir = tempfile.mkdtemp(prefix="chesstours-frontier-", dir=spill_dir)
+            remove_stale(spill_dir)
+            self.dir = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-", dir=spill_dir)
         except OSError as exc:
             raise InvalidArgument(f"Cannot keep the frontier's layers in {spill_dir}: {exc.strerror}.") from None
         self._next = 0
