@@ -10,9 +10,17 @@ measures, with an asyncio HTTP client (one connection per request in flight):
    refused by the size limit, by the estimate, or by a full lane, or run
    under the time limit), while the cheap requests go on; the latency of
    the cheap ones is measured during the flood.
+4. ``attack``: the requests that once broke the server (huge leaps, a frame
+   rate of 0.001, a 4096-pixel animation) and, at once, 1,000 connections
+   that send nothing and one that sends its head a byte at a time, while
+   cheap requests go on; then ``--clients`` clients that for ``--seconds``
+   ask, again and again, for expensive searches and pictures, while cheap
+   requests go on. The server's resident memory is read from /proc before,
+   at its peak during, and a few seconds after the load.
 
 Every loop is bounded in count and time. Run: ``python benchmarks/bench_web_load.py
-[--burst 200] [--flood 200]``. Prints a table: medians and 95th percentiles in ms.
+[--burst 200] [--flood 200] [--clients 50] [--seconds 15]``. Prints a table: medians
+and 95th percentiles in ms.
 """
 
 from __future__ import annotations
@@ -46,6 +54,36 @@ HUGE_COUNTS = [
 ]
 
 
+#: Requests that once answered 500 or grew the server by gigabytes.
+ATTACKS = [
+    ("/api/trace", {"board": "8x8", "start": "a1", "piece": "99999999999999999999,1"}),
+    ("/api/board", {"board": "8x8", "piece": "9223372036854775808,1"}),
+    ("/api/tour", {"board": "5x5", "start": "a1", "format": "gif", "fps": "0.001"}),
+    ("/api/tour", {"board": "12x12", "start": "a1", "format": "gif", "size": "4096"}),
+]
+#: What the flooding clients ask for: expensive searches and pictures.
+HEAVY = [
+    ("/api/tour", {"board": "12x12", "start": "a1", "format": "gif", "size": "1024"}),
+    ("/api/tour", {"board": "40x40", "start": "a1", "format": "png", "size": "4096"}),
+    ("/api/tour", {"board": "7x7", "start": "b1", "closed": "false", "method": "backtrack"}),
+    ("/api/count", {"board": "6x6"}),
+    ("/api/exists", {"board": "5x9", "start": "c3", "closed": "true"}),
+    ("/api/trace", {"board": "8x8", "start": "a1", "steps": "2000"}),
+]
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of process ``pid`` in MiB (Linux), or NaN."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
 @contextmanager
 def server_process():
     """``chesstours serve`` in its own process (the client here must not share its GIL), on loopback."""
@@ -53,6 +91,7 @@ def server_process():
     proc = subprocess.Popen([sys.executable, "-m", "chesstours", "serve", "--port", str(port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
+    server_process.pid = proc.pid  # type: ignore[attr-defined]
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -102,9 +141,13 @@ class RawClient:
         finally:
             writer.close()
         head, _, body = raw.partition(b"\r\n\r\n")
+        if not head:
+            return 0, {}  # the server closed the connection without an answer
         status = int(head.split(b" ", 2)[1])
         if b"transfer-encoding: chunked" in head.lower():
             body = _unchunk(body)
+        if b"application/json" not in head.lower():
+            return status, {"bytes": len(body)}
         return status, json.loads(body)
 
 
@@ -170,6 +213,52 @@ async def flood(url: str, m: int, cheap_max: int = 400, seed: int = 2) -> dict:
     return {"baseline": baseline, "cheap": cheap, "flood": floods, "flood_wall_s": flood_wall}
 
 
+async def attack(url: str, pid: int, clients: int, seconds: float, seed: int = 3) -> dict:
+    """The hostile phase (see the module docstring); every wait is bounded."""
+    rng = random.Random(seed)
+    client = RawClient(url)
+    memory = {"idle": rss_mb(pid), "peak": rss_mb(pid)}
+    answers = [(path, (await timed_get(client, path, params))[0]) for path, params in ATTACKS]
+    # 1,000 silent connections and a slow head, held while cheap requests go on.
+    silent = [await asyncio.open_connection(client.host, client.port) for _ in range(1000)]
+    _, slow = await asyncio.open_connection(client.host, client.port)
+    slow.write(b"GET /api/tour?board=8x8 HTTP/1.1\r\nHo")
+    idle_cheap: list = []
+    await cheap_loop(client, asyncio.Event(), idle_cheap, rng, 100)
+    for _, writer in silent:
+        writer.close()
+    slow.close()
+    # Clients that ask for expensive searches and pictures, again and again.
+    stop = asyncio.Event()
+    heavy: list = []
+
+    async def hammer(i: int) -> None:
+        k = i
+        while not stop.is_set():
+            path, params = HEAVY[k % len(HEAVY)]
+            heavy.append(await timed_get(client, path, params))
+            k += 1
+
+    async def watch() -> None:
+        while not stop.is_set():
+            memory["peak"] = max(memory["peak"], rss_mb(pid))
+            await asyncio.sleep(0.2)
+
+    cheap: list = []
+    tasks = [asyncio.create_task(hammer(i)) for i in range(clients)] + [asyncio.create_task(watch())]
+    await asyncio.sleep(0.5)
+    cheap_task = asyncio.create_task(cheap_loop(client, stop, cheap, rng, 100_000))
+    await asyncio.sleep(seconds)
+    stop.set()
+    t0 = time.perf_counter()
+    await asyncio.wait_for(asyncio.gather(cheap_task, *tasks), timeout=120)
+    drained = time.perf_counter() - t0
+    await asyncio.sleep(5)
+    memory["after"] = rss_mb(pid)
+    return {"answers": answers, "idle_cheap": idle_cheap, "heavy": heavy, "cheap": cheap, "memory": memory,
+            "drained_s": drained}
+
+
 def row(name: str, latencies: list[float], extra: str = "") -> str:
     if not latencies:
         return f"| {name:<34} | {0:>5} | {'-':>9} | {'-':>9} | {'-':>9} | {extra}"
@@ -181,6 +270,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--burst", type=int, default=200, help="tours sent at once (default 200)")
     parser.add_argument("--flood", type=int, default=200, help="huge counts sent at once (default 200)")
+    parser.add_argument("--clients", type=int, default=50, help="clients flooding searches and pictures")
+    parser.add_argument("--seconds", type=float, default=15.0, help="how long they flood (default 15)")
     args = parser.parse_args()
     with server_process() as url:
         # Load the kernels first, as a server that has been up a while has.
@@ -188,6 +279,7 @@ def main() -> None:
         httpx.get(f"{url}/api/count", params={"board": "5x5"}, timeout=60)
         b = asyncio.run(burst(url, args.burst))
         f = asyncio.run(flood(url, args.flood))
+        a = asyncio.run(attack(url, server_process.pid, args.clients, args.seconds))  # type: ignore[attr-defined]
     print(f"server: 127.0.0.1, default limits {Limits()}")
     print()
     print("| requests                           |     n |  median ms |    p95 ms |    max ms | answers")
@@ -204,8 +296,18 @@ def main() -> None:
     print(row("flood: counts that ran", [ms for s, ms, _ in f["flood"] if s not in (400, 503)]))
     baseline_median = statistics.median(ms for _, ms, _ in f["baseline"])
     during_median = statistics.median(ms for _, ms, _ in f["cheap"]) if f["cheap"] else float("nan")
+    print(row("cheap 8x8 tours, 1,000 idle sockets", [ms for _, ms, _ in a["idle_cheap"]],
+              str(dict(Counter(s for s, _, _ in a["idle_cheap"])))))
+    print(row(f"cheap 8x8 tours, {args.clients} heavy clients", [ms for _, ms, _ in a["cheap"]],
+              str(dict(Counter(s for s, _, _ in a["cheap"])))))
+    print(row("heavy: searches and pictures", [ms for _, ms, _ in a["heavy"]],
+              str(dict(Counter(s for s, _, _ in a["heavy"]))) + f", drained in {a['drained_s']:.1f} s"))
     print()
     print(f"cheap-request median during the flood / alone: {during_median / baseline_median:.2f}x")
+    print("requests that once broke the server: " + ", ".join(f"{p} {s}" for p, s in a["answers"]))
+    m = a["memory"]
+    print(f"server memory: {m['idle']:.0f} MiB before, {m['peak']:.0f} MiB at the peak, "
+          f"{m['after']:.0f} MiB 5 s after the load")
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ from .. import __version__
 from ..count import count_tours, estimate_count
 from ..errors import ChessToursError, LimitReached, NoTour
 from ..find import find_tour
+from . import drawing
 from .limits import Busy, Lanes, Limits
 from .routes import ROUTERS
 
@@ -67,7 +68,10 @@ def create_app(limits: Limits | None = None, warm_up: bool = True) -> FastAPI:
     async def lifespan(app: FastAPI):
         if warm_up:
             threading.Thread(target=_warm_up, name="chesstours-warm-up", daemon=True).start()
-        yield
+        try:
+            yield
+        finally:
+            drawing.shutdown()
 
     app = FastAPIOffline(
         title="chesstours",

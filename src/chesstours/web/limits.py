@@ -72,6 +72,9 @@ class Limits:
         for a place, and the longest wait in seconds.
     slow_threads, slow_queue, slow_wait : int, int, float
         The same for the slow lane.
+    picture_threads, picture_queue, picture_wait : int, int, float
+        The same for the picture lane: pictures drawn at once (each in the
+        drawing process, :mod:`chesstours.web.drawing`), and those that may wait.
     count_workers : int
         Threads of one count.
     bishop_squares, bishop_count_squares : int
@@ -104,6 +107,9 @@ class Limits:
     slow_threads: int = 1
     slow_queue: int = 4
     slow_wait: float = 1.0
+    picture_threads: int = 1
+    picture_queue: int = 4
+    picture_wait: float = 2.0
     count_workers: int = 1
     bishop_squares: int = 400
     bishop_count_squares: int = 100
@@ -183,8 +189,9 @@ class Lane:
     past either, :class:`Busy` is raised at once.
     """
 
-    def __init__(self, name: str, threads: int, queue: int, wait: float, retry_after: int):
+    def __init__(self, name: str, threads: int, queue: int, wait: float, retry_after: int, noun: str = ""):
         self.name = name
+        self.noun = noun or f"{name} searches"
         self.threads = threads
         self.queue = queue
         self.wait = wait
@@ -208,7 +215,7 @@ class Lane:
     def _busy(self) -> Busy:
         self.refused += 1
         return Busy(
-            f"The server is busy with other {self.name} searches; try again in a moment.",
+            f"The server is busy with other {self.noun}; try again in a moment.",
             retry_after=self.retry_after,
         )
 
@@ -243,6 +250,8 @@ class Lanes:
         self.limits = limits
         self.quick = Lane("quick", limits.quick_threads, limits.quick_queue, limits.quick_wait, retry_after=1)
         self.slow = Lane("long", limits.slow_threads, limits.slow_queue, limits.slow_wait, retry_after=5)
+        self.picture = Lane("picture", limits.picture_threads, limits.picture_queue, limits.picture_wait,
+                            retry_after=5, noun="pictures")
 
     async def search(self, fn: Callable[[float], T], time_limit: float) -> T:
         """Run ``fn(seconds)``: first in the quick lane with a short budget, then, if that
@@ -258,6 +267,10 @@ class Lanes:
                 raise
         return await self.slow.run(fn, time_limit - quick)
 
+    async def draw(self, fn: Callable[[float], T], time_limit: float) -> T:
+        """Run ``fn(seconds)``, which draws a picture (in the drawing process), in the picture lane."""
+        return await self.picture.run(fn, time_limit)
+
     async def count(self, fn: Callable[[], T]) -> T:
         """Run a count in the slow lane."""
         return await self.slow.run(fn)
@@ -267,5 +280,5 @@ class Lanes:
         return {
             lane.name: {"threads": lane.threads, "running": lane.running, "waiting": lane.waiting,
                         "refused": lane.refused}
-            for lane in (self.quick, self.slow)
+            for lane in (self.quick, self.slow, self.picture)
         }

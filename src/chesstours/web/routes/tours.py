@@ -7,6 +7,8 @@ returns what ``chesstours tour 8x8 --start a1 --closed --format json`` prints, a
 
 from __future__ import annotations
 
+import functools
+import time
 from enum import Enum
 from typing import Annotated
 
@@ -18,7 +20,7 @@ from ...board import Board
 from ...errors import LimitReached
 from ...pieces import NAMED_PIECES, parse_piece
 from ...render.picture import check_request
-from .. import service
+from .. import drawing, service
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits
 
@@ -111,14 +113,21 @@ async def get_tour(
         picture = {"fmt": format.value, "numbers": numbers, "size": size, "fps": fps, "animate": animate,
                    "memory": _limits(request).picture_memory}
 
-    def search(seconds: float) -> dict | bytes:
-        return service.tour(b, p, start, end, closed, method.value, tiebreak.value if tiebreak else None, seed,
-                            order.value, prefix or None, seconds, picture)
-
-    found = await _lanes(request).search(search, limit)
-    if isinstance(found, dict):
+    def search(seconds: float) -> dict:
+        found = service.tour(b, p, start, end, closed, method.value, tiebreak.value if tiebreak else None, seed,
+                             order.value, prefix or None, seconds)
+        assert isinstance(found, dict)
         return found
-    return Response(found, media_type=MEDIA_TYPES[format.value])
+
+    t0 = time.perf_counter()
+    found = await _lanes(request).search(search, limit)
+    if picture is None:
+        return found
+    # The picture is drawn in the drawing process, its wait bounded by the picture lane: a cheap
+    # search never waits behind it, and its memory is not the server's.
+    left = max(0.1, limit - (time.perf_counter() - t0)) if limit > 0 else limit
+    data = await _lanes(request).draw(functools.partial(drawing.draw, found, picture), left)
+    return Response(data, media_type=MEDIA_TYPES[format.value])
 
 
 @router.get("/count", summary="Count tours exactly")
