@@ -85,7 +85,7 @@ def remove_stale(spill_dir: str | os.PathLike) -> list[str]:
 
     A folder is ``chesstours-frontier-PID-XXXX``; those of running processes stay. Returns the folders removed.
     """
-    removed = []
+    removed: list[str] = []
     try:
         names = os.listdir(spill_dir)
     except OSError:
