@@ -9,8 +9,9 @@ The kernels take the move table with its -1 entries replaced by ``n``, an extra 
 past the board's ``n`` squares that ``visited`` always marks visited: every row then
 has K entries and the loops over a square's moves run K times, with no test for the
 end of the row (a loop that stops at a varying place is a branch the processor
-mispredicts). ``visited`` and ``degree`` have ``n + 1`` entries; ``neighbour_bits``
-alone takes the table as it is.
+mispredicts). That table is unsigned (``uint32``), so its entries index arrays
+without numba's test for negative indices. ``visited`` and ``degree`` have ``n + 1``
+entries; ``neighbour_bits`` alone takes the table as it is.
 """
 
 from __future__ import annotations

@@ -66,8 +66,9 @@ class Search:
         prefix = np.asarray(prefix, dtype=np.int32)
         self.n = n
         # The kernel's arrays have one more square, n, that is always visited: the kernel's copy of
-        # the table has n where the table has -1, so every row has K entries and no loop tests for -1.
-        self._ktable = np.where(self.table >= 0, self.table, np.int32(n)).astype(np.int32)
+        # the table has n where the table has -1, so every row has K entries and no loop tests for -1;
+        # unsigned, so that numba indexes with its entries without a test for negative indices.
+        self._ktable = np.where(self.table >= 0, self.table, np.int32(n)).astype(np.uint32)
         self._visited = np.zeros(n + 1, dtype=np.uint8)
         self._visited[n] = 1
         self._degree = np.zeros(n + 1, dtype=np.int32)
