@@ -128,7 +128,7 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
             regs[REG_COUNT] = count
             return CODE_EXHAUSTED
         i = stack_next[depth]
-        c = stack_square[depth]
+        c = np.uint32(stack_square[depth])
         remaining = n_free - depth - 2
         if order == 0:
             # Fixed order: walk the row of the move table, skipping squares already used.
@@ -155,7 +155,7 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
             regs[REG_COUNT] = count
             return CODE_BUDGET
         stack_next[depth] = i + 1
-        jx = i if order == 0 else stack_cand[depth, i]
+        jx = np.uint32(i if order == 0 else stack_cand[depth, i])
         x = table[c, jx]
         nodes += 1
         if remaining == 0:
