@@ -4,6 +4,14 @@ The explicit-stack depth-first search with its pruning (``advance``), the
 set-up of a starting path (``setup_prefix``) and Knuth's random probes of the search
 tree (``probe``). Flat numpy arrays in, status codes out;
 :class:`chesstours.backtrack.search.Search` holds the arrays between calls.
+
+The kernels take the move table with its -1 entries replaced by ``n``, an extra square
+past the board's ``n`` squares that ``visited`` always marks visited: every row then
+has K entries and the loops over a square's moves run K times, with no test for the
+end of the row (a loop that stops at a varying place is a branch the processor
+mispredicts). That table is unsigned (``uint32``), so its entries index arrays
+without numba's test for negative indices. ``visited`` and ``degree`` have ``n + 1``
+entries; ``neighbour_bits`` alone takes the table as it is.
 """
 
 from __future__ import annotations
@@ -31,11 +39,9 @@ def _visit(table, visited, degree, x):
     stranded = False
     for j in range(table.shape[1]):
         u = table[x, j]
-        if u < 0:
-            break
-        degree[u] -= 1
-        if degree[u] == 0 and visited[u] == 0:
-            stranded = True
+        d = degree[u] - 1
+        degree[u] = d
+        stranded |= (d == 0) & (visited[u] == 0)
     return stranded
 
 
@@ -43,10 +49,7 @@ def _visit(table, visited, degree, x):
 def _unvisit(table, visited, degree, x):
     visited[x] = 0
     for j in range(table.shape[1]):
-        u = table[x, j]
-        if u < 0:
-            break
-        degree[u] += 1
+        degree[table[x, j]] += 1
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -61,8 +64,6 @@ def _links(table, visited, degree, near, c, jx, forced, end_ok):
     bits = near[c, jx]
     for j in range(table.shape[1]):
         u = table[c, j]
-        if u < 0:
-            break
         if visited[u] or (bits >> j) & 1:
             continue
         d = degree[u]
@@ -82,8 +83,6 @@ def order_candidates(table, visited, degree, x, fixed_end, last, order, out):
     n = 0
     for j in range(table.shape[1]):
         u = table[x, j]
-        if u < 0:
-            break
         if visited[u] or (u == fixed_end and not last):
             continue
         # Insertion by Warnsdorff weight (stable, so ties keep the move order).
@@ -129,15 +128,13 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
             regs[REG_COUNT] = count
             return CODE_EXHAUSTED
         i = stack_next[depth]
-        c = stack_square[depth]
+        c = np.uint32(stack_square[depth])
         remaining = n_free - depth - 2
         if order == 0:
             # Fixed order: walk the row of the move table, skipping squares already used.
             while i < k:
                 x = table[c, i]
-                if x < 0:
-                    i = k
-                elif visited[x] or (x == fixed_end and remaining > 0):
+                if visited[x] or (x == fixed_end and remaining > 0):
                     i += 1
                 else:
                     break
@@ -158,7 +155,7 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
             regs[REG_COUNT] = count
             return CODE_BUDGET
         stack_next[depth] = i + 1
-        jx = i if order == 0 else stack_cand[depth, i]
+        jx = np.uint32(i if order == 0 else stack_cand[depth, i])
         x = table[c, jx]
         nodes += 1
         if remaining == 0:
@@ -231,11 +228,9 @@ def setup_prefix(table, visited, degree, prefix, end_ok, fixed_end):
     for u in range(n):
         if visited[u] == 0 and degree[u] >= 0:
             remaining += 1
-    near = np.zeros(n, dtype=np.uint8)
+    near = np.zeros(n + 1, dtype=np.uint8)
     for j in range(table.shape[1]):
-        u = table[cur, j]
-        if u >= 0:
-            near[u] = 1
+        near[table[cur, j]] = 1
     for u in range(n):
         if visited[u] or degree[u] < 0:
             continue
@@ -278,8 +273,6 @@ def probe(table, near, visited0, degree0, prefix, forced0, end_ok, fixed_end, n_
             m = 0
             for j in range(k):
                 x = table[c, j]
-                if x < 0:
-                    break
                 if visited[x] or (x == fixed_end and remaining > 0):
                     continue
                 if remaining == 0:

@@ -65,8 +65,17 @@ class Search:
         n, k = self.table.shape
         prefix = np.asarray(prefix, dtype=np.int32)
         self.n = n
-        self.visited = np.zeros(n, dtype=np.uint8)
-        self.degree = (self.table >= 0).sum(axis=1).astype(np.int32)
+        # The kernel's arrays have one more square, n, that is always visited: the kernel's copy of
+        # the table has n where the table has -1, so every row has K entries and no loop tests for -1;
+        # unsigned, so that numba indexes with its entries without a test for negative indices.
+        self._ktable = np.where(self.table >= 0, self.table, np.int32(n)).astype(np.uint32)
+        self._visited = np.zeros(n + 1, dtype=np.uint8)
+        self._visited[n] = 1
+        self._degree = np.zeros(n + 1, dtype=np.int32)
+        self._degree[:n] = (self.table >= 0).sum(axis=1)
+        self._degree[n] = 1 << 30
+        self.visited = self._visited[:n]
+        self.degree = self._degree[:n]
         n_free = n
         if holes is not None and np.any(holes):
             self.degree[holes] = -1  # never a candidate: holes have no neighbours
@@ -103,14 +112,14 @@ class Search:
             self._single = bool(self.end_ok[prefix[-1]])
             self.done = True
             return
-        forced = kernel.setup_prefix(self.table, self.visited, self.degree, prefix, self.end_ok, fixed_end)
+        forced = kernel.setup_prefix(self._ktable, self._visited, self._degree, prefix, self.end_ok, fixed_end)
         if forced == -2:
             self.done = True
             return
         self.stack_forced[depth] = forced
         remaining = n_free - prefix.size
         self.stack_count[depth] = kernel.order_candidates(
-            self.table, self.visited, self.degree, int(prefix[-1]), fixed_end, remaining == 1, self.order,
+            self._ktable, self._visited, self._degree, int(prefix[-1]), fixed_end, remaining == 1, self.order,
             self.stack_cand[depth],
         )
 
@@ -123,7 +132,7 @@ class Search:
         if self.done:
             return 0.0
         depth = int(self.regs[REG_BASE])
-        return float(_kernel().probe(self.table, self.near, self.visited, self.degree, self.prefix,
+        return float(_kernel().probe(self._ktable, self.near, self._visited, self._degree, self.prefix,
                             int(self.stack_forced[depth]), self.end_ok, self.fixed_end,
                             int(self.regs[REG_FREE]), probes, seed))
 
@@ -164,7 +173,7 @@ class Search:
                 return FOUND
             return EXHAUSTED
         status = _kernel().advance(
-            self.table, self.near, self.visited, self.degree, self.stack_square, self.stack_next,
+            self._ktable, self.near, self._visited, self._degree, self.stack_square, self.stack_next,
             self.stack_count, self.stack_cand, self.stack_forced, self.end_ok, self.fixed_end, self.order,
             stop_at_tour, budget, self.regs,
         )
