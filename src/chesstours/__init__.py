@@ -13,6 +13,7 @@ from .errors import (
     InvalidSquare,
     LimitReached,
     NoTour,
+    ResourceError,
 )
 from .exists import Existence, tour_exists
 from .find import find_tour, iter_tours
@@ -49,6 +50,7 @@ __all__ = [
     "InvalidTour",
     "NoTour",
     "LimitReached",
+    "ResourceError",
     "solve_bishop",
     "iter_bishop_routes",
     "count_bishop_routes",

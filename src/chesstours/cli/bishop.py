@@ -20,7 +20,6 @@ from ..bishop.route import BishopRoute, resolve_end
 from ..errors import InvalidArgument, LimitReached, NoTour
 from ..output import write_atomic
 from .common import (
-    EXIT_INTERRUPT,
     EXIT_LIMIT,
     EXIT_NO_TOUR,
     BoardArg,
@@ -31,6 +30,9 @@ from .common import (
     check_picture,
     emit,
     fail,
+    interrupt_status,
+    interrupted,
+    no_tour_status,
     parse_board,
     picture_format,
     progress_display,
@@ -128,7 +130,7 @@ def bishop(
         try:
             route = api_bishop.solve_bishop(b, start, end, shortest, time_limit=time_limit)
         except NoTour as exc:
-            raise fail(exc.reason, EXIT_NO_TOUR) from None
+            raise fail(exc.reason, no_tour_status(exc)) from None
         except LimitReached as exc:
             if exc.partial is not None and hasattr(exc.partial, "steps"):
                 _show_route(exc.partial, fmt, output, **picture)
@@ -153,10 +155,10 @@ def _bishop_count(b, start, end, shortest, as_json, time_limit, output, progress
             typer.echo(f"chesstours: {exc}", err=True)
         except KeyboardInterrupt as exc:
             partial: BishopCount | None = getattr(exc, "partial", None)
-            typer.echo("chesstours: interrupted; the count below is incomplete.", err=True)
+            typer.echo(f"chesstours: {interrupted(exc)}; the count below is incomplete.", err=True)
             if partial is None:
-                raise typer.Exit(EXIT_INTERRUPT) from None
-            result, code = partial, EXIT_INTERRUPT
+                raise typer.Exit(interrupt_status(exc)) from None
+            result, code = partial, interrupt_status(exc)
     if as_json:
         text = json.dumps(result.to_dict())
     else:
@@ -199,9 +201,9 @@ def _bishop_all(b, start, end, shortest, fmt, limit, time_limit, output) -> None
     except LimitReached as exc:
         save()
         raise fail(f"{exc} ({len(found)} listed)", EXIT_LIMIT) from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         save()
-        raise fail(f"interrupted after {len(found)} routes.", EXIT_INTERRUPT) from None
+        raise fail(f"{interrupted(exc)} after {len(found)} routes.", interrupt_status(exc)) from None
     if not found:
         s = b.square(start)
         e = resolve_end(b, s, end)

@@ -16,7 +16,6 @@ from ..errors import InvalidArgument, LimitReached, NoTour
 from ..existence.reasons import obstruction
 from ..pieces import parse_piece
 from .common import (
-    EXIT_INTERRUPT,
     EXIT_LIMIT,
     EXIT_NO_TOUR,
     AnimateOpt,
@@ -42,6 +41,9 @@ from .common import (
     app,
     check_picture,
     fail,
+    interrupt_status,
+    interrupted,
+    no_tour_status,
     parse_board,
     print_plan,
     progress_display,
@@ -101,11 +103,11 @@ def tour(
                 progress=None if update is None else (lambda n: update(info=f"{n:,} positions")),
             )
         except NoTour as exc:
-            raise fail(exc.reason, EXIT_NO_TOUR) from None
+            raise fail(exc.reason, no_tour_status(exc)) from None
         except LimitReached as exc:
             raise fail(str(exc), EXIT_LIMIT) from None
-        except KeyboardInterrupt:
-            raise fail("interrupted before a tour was found.", EXIT_INTERRUPT) from None
+        except KeyboardInterrupt as exc:
+            raise fail(f"{interrupted(exc)} before a tour was found.", interrupt_status(exc)) from None
     if start is None and found.stats.get("starts_tried"):
         typer.echo(f"chesstours: no tour starts on {b.name(policy.default_start(b))}; this one starts on "
                    f"{b.name(found.start)}.", err=True)
@@ -161,8 +163,8 @@ def tours(
                 break
     except LimitReached as exc:
         raise fail(f"{exc} ({found} listed)", EXIT_LIMIT) from None
-    except KeyboardInterrupt:
-        raise fail(f"interrupted after {found} tours.", EXIT_INTERRUPT) from None
+    except KeyboardInterrupt as exc:
+        raise fail(f"{interrupted(exc)} after {found} tours.", interrupt_status(exc)) from None
     if found == 0:
         raise fail("no tour: " + _why_none(b, start, end, closed, piece), EXIT_NO_TOUR)
 
