@@ -33,6 +33,7 @@ from .common import (
     interrupt_status,
     interrupted,
     no_tour_status,
+    output_target,
     parse_board,
     picture_format,
     progress_display,
@@ -103,7 +104,7 @@ def bishop(
     fmt: Optional[BishopFormat] = typer.Option(None, "--format", "-f", help="grid (default): visit numbers per square and the slides; moves: the slides, a1-e5-...; steps: one square per step; json; pictures: svg, png, gif (the bishop moving along its route). Without it, -o FILE's extension decides."),
     as_json: bool = typer.Option(False, "--json", help="JSON (the same as --format json; with --count, one object)."),
     time_limit: Optional[float] = TimeOpt,
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
+    output_name: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to this file instead of stdout (- is stdout; an existing file is replaced whole)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress of a count on a terminal."),
     numbers: bool = typer.Option(False, "--numbers", help="Pictures: visit numbers on the squares (two on a square passed twice)."),
     size: Optional[int] = SizeOpt,
@@ -112,6 +113,7 @@ def bishop(
 ) -> None:
     """The bishop puzzle: visit every square of the start's colour, entering a square
     at most once per diagonal direction."""
+    output = output_target(output_name)
     b = parse_board(board, holes)
     if count_only and (all_routes or limit is not None):
         raise InvalidArgument("Choose --count or --all, not both.")
@@ -180,6 +182,8 @@ def _bishop_count(b, start, end, shortest, as_json, time_limit, output, progress
 
 
 def _bishop_all(b, start, end, shortest, fmt, limit, time_limit, output) -> None:
+    if output == Path("-"):
+        output = None  # listed as they are found
     found: list[str] = []
     separator = "\n\n" if fmt is BishopFormat.grid else "\n"
 

@@ -17,7 +17,7 @@ from typer.core import TyperGroup
 from .. import policy
 from ..board import Board
 from ..errors import InvalidArgument, NoTour
-from ..output import open_atomic, write_atomic
+from ..output import check_output, open_atomic, write_atomic
 from ..pieces import parse_piece
 from ..render.text import render_tour, tour_chunks
 from ..tour import Tour
@@ -164,6 +164,35 @@ def print_plan(plan: policy.Plan, as_json: bool) -> None:
         typer.echo(json.dumps(plan.to_dict()))
     else:
         typer.echo("\n".join(plan.lines()))
+
+
+def output_target(text: Optional[str]) -> Optional[Path]:
+    """The file of ``-o/--output``, refused before any work when it can never be written; None when not given.
+
+    ``-`` (standard output) stays ``Path("-")``; a name with an extension that
+    says no format chesstours writes (``x.pdf``) is refused.
+    """
+    if text is None:
+        return None
+    check_output(text)
+    path = Path(text)
+    suffix = path.suffix.lower()
+    if text != "-" and suffix and not _written_in_place(path):
+        from ..render.picture import OUTPUT_EXTENSIONS
+
+        if suffix not in OUTPUT_EXTENSIONS:
+            known = ", ".join(OUTPUT_EXTENSIONS[:-1]) + " or " + OUTPUT_EXTENSIONS[-1]
+            raise InvalidArgument(f"Cannot write {text}: {path.suffix} is not an extension chesstours writes; "
+                                  f"use {known} (or no extension, or - for standard output).")
+    return path
+
+
+def _written_in_place(path: Path) -> bool:
+    """A FIFO or a device: written whatever its name."""
+    try:
+        return path.exists() and not path.is_file()
+    except OSError:
+        return False
 
 
 def fail(message: str, code: int) -> typer.Exit:

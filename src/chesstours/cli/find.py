@@ -44,6 +44,7 @@ from .common import (
     interrupt_status,
     interrupted,
     no_tour_status,
+    output_target,
     parse_board,
     print_plan,
     progress_display,
@@ -73,7 +74,7 @@ def tour(
     fmt: Optional[TourFormat] = typer.Option(None, "--format", "-f", help="grid (default): numbered board; moves: one line; json; npy: the path as a NumPy int32 array (needs -o); pictures: svg, png, gif (an animation). Without it, -o FILE's extension decides."),
     time_limit: Optional[float] = TimeOpt,
     node_limit: Optional[int] = typer.Option(None, "--node-limit", metavar="N", help="Most positions backtracking may visit."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
+    output_name: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to this file instead of stdout (- is stdout; an existing file is replaced whole)."),
     numbers: bool = NumbersOpt,
     size: Optional[int] = SizeOpt,
     fps: Optional[float] = FpsOpt,
@@ -82,6 +83,7 @@ def tour(
     as_json: bool = typer.Option(False, "--json", help="The same as --format json."),
 ) -> None:
     """Find one tour and print it, or draw it. Without --start, a tour from any square (a1 first)."""
+    output = output_target(output_name)
     b = parse_board(board, holes)
     if as_json:
         if fmt not in (None, TourFormat.json):
@@ -129,7 +131,8 @@ def tours(
     order: Order = typer.Option(policy.LIST_ORDER, "--order", help="Move order of the search."),
     fmt: Optional[StreamFormat] = typer.Option(None, "--format", "-f", help="moves (default): one tour per line; json: JSON lines; svg, png, gif: a picture of the first tour (-o FILE)."),
     time_limit: Optional[float] = TimeOpt,
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="The picture file (svg, png, gif: the first tour)."),
+    output_name: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                              help="The picture file (svg, png, gif: the first tour); - is stdout."),
     numbers: bool = NumbersOpt,
     size: Optional[int] = SizeOpt,
     fps: Optional[float] = FpsOpt,
@@ -139,6 +142,9 @@ def tours(
     cluster: Optional[str] = ClusterOpt,
 ) -> None:
     """List tours one per line, as they are found (open: every start unless --start; closed: each cycle once)."""
+    output = output_target(output_name)
+    if output == Path("-") and (fmt is None or fmt.value not in ("svg", "png", "gif")):
+        output = None  # the list itself goes to standard output
     b = parse_board(board, holes)
     if limit is not None and limit < 1:
         raise InvalidArgument(f"--limit must be at least 1, not {limit}.")
