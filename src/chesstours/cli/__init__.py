@@ -59,6 +59,23 @@ from . import trace  # noqa: F401
 __all__ = ["app", "main", "STREAM_ABOVE", "EXIT_STATUSES"]
 
 
+# -- the program itself ---------------------------------------------------------------
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"chesstours {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _program(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    pass
+
+
 # -- serve ---------------------------------------------------------------------
 
 
