@@ -17,14 +17,16 @@ the order ``--help`` lists them.
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import signal
 import sys
 import threading
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
 import typer
+import typer.main
 
 from .. import __version__
 from ..errors import ChessToursError, InvalidArgument, LimitReached, NoTour, ResourceError
@@ -117,9 +119,15 @@ def main(argv: list[str] | None = None) -> int:
             return interrupt_status(exc)
 
 
+@functools.cache
+def _command() -> Any:
+    """The app as the argument parser's command, built once (Typer would build it again on every call)."""
+    return typer.main.get_command(app)
+
+
 def _run(argv: list[str] | None) -> int:
     try:
-        result = app(args=argv, prog_name="chesstours", standalone_mode=False)
+        result = _command().main(args=argv, prog_name="chesstours", standalone_mode=False)
         return result if isinstance(result, int) else EXIT_OK
     except NoTour as exc:
         typer.echo(f"chesstours: {exc.reason}", err=True)
