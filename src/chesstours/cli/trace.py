@@ -81,7 +81,7 @@ def trace(
     check_picture(kind, b, size, fps)
     events = trace_search(b, start, end, closed, piece, method.value, order=order.value, tiebreak=tiebreak.value,
                           seed=seed)
-    shown = islice(events, steps)
+    shown = islice(events, min(steps, sys.maxsize))
     if kind == "text":
         from ..render.trace_text import trace_lines
 
