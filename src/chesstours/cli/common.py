@@ -90,7 +90,7 @@ class PipeClosed(Exception):
 class _Commands(TyperGroup):
     """The app's group: an interrupt or a closed pipe leaves a command as itself, not as Typer's exit 130 or 1."""
 
-    def invoke(self, ctx):  # type: ignore[no-untyped-def]
+    def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt as exc:
