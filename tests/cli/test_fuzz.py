@@ -143,6 +143,7 @@ def _case(rng: random.Random, tmp) -> tuple[list[str], str]:
 
 
 def test_random_and_hostile_arguments_never_end_in_a_traceback(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # "-o --json" writes a file named --json: here, not in the repository
     rng = random.Random(SEED)
     problems: list[str] = []
     for number in range(CASES):
