@@ -71,3 +71,11 @@ def test_move_table_matches_the_geometry(rows, cols, a, b, data):
         assert sorted(row) == sorted(expected.get(v, []))
         # padding only at the end of each row
         assert (np.diff((table[v] < 0).astype(int)) >= 0).all()
+
+
+def test_a_leap_longer_than_the_board_lands_nowhere():
+    from chesstours.board import Board
+    from chesstours.pieces import Leaper, move_table
+
+    table = move_table(Board(4, 5), Leaper(10**20, 1))
+    assert table.shape[0] == 20 and (table == -1).all()

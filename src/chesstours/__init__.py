@@ -13,6 +13,7 @@ from .errors import (
     InvalidSquare,
     LimitReached,
     NoTour,
+    ResourceError,
 )
 from .exists import Existence, tour_exists
 from .find import find_tour, iter_tours
@@ -22,7 +23,18 @@ from .render.picture import draw_tour, draw_trace, save_tour
 from .tour import InvalidTour, Tour
 from .trace import TraceEvent, trace_search
 
-__version__ = "0.1.0"
+
+def _version() -> str:
+    """The installed distribution's version: pyproject.toml's ``version``, the one source of it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("chesstours")
+    except PackageNotFoundError:  # the source tree, not installed
+        return "0+unknown"
+
+
+__version__ = _version()
 
 __all__ = [
     "find_tour",
@@ -51,6 +63,7 @@ __all__ = [
     "InvalidTour",
     "NoTour",
     "LimitReached",
+    "ResourceError",
     "solve_bishop",
     "iter_bishop_routes",
     "count_bishop_routes",

@@ -3,7 +3,8 @@
 Every error a user can cause is a :class:`ChessToursError` whose message is one
 sentence a person can act on. The command line prints that sentence on stderr
 and exits with status 2 (status 1 for :class:`NoTour`, which is an answer, not
-a mistake).
+a mistake, or 4 when only a heuristic gave up; 3 for :class:`LimitReached`; 5
+for :class:`ResourceError`, a problem of the machine rather than of the request).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ __all__ = [
     "InvalidArgument",
     "NoTour",
     "LimitReached",
+    "ResourceError",
 ]
 
 
@@ -65,3 +67,26 @@ class LimitReached(ChessToursError):
     def __init__(self, message: str, partial: Any = None):
         super().__init__(message)
         self.partial = partial
+
+
+class ResourceError(ChessToursError):
+    """The machine could not do what was asked: a full disk, a permission refused, memory run out.
+
+    Not a mistake in the request and not a bug: the same request may succeed
+    with more room. ``errno`` is the system's error number when there is one.
+    """
+
+    def __init__(self, message: str, errno: int | None = None):
+        super().__init__(message)
+        self.errno = errno
+
+
+def os_problem(exc: OSError, sentence: str) -> ChessToursError:
+    """``sentence`` as the error an :class:`OSError` stands for: a path that does not exist is the request's
+    mistake (:class:`InvalidArgument`); anything else (a full disk, a refused permission) is the machine's
+    (:class:`ResourceError`)."""
+    import errno as codes
+
+    if exc.errno in (codes.ENOENT, codes.ENOTDIR, codes.ENAMETOOLONG, codes.EISDIR):
+        return InvalidArgument(sentence)
+    return ResourceError(sentence, exc.errno)

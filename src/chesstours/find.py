@@ -179,7 +179,8 @@ class _Finder:
         squares = "every square (one of each symmetry class)" if self.method in ("auto", "backtrack") else \
             f"{len(starts)} squares (one of each symmetry class)"
         how = f"an exhaustive search from {squares} found none ({nodes:,} positions)" if proven else \
-            f"{self._method_name()} found none from {squares}; another method may still find one"
+            f"{self._method_name()} found none from {squares}, but it is a heuristic that can get stuck: this " \
+            "does not mean that no tour exists"
         raise NoTour(f"No {self.piece.name}'s tour of {board}: {how}.", proof="exhaustive" if proven else "heuristic",
                      nodes=nodes)
 
@@ -227,13 +228,16 @@ class _Finder:
         rule = f"Warnsdorff's rule ({tiebreak} tie-break)"
         if not result.complete:
             raise NoTour(f"{rule} reached a dead end after {len(result.path)} of {board.free_count} squares; "
-                         "another method may still find a tour.", proof="heuristic", nodes=len(result.path))
+                         "the heuristic got stuck, which does not mean that no tour exists.", proof="heuristic",
+                         nodes=len(result.path))
         if e is not None and result.path[-1] != e:
             raise NoTour(f"{rule} covered the board but ended on {board.name(result.path[-1])}, not "
-                         f"{board.name(e)}.", proof="heuristic")
+                         f"{board.name(e)}: the heuristic missed the end, which does not mean that no such tour "
+                         "exists.", proof="heuristic")
         if closed and not result.closed:
             raise NoTour(f"{rule} found an open tour ending on {board.name(result.path[-1])}, which is not a "
-                         f"{piece.name} move from {board.name(s)}, so it is not closed.", proof="heuristic")
+                         f"{piece.name} move from {board.name(s)}, so it is not closed; this does not mean that "
+                         "no closed tour exists.", proof="heuristic")
         return Tour(board, piece, result.path, closed, "warnsdorff", stats)
 
     def _walks(self, s: int, e: int | None) -> Tour | None:

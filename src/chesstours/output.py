@@ -1,47 +1,168 @@
-"""Writing output files atomically: a reader never sees half a file."""
+"""Writing output files a user can trust: whole or not at all, and never in the wrong place.
+
+Where :func:`open_atomic` writes depends on what ``path`` names:
+
+- ``-``: standard output.
+- a regular file: a temporary file beside it is written, given the old file's
+  permissions, and renamed over it; a reader sees the old file or the new one,
+  never half of one.
+- a name that does not exist yet: the same, and the new file gets the
+  permissions the umask allows (as any program's new file does).
+- a symbolic link: the file it points to is written as above; the link stays.
+- a FIFO, a terminal or another device, ``/dev/stdout``, ``/dev/fd/N``: opened
+  and written in place, since it cannot be replaced.
+- a folder, an empty name, or a name in a folder that does not exist: refused
+  (:class:`~chesstours.errors.InvalidArgument`) before anything is written.
+
+A write that fails (a full disk) or is interrupted (Ctrl-C) removes its
+temporary file and leaves the old file as it was.
+"""
 
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
+import stat
+import sys
 from pathlib import Path
 from typing import IO, Callable
 
 from .errors import InvalidArgument
 
-__all__ = ["write_atomic", "open_atomic"]
+__all__ = ["write_atomic", "open_atomic", "check_output"]
+
+#: Paths under these folders are written in place: they name open files and devices, not files to replace.
+_IN_PLACE_ROOTS = ("/dev/", "/proc/")
+
+
+def check_output(path: str | os.PathLike) -> None:
+    """Refuse an output path that can never be written: an empty name, a folder, a missing folder.
+
+    :raises InvalidArgument: with one sentence saying what is wrong.
+    """
+    name = os.fspath(path)
+    if name == "-":
+        return
+    if not name or not name.strip():
+        raise InvalidArgument("The output file name is empty; give a file name, or - for standard output.")
+    if "\0" in name:
+        raise InvalidArgument(f"The output file name {name!r} holds a NUL character, which no file name may.")
+    if os.path.isdir(name):
+        raise InvalidArgument(f"Cannot write {name}: it is a folder; give a file name.")
+    target = Path(os.path.realpath(name)) if os.path.islink(name) else Path(name)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise InvalidArgument(f"Cannot write {name}: the folder {folder} does not exist.")
 
 
 def open_atomic(path: str | os.PathLike, write: Callable[[IO[bytes]], object]) -> None:
-    """Call ``write(fileobj)`` on a temporary file beside ``path``, then rename it into place.
+    """Call ``write(fileobj)`` on the file ``path`` names: atomically for files, in place for devices.
 
-    On any error (Ctrl-C included) the temporary file is removed and ``path``
-    is left as it was.
+    See the module's docstring for what each kind of path gets. On any error
+    (Ctrl-C included) a temporary file is removed and an existing file is left
+    as it was.
 
-    :raises InvalidArgument: if the folder does not exist or is not writable.
+    :raises InvalidArgument: for an empty name, a folder, or a folder that does not exist.
+    :raises OSError: when the system refuses (permission denied, a full disk), naming the file.
     """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise InvalidArgument(f"Cannot write {target}: the folder {folder} does not exist.")
+    name = os.fspath(path)
+    check_output(name)
+    fd = _open_descriptor(name)
+    if fd is not None:
+        _write_descriptor(fd, write)
+        return
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=folder)
+        info: os.stat_result | None = os.stat(name)  # follows symbolic links
+    except FileNotFoundError:
+        info = None  # a new file, or a link to one
     except OSError as exc:
-        raise InvalidArgument(f"Cannot write {target}: {exc.strerror}.") from None
+        raise OSError(exc.errno, exc.strerror, name) from None
+    if (info is not None and not stat.S_ISREG(info.st_mode)) or _names_open_file(name):
+        _write_in_place(name, write)
+        return
+    target = os.path.realpath(name) if os.path.islink(name) else name
+    _replace(target, write, None if info is None else stat.S_IMODE(info.st_mode))
+
+
+def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
+    """Write ``data`` (text is UTF-8 encoded) to ``path`` as :func:`open_atomic` does."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    open_atomic(path, lambda fh: fh.write(payload))
+
+
+def _open_descriptor(name: str) -> int | None:
+    """The file descriptor ``name`` stands for: ``-`` and ``/dev/stdout`` 1, ``/dev/fd/N`` N; else None.
+
+    These are written through the descriptor the program already holds: opened
+    again, a file that standard output is redirected to would be truncated under it.
+    """
+    if name == "-":
+        return 1
+    absolute = os.path.normpath(os.path.abspath(name))
+    if absolute in ("/dev/stdout", "/dev/stderr"):
+        return 1 if absolute.endswith("out") else 2
+    for prefix in ("/dev/fd/", "/proc/self/fd/", f"/proc/{os.getpid()}/fd/"):
+        rest = absolute[len(prefix):] if absolute.startswith(prefix) else ""
+        if rest.isdigit():
+            return int(rest)
+    return None
+
+
+def _write_descriptor(fd: int, write: Callable[[IO[bytes]], object]) -> None:
+    if fd in (1, 2):
+        stream = sys.stdout if fd == 1 else sys.stderr
+        stream.flush()
+        write(stream.buffer)
+        stream.buffer.flush()
+        return
+    try:
+        fh = os.fdopen(os.dup(fd), "wb")
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, f"/dev/fd/{fd}") from None
+    with fh:
+        write(fh)
+
+
+def _names_open_file(name: str) -> bool:
+    """``/dev/stdout``, ``/dev/fd/1``, ``/proc/self/fd/1``: files already open, to be written in place."""
+    absolute = os.path.abspath(name)
+    return absolute.startswith(_IN_PLACE_ROOTS)
+
+
+def _write_in_place(name: str, write: Callable[[IO[bytes]], object]) -> None:
+    try:
+        with open(name, "wb") as fh:
+            write(fh)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        if exc.errno is None or exc.filename is not None:
+            raise
+        raise OSError(exc.errno, exc.strerror, name) from None
+
+
+def _replace(target: str, write: Callable[[IO[bytes]], object], mode: int | None) -> None:
+    """Write a temporary file beside ``target`` and rename it over ``target``."""
+    folder, base = os.path.split(target)
+    tmp = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.part")
+    try:
+        # 0o666 less the umask, as for any new file; an existing file's own mode replaces it below
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, target) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             write(fh)
-        os.chmod(tmp, 0o644)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError) and exc.errno is not None and exc.filename is None:
+            raise OSError(exc.errno, exc.strerror, target) from None
         raise
-
-
-def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
-    """Write ``data`` (text is UTF-8 encoded) to ``path`` atomically."""
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    open_atomic(path, lambda fh: fh.write(payload))

@@ -187,6 +187,8 @@ def move_table(board: Board, piece: Leaper = KNIGHT) -> np.ndarray:
     hole = board.hole_mask
     table = np.full((n, len(offsets)), -1, dtype=np.int32)
     for k, (dr, dc) in enumerate(offsets):
+        if abs(dr) >= board.rows or abs(dc) >= board.cols:
+            continue  # a leap longer than the board lands nowhere (and would overflow the arithmetic)
         tr, tc = r + dr, c + dc
         ok = (tr >= 0) & (tr < board.rows) & (tc >= 0) & (tc < board.cols) & ~hole
         target = tr * board.cols + tc

@@ -1,9 +1,13 @@
 """The ``chesstours`` command line: a thin layer over the api.
 
 Each command parses its arguments, calls one api function and renders the
-result. Errors a user can make print one sentence on stderr and exit with
-status 2; "no tour exists" is an answer and exits with status 1; a time
-limit reached without an answer exits with 3, and Ctrl-C with 130.
+result. Every way a run ends has an exit status of its own
+(:data:`~chesstours.cli.common.EXIT_STATUSES`): errors a user can make print one
+sentence on stderr and exit with status 2; "no tour exists" is an answer and
+exits with status 1, a heuristic that gave up with 4; a time limit reached
+without an answer exits with 3, a problem of the machine (a full disk) with 5,
+a bug with 70 (its traceback saved in a file), and Ctrl-C with 130 (SIGTERM 143,
+SIGHUP 129).
 
 The commands live one module a topic (``find``, ``count``, ``check``, ``exists``,
 ``bishop``, ``trace``); importing them here registers them on :data:`app` in
@@ -12,12 +16,37 @@ the order ``--help`` lists them.
 
 from __future__ import annotations
 
+import errno
+import functools
+import os
+import signal
 import sys
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import typer
+import typer.main
 
-from ..errors import ChessToursError, InvalidArgument, LimitReached, NoTour
-from .common import EXIT_INTERRUPT, EXIT_LIMIT, EXIT_NO_TOUR, EXIT_USAGE, STREAM_ABOVE, app
+from .. import __version__
+from ..errors import ChessToursError, InvalidArgument, LimitReached, NoTour, ResourceError
+from .common import (
+    EXIT_ENVIRONMENT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPT,
+    EXIT_LIMIT,
+    EXIT_OK,
+    EXIT_STATUSES,
+    EXIT_USAGE,
+    STREAM_ABOVE,
+    Interrupted,
+    PipeClosed,
+    Signalled,
+    app,
+    interrupt_status,
+    interrupted,
+    no_tour_status,
+)
 
 # isort: off
 # The commands, in the order of --help (importing a module registers its commands).
@@ -29,7 +58,24 @@ from . import bishop  # noqa: F401
 from . import trace  # noqa: F401
 # isort: on
 
-__all__ = ["app", "main", "STREAM_ABOVE"]
+__all__ = ["app", "main", "STREAM_ABOVE", "EXIT_STATUSES"]
+
+
+# -- the program itself ---------------------------------------------------------------
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"chesstours {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _program(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    pass
 
 
 # -- serve ---------------------------------------------------------------------
@@ -59,49 +105,152 @@ def serve(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit status (also used by ``python -m chesstours``)."""
+    """Run the command line; return the exit status (also used by ``python -m chesstours``).
+
+    Every way a run can end has its own status (:data:`~chesstours.cli.common.EXIT_STATUSES`),
+    and every one but success says why in one line on standard error; a traceback
+    never reaches the terminal.
+    """
+    with _signals_raise_interrupts():
+        try:
+            return _run(argv)
+        except KeyboardInterrupt as exc:  # between commands: while parsing, or in main itself
+            typer.echo(f"chesstours: {interrupted(exc)}.", err=True)
+            return interrupt_status(exc)
+
+
+@functools.cache
+def _command() -> Any:
+    """The app as the argument parser's command, built once (Typer would build it again on every call)."""
+    return typer.main.get_command(app)
+
+
+def _run(argv: list[str] | None) -> int:
     try:
-        result = app(args=argv, prog_name="chesstours", standalone_mode=False)
-        return result if isinstance(result, int) else 0
+        result = _command().main(args=argv, prog_name="chesstours", standalone_mode=False)
+        return result if isinstance(result, int) else EXIT_OK
     except NoTour as exc:
         typer.echo(f"chesstours: {exc.reason}", err=True)
-        return EXIT_NO_TOUR
+        return no_tour_status(exc)
     except LimitReached as exc:
         typer.echo(f"chesstours: {exc}", err=True)
         return EXIT_LIMIT
+    except ResourceError as exc:
+        typer.echo(f"chesstours: {exc}", err=True)
+        return EXIT_ENVIRONMENT
     except ChessToursError as exc:
         typer.echo(f"chesstours: {exc}", err=True)
         return EXIT_USAGE
     except typer.Exit as exc:
         return exc.exit_code
-    except typer.Abort:
+    except Interrupted as exc:
+        typer.echo(f"chesstours: {interrupted(exc.__cause__)}.", err=True)
+        return exc.status
+    except typer.Abort:  # end of input at a prompt
         typer.echo("chesstours: interrupted.", err=True)
         return EXIT_INTERRUPT
+    except (PipeClosed, BrokenPipeError):
+        _quiet_stdout()
+        return EXIT_OK
+    except MemoryError:
+        typer.echo("chesstours: out of memory: this machine cannot hold what the request needs; "
+                   "try a smaller board or a method that needs less.", err=True)
+        return EXIT_ENVIRONMENT
+    except OSError as exc:
+        typer.echo(f"chesstours: {_os_sentence(exc)}", err=True)
+        return EXIT_ENVIRONMENT
     except Exception as exc:
-        # The argument parser's own errors (unknown option, missing argument ...).
-        if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
-            raise
-        ctx = getattr(exc, "ctx", None)
-        if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
-            typer.echo(ctx.get_help(), err=True)
-        else:
-            typer.echo(f"chesstours: {_one_line(exc.format_message())}", err=True)
-        return int(exc.exit_code) or EXIT_USAGE
-    except KeyboardInterrupt:
-        typer.echo("chesstours: interrupted.", err=True)
-        return EXIT_INTERRUPT
-    except BrokenPipeError:
-        # The reader went away (``| head``): stop quietly.
-        try:
-            sys.stdout = open("/dev/null", "w")  # noqa: SIM115
-        except OSError:
-            pass
-        return 0
+        if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):  # the argument parser's own errors
+            ctx = getattr(exc, "ctx", None)
+            if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+                typer.echo(ctx.get_help(), err=True)
+            else:
+                typer.echo(f"chesstours: {_one_line(exc.format_message())}", err=True)
+            return EXIT_USAGE
+        return _internal_error(exc)
 
 
 def _one_line(message: str) -> str:
     text = " ".join(message.split())
     return text if text.endswith((".", "?", "!")) else text + "."
+
+
+def _os_sentence(exc: OSError) -> str:
+    """One sentence for an error of the system: what it is, and the file it concerns."""
+    why = {errno.ENOSPC: "the disk is full (no space left on device)",
+           errno.EDQUOT: "the disk quota is used up",
+           errno.EACCES: "permission denied",
+           errno.EPERM: "the operation is not permitted",
+           errno.EROFS: "the file system is read-only",
+           errno.ENOMEM: "out of memory"}.get(exc.errno or 0, (exc.strerror or str(exc)).rstrip(".").lower())
+    where = f" ({exc.filename})" if exc.filename else ""
+    return f"{why[:1].upper()}{why[1:]}{where}; this is a problem of the machine, not of the request."
+
+
+def _internal_error(exc: BaseException) -> int:
+    """A bug: one line on the terminal, the traceback in a file."""
+    import tempfile
+    import traceback
+
+    what = _one_line(f"{type(exc).__name__}: {exc}").rstrip(".")
+    if len(what) > 200:
+        what = what[:197] + "..."
+    try:
+        fd, path = tempfile.mkstemp(prefix="chesstours-traceback-", suffix=".txt")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(f"chesstours {__version__}, Python {sys.version.split()[0]}, {sys.platform}\n")
+            fh.write(f"arguments: {sys.argv[1:]!r}\n\n")
+            fh.write("".join(traceback.format_exception(exc)))
+        saved = f"with the traceback saved in {path}"
+    except OSError as why:
+        saved = f"(the traceback could not be saved: {why.strerror or why})"
+    typer.echo(f"chesstours: internal error: {what}; this is a bug; please report it {saved}.", err=True)
+    return EXIT_INTERNAL
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe, send what is left of standard output to /dev/null (as the Python docs advise)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (a test's capture): nothing will be flushed to a closed pipe
+
+
+@contextmanager
+def _signals_raise_interrupts() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Signalled`, a KeyboardInterrupt, so that they clean up as Ctrl-C does.
+
+    A second such signal while cleaning up ends the program at once (the default
+    action). Only the main thread can install handlers; elsewhere nothing changes,
+    and a signal ignored on entry (``nohup``) stays ignored.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        signal.signal(signum, signal.SIG_DFL)
+        raise Signalled(signum)
+
+    previous = {}
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is None:
+            continue
+        try:
+            if signal.getsignal(sig) is signal.SIG_IGN:
+                continue
+            previous[sig] = signal.signal(sig, stop)
+        except (ValueError, OSError):
+            continue
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 if __name__ == "__main__":  # pragma: no cover

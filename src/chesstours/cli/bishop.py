@@ -20,7 +20,6 @@ from ..bishop.route import BishopRoute, resolve_end
 from ..errors import InvalidArgument, LimitReached, NoTour
 from ..output import write_atomic
 from .common import (
-    EXIT_INTERRUPT,
     EXIT_LIMIT,
     EXIT_NO_TOUR,
     BoardArg,
@@ -31,6 +30,10 @@ from .common import (
     check_picture,
     emit,
     fail,
+    interrupt_status,
+    interrupted,
+    no_tour_status,
+    output_target,
     parse_board,
     picture_format,
     progress_display,
@@ -101,7 +104,7 @@ def bishop(
     fmt: Optional[BishopFormat] = typer.Option(None, "--format", "-f", help="grid (default): visit numbers per square and the slides; moves: the slides, a1-e5-...; steps: one square per step; json; pictures: svg, png, gif (the bishop moving along its route). Without it, -o FILE's extension decides."),
     as_json: bool = typer.Option(False, "--json", help="JSON (the same as --format json; with --count, one object)."),
     time_limit: Optional[float] = TimeOpt,
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
+    output_name: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to this file instead of stdout (- is stdout; an existing file is replaced whole)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress of a count on a terminal."),
     numbers: bool = typer.Option(False, "--numbers", help="Pictures: visit numbers on the squares (two on a square passed twice)."),
     size: Optional[int] = SizeOpt,
@@ -110,6 +113,7 @@ def bishop(
 ) -> None:
     """The bishop puzzle: visit every square of the start's colour, entering a square
     at most once per diagonal direction."""
+    output = output_target(output_name)
     b = parse_board(board, holes)
     if count_only and (all_routes or limit is not None):
         raise InvalidArgument("Choose --count or --all, not both.")
@@ -128,7 +132,7 @@ def bishop(
         try:
             route = api_bishop.solve_bishop(b, start, end, shortest, time_limit=time_limit)
         except NoTour as exc:
-            raise fail(exc.reason, EXIT_NO_TOUR) from None
+            raise fail(exc.reason, no_tour_status(exc)) from None
         except LimitReached as exc:
             if exc.partial is not None and hasattr(exc.partial, "steps"):
                 _show_route(exc.partial, fmt, output, **picture)
@@ -153,10 +157,10 @@ def _bishop_count(b, start, end, shortest, as_json, time_limit, output, progress
             typer.echo(f"chesstours: {exc}", err=True)
         except KeyboardInterrupt as exc:
             partial: BishopCount | None = getattr(exc, "partial", None)
-            typer.echo("chesstours: interrupted; the count below is incomplete.", err=True)
+            typer.echo(f"chesstours: {interrupted(exc)}; the count below is incomplete.", err=True)
             if partial is None:
-                raise typer.Exit(EXIT_INTERRUPT) from None
-            result, code = partial, EXIT_INTERRUPT
+                raise typer.Exit(interrupt_status(exc)) from None
+            result, code = partial, interrupt_status(exc)
     if as_json:
         text = json.dumps(result.to_dict())
     else:
@@ -178,6 +182,8 @@ def _bishop_count(b, start, end, shortest, as_json, time_limit, output, progress
 
 
 def _bishop_all(b, start, end, shortest, fmt, limit, time_limit, output) -> None:
+    if output == Path("-"):
+        output = None  # listed as they are found
     found: list[str] = []
     separator = "\n\n" if fmt is BishopFormat.grid else "\n"
 
@@ -199,9 +205,9 @@ def _bishop_all(b, start, end, shortest, fmt, limit, time_limit, output) -> None
     except LimitReached as exc:
         save()
         raise fail(f"{exc} ({len(found)} listed)", EXIT_LIMIT) from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         save()
-        raise fail(f"interrupted after {len(found)} routes.", EXIT_INTERRUPT) from None
+        raise fail(f"{interrupted(exc)} after {len(found)} routes.", interrupt_status(exc)) from None
     if not found:
         s = b.square(start)
         e = resolve_end(b, s, end)

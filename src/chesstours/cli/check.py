@@ -30,12 +30,18 @@ def check(
     if file.endswith(".npy"):
         text = None
     elif file == "-":
-        text = sys.stdin.read()
+        try:
+            text = sys.stdin.read()
+        except UnicodeDecodeError:
+            raise InvalidArgument("Standard input is not text (UTF-8): give a tour as moves or JSON.") from None
     else:
         try:
             text = Path(file).read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise InvalidArgument(f"{file} is not text (UTF-8): give a tour as moves or JSON, or a .npy file.") \
+                from None
         except OSError as exc:
-            raise InvalidArgument(f"Cannot read {file}: {exc.strerror}.") from None
+            raise InvalidArgument(f"Cannot read {file}: {exc.strerror or exc}.") from None
     if bishop:
         if closed is not None or piece is not None:
             raise InvalidArgument("--closed and --piece are for tours; a bishop route has neither.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from contextlib import contextmanager
 from enum import Enum
@@ -11,27 +12,103 @@ from typing import Callable, Iterator, Optional
 
 import numpy as np
 import typer
+from typer.core import TyperGroup
 
 from .. import policy
 from ..board import Board
-from ..errors import InvalidArgument
-from ..output import open_atomic, write_atomic
+from ..errors import InvalidArgument, NoTour
+from ..output import check_output, open_atomic, write_atomic
 from ..pieces import parse_piece
 from ..render.text import render_tour, tour_chunks
 from ..tour import Tour
 
+# -- exit statuses -----------------------------------------------------------------
+
+#: Every exit status of the command line, one meaning each; docs/guide/cli.md shows this table.
+EXIT_OK = 0
+EXIT_NO_TOUR = 1
+EXIT_USAGE = 2
+EXIT_LIMIT = 3
+EXIT_GAVE_UP = 4
+EXIT_ENVIRONMENT = 5
+EXIT_INTERNAL = 70
+EXIT_INTERRUPT = 128 + signal.SIGINT  # 130
+EXIT_HANGUP = 128 + signal.SIGHUP  # 129
+EXIT_TERMINATED = 128 + signal.SIGTERM  # 143
+
+EXIT_STATUSES = {
+    EXIT_OK: "done; also every answer of `exists`, which is yes, no or unknown",
+    EXIT_NO_TOUR: "no tour exists (the reason is on standard error); `check`: the tour is not valid",
+    EXIT_USAGE: "bad input: one sentence on standard error, no traceback",
+    EXIT_LIMIT: "a time or node limit ran out before an answer",
+    EXIT_GAVE_UP: "a heuristic method (`--method warnsdorff`) got stuck; a tour may still exist",
+    EXIT_ENVIRONMENT: "a problem of the machine, named on standard error: a full disk, a permission "
+                      "refused, memory run out",
+    EXIT_INTERNAL: "an internal error, a bug: the traceback is saved in a file whose name is shown",
+    EXIT_HANGUP: "stopped by SIGHUP (the terminal closed)",
+    EXIT_INTERRUPT: "interrupted (Ctrl-C)",
+    EXIT_TERMINATED: "stopped by SIGTERM",
+}
+
+
+class Signalled(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where Ctrl-C's KeyboardInterrupt would be, so that the same clean-up runs."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def interrupt_status(exc: BaseException | None = None) -> int:
+    """The exit status of an interrupt: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP."""
+    return 128 + int(getattr(exc, "signum", signal.SIGINT))
+
+
+def interrupted(exc: BaseException | None = None) -> str:
+    """How an interrupt is told: "interrupted" for Ctrl-C, "stopped by SIGTERM" for a signal."""
+    signum = getattr(exc, "signum", None)
+    return "interrupted" if signum is None else f"stopped by {signal.Signals(signum).name}"
+
+
+def no_tour_status(exc: NoTour) -> int:
+    """1 when no tour exists (as far as a complete method knows); 4 when only a heuristic gave up."""
+    return EXIT_GAVE_UP if exc.proof == "heuristic" else EXIT_NO_TOUR
+
+
+class Interrupted(Exception):
+    """A KeyboardInterrupt (or :class:`Signalled`) that left a command, carried past Typer to ``main``."""
+
+    def __init__(self, status: int):
+        super().__init__(status)
+        self.status = status
+
+
+class PipeClosed(Exception):
+    """Standard output's reader went away (``| head``), carried past Typer to ``main``."""
+
+
+class _Commands(TyperGroup):
+    """The app's group: an interrupt or a closed pipe leaves a command as itself, not as Typer's exit 130 or 1."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as exc:
+            raise Interrupted(interrupt_status(exc)) from exc
+        except BrokenPipeError as exc:
+            raise PipeClosed() from exc
+
+
 app = typer.Typer(
     name="chesstours",
+    cls=_Commands,
     help="Knight's tours and other leaper tours: find, list, count and check them on any board.",
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-
-EXIT_NO_TOUR, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPT = 1, 2, 3, 130
-
 
 # The choices are :mod:`chesstours.policy`'s, so the command line offers what the library does.
 Method = Enum("Method", {m: m for m in policy.FIND_METHODS}, type=str)  # type: ignore[misc]
@@ -87,6 +164,35 @@ def print_plan(plan: policy.Plan, as_json: bool) -> None:
         typer.echo(json.dumps(plan.to_dict()))
     else:
         typer.echo("\n".join(plan.lines()))
+
+
+def output_target(text: Optional[str]) -> Optional[Path]:
+    """The file of ``-o/--output``, refused before any work when it can never be written; None when not given.
+
+    ``-`` (standard output) stays ``Path("-")``; a name with an extension that
+    says no format chesstours writes (``x.pdf``) is refused.
+    """
+    if text is None:
+        return None
+    check_output(text)
+    path = Path(text)
+    suffix = path.suffix.lower()
+    if text != "-" and suffix and not _written_in_place(path):
+        from ..render.picture import OUTPUT_EXTENSIONS
+
+        if suffix not in OUTPUT_EXTENSIONS:
+            known = ", ".join(OUTPUT_EXTENSIONS[:-1]) + " or " + OUTPUT_EXTENSIONS[-1]
+            raise InvalidArgument(f"Cannot write {text}: {path.suffix} is not an extension chesstours writes; "
+                                  f"use {known} (or no extension, or - for standard output).")
+    return path
+
+
+def _written_in_place(path: Path) -> bool:
+    """A FIFO or a device: written whatever its name."""
+    try:
+        return path.exists() and not path.is_file()
+    except OSError:
+        return False
 
 
 def fail(message: str, code: int) -> typer.Exit:

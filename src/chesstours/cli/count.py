@@ -22,7 +22,6 @@ from ..errors import InvalidArgument, LimitReached
 from ..pieces import parse_piece
 from ..words import format_duration
 from .common import (
-    EXIT_INTERRUPT,
     EXIT_LIMIT,
     BoardArg,
     ClosedOpt,
@@ -37,6 +36,8 @@ from .common import (
     TimeOpt,
     WhereOpt,
     app,
+    interrupt_status,
+    interrupted,
     parse_board,
     print_plan,
     progress_display,
@@ -145,10 +146,11 @@ def count(
         except KeyboardInterrupt as exc:
             partial = getattr(exc, "partial", None)
             if partial is None:  # the frontier method counts everything at its last square, or nothing
-                typer.echo("chesstours: interrupted before the count was complete; nothing was counted.", err=True)
-                raise typer.Exit(EXIT_INTERRUPT) from None
-            typer.echo("chesstours: interrupted; the counts below are incomplete.", err=True)
-            result, code = partial, EXIT_INTERRUPT
+                typer.echo(f"chesstours: {interrupted(exc)} before the count was complete; nothing was counted.",
+                           err=True)
+                raise typer.Exit(interrupt_status(exc)) from None
+            typer.echo(f"chesstours: {interrupted(exc)}; the counts below are incomplete.", err=True)
+            result, code = partial, interrupt_status(exc)
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
     else:

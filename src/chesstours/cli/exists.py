@@ -11,7 +11,6 @@ from ..exists import tour_exists
 from ..pieces import parse_piece
 from ..render.text import render_tour
 from .common import (
-    EXIT_INTERRUPT,
     BoardArg,
     ClosedOpt,
     EndOpt,
@@ -20,6 +19,8 @@ from .common import (
     StartOpt,
     app,
     fail,
+    interrupt_status,
+    interrupted,
     parse_board,
     progress_display,
 )
@@ -45,8 +46,8 @@ def exists(
         with progress_display("searching"):
             answer = tour_exists(b, start, end, closed, parse_piece(piece), certificate=certificate,
                                  time_limit=time_limit)
-    except KeyboardInterrupt:
-        raise fail("interrupted before an answer.", EXIT_INTERRUPT) from None
+    except KeyboardInterrupt as exc:
+        raise fail(f"{interrupted(exc)} before an answer.", interrupt_status(exc)) from None
     shown = answer.certificate if certificate else None
     if as_json:
         data = answer.to_dict()

@@ -17,7 +17,6 @@ from ..errors import InvalidArgument, LimitReached, NoTour
 from ..existence.reasons import obstruction
 from ..pieces import parse_piece
 from .common import (
-    EXIT_INTERRUPT,
     EXIT_LIMIT,
     EXIT_NO_TOUR,
     AnimateOpt,
@@ -43,6 +42,10 @@ from .common import (
     app,
     check_picture,
     fail,
+    interrupt_status,
+    interrupted,
+    no_tour_status,
+    output_target,
     parse_board,
     print_plan,
     progress_display,
@@ -72,7 +75,7 @@ def tour(
     fmt: Optional[TourFormat] = typer.Option(None, "--format", "-f", help="grid (default): numbered board; moves: one line; json; npy: the path as a NumPy int32 array (needs -o); pictures: svg, png, gif (an animation). Without it, -o FILE's extension decides."),
     time_limit: Optional[float] = TimeOpt,
     node_limit: Optional[int] = typer.Option(None, "--node-limit", metavar="N", help="Most positions backtracking may visit."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
+    output_name: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to this file instead of stdout (- is stdout; an existing file is replaced whole)."),
     numbers: bool = NumbersOpt,
     size: Optional[int] = SizeOpt,
     fps: Optional[float] = FpsOpt,
@@ -81,6 +84,7 @@ def tour(
     as_json: bool = typer.Option(False, "--json", help="The same as --format json."),
 ) -> None:
     """Find one tour and print it, or draw it. Without --start, a tour from any square (a1 first)."""
+    output = output_target(output_name)
     b = parse_board(board, holes)
     if as_json:
         if fmt not in (None, TourFormat.json):
@@ -103,11 +107,11 @@ def tour(
                 progress=None if update is None else (lambda n: update(info=f"{n:,} positions")),
             )
         except NoTour as exc:
-            raise fail(exc.reason, EXIT_NO_TOUR) from None
+            raise fail(exc.reason, no_tour_status(exc)) from None
         except LimitReached as exc:
             raise fail(str(exc), EXIT_LIMIT) from None
-        except KeyboardInterrupt:
-            raise fail("interrupted before a tour was found.", EXIT_INTERRUPT) from None
+        except KeyboardInterrupt as exc:
+            raise fail(f"{interrupted(exc)} before a tour was found.", interrupt_status(exc)) from None
     if start is None and found.stats.get("starts_tried"):
         typer.echo(f"chesstours: no tour starts on {b.name(policy.default_start(b))}; this one starts on "
                    f"{b.name(found.start)}.", err=True)
@@ -132,7 +136,8 @@ def tours(
     order: Order = typer.Option(policy.LIST_ORDER, "--order", help="Move order of the search."),
     fmt: Optional[StreamFormat] = typer.Option(None, "--format", "-f", help="moves (default): one tour per line; json: JSON lines; svg, png, gif: a picture of the first tour (-o FILE)."),
     time_limit: Optional[float] = TimeOpt,
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="The picture file (svg, png, gif: the first tour)."),
+    output_name: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                              help="The picture file (svg, png, gif: the first tour); - is stdout."),
     numbers: bool = NumbersOpt,
     size: Optional[int] = SizeOpt,
     fps: Optional[float] = FpsOpt,
@@ -142,6 +147,9 @@ def tours(
     cluster: Optional[str] = ClusterOpt,
 ) -> None:
     """List tours one per line, as they are found (open: every start unless --start; closed: each cycle once)."""
+    output = output_target(output_name)
+    if output == Path("-") and (fmt is None or fmt.value not in ("svg", "png", "gif")):
+        output = None  # the list itself goes to standard output
     b = parse_board(board, holes)
     if limit is not None and limit < 1:
         raise InvalidArgument(f"--limit must be at least 1, not {limit}.")
@@ -166,8 +174,8 @@ def tours(
                 break
     except LimitReached as exc:
         raise fail(f"{exc} ({found} listed)", EXIT_LIMIT) from None
-    except KeyboardInterrupt:
-        raise fail(f"interrupted after {found} tours.", EXIT_INTERRUPT) from None
+    except KeyboardInterrupt as exc:
+        raise fail(f"{interrupted(exc)} after {found} tours.", interrupt_status(exc)) from None
     if found == 0:
         raise fail("no tour: " + _why_none(b, start, end, closed, piece), EXIT_NO_TOUR)
 

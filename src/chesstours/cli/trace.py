@@ -26,6 +26,7 @@ from .common import (
     Tiebreak,
     app,
     check_picture,
+    output_target,
     parse_board,
     picture_format,
     write_picture,
@@ -62,12 +63,13 @@ def trace(
     seed: int = typer.Option(0, "--seed", help="Seed for the random tie-break."),
     steps: int = typer.Option(200, "--steps", "-n", metavar="N", help="Show the first N events (moves, skipped moves, steps back)."),
     fmt: Optional[TraceFormat] = typer.Option(None, "--format", "-f", help="text (default): each event and the board after it; gif or svg: one frame an event; png: the last frame. Without it, -o FILE's extension decides."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
+    output_name: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to this file instead of stdout (- is stdout; an existing file is replaced whole)."),
     boards: bool = typer.Option(True, "--boards/--no-boards", help="text: print the board after each move and step back."),
     size: Optional[int] = SizeOpt,
     fps: Optional[float] = FpsOpt,
 ) -> None:
     """Show a search move by move: each move, each move given up, each step back."""
+    output = output_target(output_name)
     b = parse_board(board, holes)
     kind = picture_format(fmt.value if fmt else None, output, False, "text")
     if kind not in ("text", "svg", "png", "gif"):
@@ -79,12 +81,12 @@ def trace(
     check_picture(kind, b, size, fps)
     events = trace_search(b, start, end, closed, piece, method.value, order=order.value, tiebreak=tiebreak.value,
                           seed=seed)
-    shown = islice(events, steps)
+    shown = islice(events, min(steps, sys.maxsize))
     if kind == "text":
         from ..render.trace_text import trace_lines
 
         lines = trace_lines(shown, b, boards)
-        if output is None:
+        if output is None or output == Path("-"):
             for line in lines:
                 sys.stdout.write(line + "\n")
             sys.stdout.flush()

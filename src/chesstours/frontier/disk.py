@@ -25,7 +25,7 @@ import threading
 
 import numpy as np
 
-from ..errors import InvalidArgument
+from ..errors import InvalidArgument, ResourceError, os_problem
 
 __all__ = ["Layers", "Spilled", "disk_needed", "load", "remove_stale", "FOLDER_PREFIX"]
 
@@ -53,7 +53,7 @@ class Spilled:
         try:
             values = np.fromfile(self.path, dtype=np.uint64)
         except OSError as exc:
-            raise InvalidArgument(f"Reading the frontier's layers back from {self.path} failed: "
+            raise os_problem(exc, f"Reading the frontier's layers back from {self.path} failed: "
                                   f"{exc.strerror}.") from None
         if values.size != self.size:
             raise InvalidArgument(f"The frontier's layer {self.path} holds {values.size:,} values where "
@@ -114,7 +114,7 @@ class Layers:
             remove_stale(spill_dir)
             self.dir = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-", dir=spill_dir)
         except OSError as exc:
-            raise InvalidArgument(f"Cannot keep the frontier's layers in {spill_dir}: {exc.strerror}.") from None
+            raise os_problem(exc, f"Cannot keep the frontier's layers in {spill_dir}: {exc.strerror}.") from None
         self._next = 0
         self._lock = threading.Lock()  # the threads of a sweep write and remove files at once
         self.bytes = 0
@@ -142,7 +142,8 @@ class Layers:
             try:
                 a.tofile(path)
             except OSError as exc:
-                raise InvalidArgument(f"Writing the frontier's layers to {self.dir} failed: {exc.strerror}.") from None
+                raise ResourceError(f"Writing the frontier's layers to {self.dir} failed: {exc.strerror}.",
+                                    exc.errno) from None
             self._account(a.nbytes)
             paths.append(path)
             out.append(Spilled(path, a.size))

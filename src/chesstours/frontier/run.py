@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import InvalidArgument, LimitReached
+from ..errors import LimitReached, ResourceError
 from . import kernel as fk
 from . import table as ft
 from .disk import Layers, Spilled, load
@@ -105,7 +105,7 @@ def _table(capacity: int, stride: int) -> np.ndarray:
     try:
         tab = np.zeros(stride * capacity, np.uint64)
     except MemoryError:
-        raise InvalidArgument(
+        raise ResourceError(
             f"The frontier sweep ran out of memory growing a table to {capacity:,} states; "
             "the count is too large for this machine."
         ) from None

@@ -29,7 +29,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from ..errors import InvalidArgument
+from ..errors import InvalidArgument, os_problem
 
 __all__ = ["Checkpoint"]
 
@@ -75,7 +75,7 @@ class Checkpoint:
         try:
             fd, temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=folder)
         except OSError as exc:
-            raise InvalidArgument(f"Cannot write the checkpoint {self.path}: {exc.strerror or exc}.") from None
+            raise os_problem(exc, f"Cannot write the checkpoint {self.path}: {exc.strerror or exc}.") from None
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump(data, fh)

@@ -34,7 +34,7 @@ from ..tour import Drawable
 from .style import Scene, check_fps, check_size, checked_path, default_size
 
 __all__ = ["draw_tour", "draw_trace", "save_tour", "check_request", "trace_scenes", "format_for", "route_of",
-           "PICTURE_FORMATS",
+           "PICTURE_FORMATS", "OUTPUT_EXTENSIONS",
            "MAX_PICTURE_SQUARES"]
 
 #: Picture formats; png and gif are binary.
@@ -43,11 +43,15 @@ PICTURE_FORMATS = ("svg", "png", "gif")
 MAX_PICTURE_SQUARES = {"svg": 1_000_000, "png": 16_000_000, "gif": 1_000_000}
 #: Default longest side of animations and trace frames (stills: up to 1200 pixels).
 ANIMATION_SIZE = 640
-_EXTENSIONS = {".svg": "svg", ".png": "png", ".gif": "gif", ".json": "json", ".npy": "npy", ".txt": None}
+_EXTENSIONS = {".svg": "svg", ".png": "png", ".gif": "gif", ".json": "json", ".npy": "npy", ".txt": None,
+               ".moves": "moves", ".grid": "grid"}
+#: The extensions an output file may have (or none): what :func:`format_for` knows.
+OUTPUT_EXTENSIONS = tuple(_EXTENSIONS)
 
 
 def format_for(path: str | os.PathLike) -> str | None:
-    """The output format a file name asks for (``.svg``, ``.png``, ``.gif``, ``.json``, ``.npy``), or None."""
+    """The output format a file name asks for (``.svg``, ``.png``, ``.gif``, ``.json``, ``.npy``, ``.moves``,
+    ``.grid``), or None (``.txt``, or no extension: the command's default)."""
     return _EXTENSIONS.get(Path(path).suffix.lower())
 
 

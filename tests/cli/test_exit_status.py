@@ -1,0 +1,161 @@
+"""Exit statuses that mean one thing each, and one line on stderr for every way a run can end."""
+
+import errno
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from chesstours.cli import EXIT_STATUSES, main
+from chesstours.cli import find as find_cli
+from chesstours.cli.common import Signalled
+from chesstours.errors import ResourceError
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "guide" / "cli.md"
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line(err: str) -> bool:
+    return err.count("\n") == 1 and err.startswith("chesstours: ") and "Traceback" not in err
+
+
+def test_the_guide_shows_every_exit_status_with_its_meaning():
+    text = DOCS.read_text(encoding="utf-8")
+    section = text.split("## Exit status", 1)[1]
+    rows = dict(re.findall(r"^\| (\d+) \| (.+?) \|$", section, flags=re.M))
+    assert {int(k): v for k, v in rows.items()} == EXIT_STATUSES
+
+
+def test_a_heuristic_dead_end_is_status_4_and_says_a_tour_may_exist(capsys):
+    code, out, err = run(capsys, "tour", "11x11", "--method", "warnsdorff", "--start", "a1", "--tiebreak", "roth")
+    assert code == 4 and out == ""
+    assert one_line(err) and "got stuck" in err and "does not mean that no tour exists" in err
+
+
+def test_a_heuristic_from_every_start_is_status_4(capsys):
+    code, _, err = run(capsys, "tour", "5x5", "--closed", "--method", "warnsdorff")
+    assert code == 4 and one_line(err) and "does not mean" in err
+
+
+def test_no_tour_that_is_proved_stays_status_1(capsys):
+    code, _, err = run(capsys, "tour", "5x5", "--start", "b1")
+    assert code == 1 and one_line(err)
+
+
+def _raising(exc):
+    def find_tour(*args, **kwargs):
+        raise exc
+    return find_tour
+
+
+@pytest.mark.parametrize(
+    ("exc", "words"),
+    [
+        (OSError(errno.ENOSPC, "No space left on device", "out.txt"), "disk is full"),
+        (PermissionError(errno.EACCES, "Permission denied", "/root/x"), "Permission denied"),
+        (MemoryError(), "out of memory"),
+        (ResourceError("The frontier sweep ran out of memory.", None), "ran out of memory"),
+    ],
+)
+def test_a_problem_of_the_machine_is_status_5_named_in_one_sentence(capsys, monkeypatch, exc, words):
+    monkeypatch.setattr(find_cli.api, "find_tour", _raising(exc))
+    code, out, err = run(capsys, "tour", "5x5")
+    assert code == 5 and out == ""
+    assert one_line(err) and words.lower() in err.lower()
+    if isinstance(exc, OSError):
+        assert exc.filename in err
+
+
+def test_a_bug_is_status_70_with_its_traceback_in_a_file(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    monkeypatch.setattr(find_cli.api, "find_tour", _raising(ZeroDivisionError("division by zero")))
+    code, out, err = run(capsys, "tour", "5x5")
+    assert code == 70 and out == ""
+    assert one_line(err)
+    assert err.startswith("chesstours: internal error: ZeroDivisionError: division by zero")
+    assert "this is a bug; please report it" in err
+    saved = Path(re.search(r"saved in (\S+)\.$", err.strip()).group(1))
+    assert saved.parent == tmp_path
+    report = saved.read_text()
+    assert "Traceback" in report and "ZeroDivisionError" in report and "find_tour" in report
+
+
+@pytest.mark.parametrize(("exc", "code", "word"), [
+    (KeyboardInterrupt(), 130, "interrupted"),
+    (Signalled(signal.SIGTERM), 143, "stopped by SIGTERM"),
+    (Signalled(signal.SIGHUP), 129, "stopped by SIGHUP"),
+])
+def test_interrupts_have_the_status_of_their_signal(capsys, monkeypatch, exc, code, word):
+    monkeypatch.setattr(find_cli.api, "find_tour", _raising(exc))
+    got, out, err = run(capsys, "tour", "5x5")
+    assert got == code and out == "" and one_line(err) and word in err
+
+
+def test_an_interrupt_a_command_does_not_catch_still_gets_its_status(capsys, monkeypatch):
+    monkeypatch.setattr(find_cli, "parse_board", _raising(Signalled(signal.SIGTERM)))
+    got, _, err = run(capsys, "tour", "5x5")
+    assert got == 143 and one_line(err) and "SIGTERM" in err
+
+
+def test_main_leaves_the_signal_handlers_as_it_found_them(capsys):
+    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGHUP)
+    run(capsys, "tour", "5x5")
+    assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGHUP)) == before
+
+
+def _env():
+    return {**os.environ, "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)])
+def test_a_signal_stops_a_listing_cleanly_with_its_status(sig, code):
+    proc = subprocess.Popen([sys.executable, "-m", "chesstours", "tours", "8x8"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=_env())
+    try:
+        assert proc.stdout.readline()  # listing: the handlers are in place
+        proc.send_signal(sig)
+        # keep reading so that the listing never blocks on a full pipe
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == code, err
+    lines = err.decode().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err.decode()
+    assert re.fullmatch(r"chesstours: (interrupted|stopped by SIG\w+) after \d+ tours\.", lines[0])
+
+
+def test_a_closed_pipe_ends_quietly_with_status_0():
+    proc = subprocess.Popen([sys.executable, "-m", "chesstours", "tours", "6x6"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=_env())
+    try:
+        first = proc.stdout.readline()
+        proc.stdout.close()  # as `| head -1` does
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        err = proc.stderr.read()
+    finally:
+        proc.kill()
+    assert len(first.split()) == 36
+    assert proc.returncode == 0 and err == b""
+
+
+def test_a_closed_pipe_in_a_shell_pipeline():
+    done = subprocess.run(f"'{sys.executable}' -m chesstours tours 6x6 | head -1; echo \"${{PIPESTATUS[0]}}\"",
+                          shell=True, executable="/bin/bash", capture_output=True, text=True, env=_env(),
+                          timeout=120)
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2 and len(lines[0].split()) == 36 and lines[1] == "0"
+    assert done.stderr == ""
