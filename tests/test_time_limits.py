@@ -1,0 +1,56 @@
+"""Every entry point that takes a time limit stops within it (plus about a second), whatever it is doing.
+
+Each call below would run for minutes or hours; each is given one second
+and must stop with LimitReached in time. The kernels are compiled first (a
+cold compile is not search time). find_tour and complete_tour share
+iter_tours's way of stopping (the clock read before every chunk of search).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import chesstours as ct
+LIMIT = 1.0
+#: What a stop may add to the limit: the last chunk of work, and a loaded machine's scheduling.
+SLACK = 1.5
+#: Work in tasks also starts (and at the limit stops) a pool of processes.
+POOL_SLACK = 3.0
+
+
+def _first(iterator):
+    return [t for _, t in zip(range(10**9), iterator)]
+
+
+CALLS = {
+    "iter_tours, tours found many a second": lambda: _first(ct.iter_tours("6x6", time_limit=LIMIT)),
+    "iter_tours in tasks, on two processes": lambda: _first(ct.iter_tours("6x6", jobs=2, time_limit=LIMIT)),
+    "count_tours by backtracking": lambda: ct.count_tours("7x7", start="a1", method="backtrack",
+                                                          time_limit=LIMIT),
+    "count_tours in tasks": lambda: ct.count_tours("7x7", start="a1", method="backtrack", jobs=2,
+                                                   time_limit=LIMIT),
+    "count_tours by the frontier": lambda: ct.count_tours("7x8", method="frontier", time_limit=LIMIT),
+    "solve_bishop, shortest, on a large board": lambda: ct.solve_bishop("20x20", shortest=True,
+                                                                        time_limit=LIMIT),
+    "iter_bishop_routes": lambda: _first(ct.iter_bishop_routes("10x10", time_limit=LIMIT)),
+    "count_bishop_routes": lambda: ct.count_bishop_routes("10x10", time_limit=LIMIT),
+}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled():
+    for call in CALLS.values():  # compile every kernel once
+        try:
+            call()
+        except ct.ChessToursError:
+            pass
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_a_time_limit_holds(name):
+    t0 = time.perf_counter()
+    with pytest.raises(ct.LimitReached):
+        CALLS[name]()
+    assert time.perf_counter() - t0 < LIMIT + (POOL_SLACK if "tasks" in name else SLACK)
