@@ -13,6 +13,7 @@ import time
 import pytest
 
 import chesstours as ct
+
 LIMIT = 1.0
 #: What a stop may add to the limit: the last chunk of work, and a loaded machine's scheduling.
 SLACK = 1.5

@@ -152,3 +152,12 @@ def test_check_reads_stdin():
     done = subprocess.run([sys.executable, "-m", "chesstours", "check", "-"], input=tour,
                           capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.startswith("valid")
+
+
+def test_options_that_do_not_apply_are_refused_or_named(capsys):
+    code, _, err = run(capsys, "tour", "6x6", "--method", "backtrack", "--tiebreak", "roth")
+    assert code == 2 and "--tiebreak chooses among Warnsdorff's moves" in err
+    code, out, err = run(capsys, "tour", "5x5", "--start", "a1", "--numbers", "--size", "300")
+    assert code == 0 and err.strip() == ("chesstours: --numbers and --size shape pictures; the grid format does "
+                                         "not use them.")
+    assert len(out.splitlines()) == 6

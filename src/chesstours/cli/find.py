@@ -97,6 +97,14 @@ def tour(
         return
     kind = tour_format(fmt.value if fmt else None, output, animate)
     check_picture(kind, b, size, fps)
+    if tiebreak is not None and method.value in ("backtrack", "construct"):
+        raise InvalidArgument(f"--tiebreak chooses among Warnsdorff's moves; --method {method.value} does not "
+                              "use it (drop it, or use --method warnsdorff or auto).")
+    unused = [name for name, given in (("--numbers", numbers), ("--size", size is not None),
+                                       ("--fps", fps is not None)) if given]
+    if kind not in ("svg", "png", "gif") and unused:
+        typer.echo(f"chesstours: {' and '.join(unused)} shape{'s' * (len(unused) == 1)} pictures; the {kind} "
+                   f"format does not use {'it' if len(unused) == 1 else 'them'}.", err=True)
     deadline = None if time_limit is None else time.perf_counter() + time_limit  # the search and the drawing
     with progress_display("searching") as update:
         try:

@@ -117,10 +117,10 @@ def _on_pool(fn: Callable[[T], R], todo: dict[int, T], jobs: int | None, retries
 
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Shut the pool down now: cancel what has not started and end the workers that are running."""
-    pool.shutdown(wait=False, cancel_futures=True)
     # ProcessPoolExecutor.terminate_workers() arrives in Python 3.14; before it, the workers are
-    # reached through the executor's table of processes.
-    processes = getattr(pool, "_processes", None) or {}
+    # reached through the executor's table of processes, which shutdown() empties: take it first.
+    processes = dict(getattr(pool, "_processes", None) or {})
+    pool.shutdown(wait=False, cancel_futures=True)
     for process in list(processes.values()):
         if process.is_alive():
             process.terminate()

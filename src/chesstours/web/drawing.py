@@ -63,8 +63,9 @@ def shutdown() -> None:
     with _lock:
         pool, _pool = _pool, None
     if pool is not None:
+        processes = dict(getattr(pool, "_processes", None) or {})  # shutdown() empties the table
         pool.shutdown(wait=False, cancel_futures=True)
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
+        for process in processes.values():
             if process.is_alive():
                 process.terminate()
 
