@@ -21,7 +21,7 @@ from chesstours.backtrack.where import parse_where
 from chesstours.errors import InvalidArgument
 from chesstours.jobs import run_tasks_on
 from chesstours.scale import spread_tasks
-from tests.oracle import neighbours
+from tests.oracle import neighbours, walk_all
 
 SIX_OPEN = 6_637_920
 
@@ -113,25 +113,13 @@ def all_paths(board: Board, piece: Leaper, closed: bool) -> list[list[int]]:
     """Every Hamiltonian path (closed: every cycle, once, from its smallest square) by plain recursion."""
     nb = neighbours(board, piece)
     free = sorted(nb)
-    out = []
+    out: list[list[int]] = []
 
-    def walk(path, seen):
-        if len(path) == len(free):
-            if not closed:
-                out.append(list(path))
-            elif path[0] in nb[path[-1]] and path[1] < path[-1]:
-                out.append(list(path))
-            return
-        for u in nb[path[-1]]:
-            if u not in seen:
-                seen.add(u)
-                path.append(u)
-                walk(path, seen)
-                path.pop()
-                seen.discard(u)
+    def keep(path: list[int]) -> None:
+        if not closed or (path[0] in nb[path[-1]] and path[1] < path[-1]):
+            out.append(list(path))
 
-    for s in free[:1] if closed else free:
-        walk([s], {s})
+    walk_all(nb, free[:1] if closed else free, keep)
     return out
 
 

@@ -161,9 +161,8 @@ class _Finder:
             reason = obstruction(board, self.piece, None, None, self.closed)
             if reason is not None:
                 raise reason
-        starts = policy.starts_to_try(board, self.piece, self.method)
         failures: list[NoTour] = []
-        for tried, v in enumerate(starts):
+        for tried, v in enumerate(policy.starts_to_try(board, self.piece, self.method)):
             try:
                 tour = self.tour_from(v, None)
             except NoTour as exc:
@@ -177,7 +176,7 @@ class _Finder:
         proven = all(exc.proof != "heuristic" for exc in failures)
         nodes = sum(exc.nodes for exc in failures)
         squares = "every square (one of each symmetry class)" if self.method in ("auto", "backtrack") else \
-            f"{len(starts)} squares (one of each symmetry class)"
+            f"{len(failures)} squares (one of each symmetry class)"
         how = f"an exhaustive search from {squares} found none ({nodes:,} positions)" if proven else \
             f"{self._method_name()} found none from {squares}, but it is a heuristic that can get stuck: this " \
             "does not mean that no tour exists"

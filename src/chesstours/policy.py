@@ -37,6 +37,7 @@ Examples
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, get_args
 
@@ -176,23 +177,29 @@ def default_start(board: Board) -> int:
     return int(board.free_squares[0])
 
 
-def starts_to_try(board: Board, piece: Leaper, method: str) -> list[int]:
+def starts_to_try(board: Board, piece: Leaper, method: str) -> Iterator[int]:
     """Without a start square, the squares :func:`find_tour` tries in turn: the default, then one of each class.
 
     Squares that a symmetry of the board (one that keeps its holes and the
     leaper's moves) exchanges have tours alike, so one square of each class
     is enough for a complete method; a heuristic one tries at most
-    :data:`HEURISTIC_STARTS`.
+    :data:`HEURISTIC_STARTS`. The squares come one at a time: the classes
+    are worked out only if the default square has no tour (on a board of
+    millions of squares that is most of the work).
     """
     first = default_start(board)
+    yield first
+    limit = HEURISTIC_STARTS if method in ("warnsdorff", "construct") else board.free_count
     perms = board.symmetries()
     seen = {int(p[first]) for p in perms}
-    out = [first]
+    tried = 1
     for v in board.free_squares.tolist():
+        if tried >= limit:
+            return
         if v not in seen:
             seen |= {int(p[v]) for p in perms}
-            out.append(v)
-    return out[:HEURISTIC_STARTS] if method in ("warnsdorff", "construct") else out
+            tried += 1
+            yield v
 
 
 # -- plans ---------------------------------------------------------------------------
