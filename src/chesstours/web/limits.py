@@ -12,7 +12,9 @@ tour of 8x8). Every request that searches goes through these checks:
   ``quick`` lane runs every tour search first, with a short time budget, on a
   few threads with a long queue; only a search that needs more time moves on
   to the ``slow`` lane, which has one thread and a queue of a few places.
-  Counts go to the ``slow`` lane directly. A lane whose queue is full, or whose
+  Counts, traces and searches asked to be exhaustive (``method=backtrack``)
+  go to the ``slow`` lane directly; pictures are drawn in a process of their
+  own behind a third lane (:mod:`chesstours.web.drawing`). A lane whose queue is full, or whose
   wait runs out, refuses the request at once with :class:`Busy` (HTTP 503),
   so a flood of expensive requests is turned away in microseconds and never
   holds a thread that a cheap request needs.
@@ -253,12 +255,17 @@ class Lanes:
         self.picture = Lane("picture", limits.picture_threads, limits.picture_queue, limits.picture_wait,
                             retry_after=5, noun="pictures")
 
-    async def search(self, fn: Callable[[float], T], time_limit: float) -> T:
+    async def search(self, fn: Callable[[float], T], time_limit: float, heavy: bool = False) -> T:
         """Run ``fn(seconds)``: first in the quick lane with a short budget, then, if that
         budget ran out, in the slow lane with what is left of ``time_limit``.
 
+        A ``heavy`` search (one asked to be exhaustive, or a trace) goes to the slow lane at
+        once: it would only hold a quick thread that a cheap search needs.
+
         :raises LimitReached: when ``time_limit`` runs out; :raises Busy: when a lane is full.
         """
+        if heavy:
+            return await self.slow.run(fn, time_limit)
         quick = time_limit if not time_limit > 0 else min(self.limits.quick_seconds, time_limit)
         try:
             return await self.quick.run(fn, quick)

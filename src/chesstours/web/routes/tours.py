@@ -120,7 +120,7 @@ async def get_tour(
         return found
 
     t0 = time.perf_counter()
-    found = await _lanes(request).search(search, limit)
+    found = await _lanes(request).search(search, limit, heavy=method.value == "backtrack")
     if picture is None:
         return found
     # The picture is drawn in the drawing process, its wait bounded by the picture lane: a cheap

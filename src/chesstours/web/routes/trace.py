@@ -82,4 +82,4 @@ async def get_trace(
         return service.trace(b, p, start, end or None, closed, method.value, order.value, tiebreak.value, seed,
                              steps, budget, keep_partial=last)
 
-    return await _lanes(request).search(run, seconds)
+    return await _lanes(request).search(run, seconds, heavy=True)
