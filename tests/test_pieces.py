@@ -75,7 +75,10 @@ def test_move_table_matches_the_geometry(rows, cols, a, b, data):
 
 def test_a_leap_longer_than_the_board_lands_nowhere():
     from chesstours.board import Board
-    from chesstours.pieces import Leaper, move_table
+    from chesstours.errors import InvalidPiece
+    from chesstours.pieces import MAX_LEAP, Leaper, move_table
 
-    table = move_table(Board(4, 5), Leaper(10**20, 1))
+    table = move_table(Board(4, 5), Leaper(MAX_LEAP, 1))
     assert table.shape[0] == 20 and (table == -1).all()
+    with pytest.raises(InvalidPiece, match="A leap is at most"):
+        Leaper(10**20, 1)

@@ -90,14 +90,15 @@ def test_a_count_interrupted_half_way_resumes_from_its_checkpoint_exactly(tmp_pa
 def test_a_time_limit_stops_a_count_in_tasks_with_what_it_has():
     import multiprocessing
 
+    before = set(multiprocessing.active_children())  # a Dask cluster of another test may be running
     with pytest.raises(ct.LimitReached, match="tasks counted") as stop:
         ct.count_tours("7x7", start="a1", method="backtrack", jobs=2, time_limit=1.5)
     assert stop.value.partial.complete is False
-    assert multiprocessing.active_children() == []  # the workers were stopped, not left searching
+    assert set(multiprocessing.active_children()) <= before  # the workers were stopped, not left searching
     with pytest.raises(ct.LimitReached):
         for _ in ct.iter_tours("7x7", start="a1", jobs=2, time_limit=1.5):
             pass
-    assert multiprocessing.active_children() == []
+    assert set(multiprocessing.active_children()) <= before
 
 
 def test_tours_stream_from_all_workers():

@@ -102,7 +102,7 @@ def test_a_trace_that_runs_out_of_time_returns_what_it_traced():
     assert 1 <= len(data["events"]) < 2000 and data["events"][0]["kind"] == "start"
 
 
-def test_a_trace_that_outgrows_the_quick_lane_is_finished_in_the_slow_lane(monkeypatch):
+def test_a_trace_runs_in_the_slow_lane_and_keeps_what_it_traced(monkeypatch):
     from chesstours.web import service
 
     runs = []
@@ -115,7 +115,7 @@ def test_a_trace_that_outgrows_the_quick_lane_is_finished_in_the_slow_lane(monke
     monkeypatch.setattr(service, "trace", recorded)
     client = TestClient(create_app(Limits(quick_seconds=0.01, search_seconds=30), warm_up=False))
     data = client.get("/api/trace", params={"board": "20x20", "start": "a1", "steps": 2000}).json()
-    assert runs == [False, True]  # the quick lane gave up; the slow lane kept its trace
+    assert runs == [True]  # a trace goes to the slow lane at once, which keeps its trace
     assert data["stopped"] == "steps" and len(data["events"]) == 2000
 
 

@@ -106,8 +106,14 @@ def bishop_obstruction(board: Board, start: int, end: int) -> NoTour | None:
 
 
 def _run(search, deadline, node_limit, stop_at_route: bool, progress=None) -> str:
-    """Run ``search`` in chunks; return "found", "exhausted", "time" or "nodes"."""
+    """Run ``search`` in chunks; return "found", "exhausted", "time" or "nodes".
+
+    The clock is read before every chunk, so a search that finds routes in quick
+    succession stops at the deadline too.
+    """
     while True:
+        if deadline is not None and time.perf_counter() > deadline:
+            return "time"
         budget = _CHUNK
         if node_limit is not None:
             budget = min(budget, node_limit - search.nodes)
@@ -118,8 +124,6 @@ def _run(search, deadline, node_limit, stop_at_route: bool, progress=None) -> st
             progress(search)
         if status != Status.BUDGET:
             return status
-        if deadline is not None and time.perf_counter() > deadline:
-            return "time"
 
 
 def _route(board, search, rule, method, stats) -> BishopRoute:
