@@ -2,8 +2,9 @@
 
 The file is JSON: the run's ``fingerprint`` (what was being computed, so that
 a checkpoint is never applied to another question) and each finished task's
-result under its index. It is replaced atomically -- written beside itself,
-flushed to disk, then renamed over the old one -- at most once every
+result under its index. It is replaced atomically
+(:func:`chesstours.output.write_atomic`: written beside itself, flushed to
+disk, then renamed over the old one) at most once every
 ``every`` seconds and when the run ends, so an interruption at any moment
 leaves either the old record or the new one, never half of one. A task is in
 the record only once its whole result is, so resuming counts nothing twice
@@ -23,13 +24,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from ..errors import InvalidArgument, os_problem
+from ..output import write_atomic
 
 __all__ = ["Checkpoint"]
 
@@ -71,23 +72,10 @@ class Checkpoint:
         if not self._dirty and self.path.exists():
             return
         data = {"fingerprint": self.fingerprint, "done": {str(k): v for k, v in sorted(self.done.items())}}
-        folder = self.path.parent if str(self.path.parent) else Path(".")
         try:
-            fd, temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=folder)
+            write_atomic(self.path.absolute(), json.dumps(data))  # absolute: a checkpoint named "-" is a file
         except OSError as exc:
             raise os_problem(exc, f"Cannot write the checkpoint {self.path}: {exc.strerror or exc}.") from None
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(data, fh)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(temporary, self.path)
-        except BaseException:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
-            raise
         self._written = time.monotonic()
         self._dirty = False
 

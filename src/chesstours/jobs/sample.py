@@ -45,13 +45,20 @@ class Extrapolation:
         return self.estimate + 1.96 * self.error
 
 
+def _mean_spread(values: list[float]) -> tuple[float, float]:
+    """The mean of ``values`` and their standard deviation (infinite for one value)."""
+    k = len(values)
+    mean = math.fsum(values) / k
+    spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (k - 1)) if k > 1 else math.inf
+    return mean, spread
+
+
 def extrapolate(values: list[float], total: int) -> Extrapolation:
     """The sum over ``total`` tasks, estimated from the ``values`` of a uniform random sample of them."""
     k = len(values)
     if k == 0 or total < k:
         raise ValueError(f"a sample of {k} cannot stand for {total} tasks")
-    mean = math.fsum(values) / k
-    spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (k - 1)) if k > 1 else math.inf
+    mean, spread = _mean_spread(values)
     error = total * spread / math.sqrt(k) * math.sqrt(1 - k / total) if k < total else 0.0
     return Extrapolation(total * mean, error, k, total)
 
@@ -64,8 +71,7 @@ def mean_estimate(values: list[float]) -> Extrapolation:
     k = len(values)
     if k < 2:
         raise ValueError(f"a spread needs two values or more, not {k}")
-    mean = math.fsum(values) / k
-    spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (k - 1))
+    mean, spread = _mean_spread(values)
     return Extrapolation(mean, spread / math.sqrt(k), k, k)
 
 

@@ -33,6 +33,8 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from ..board import Board
+from ..errors import InvalidArgument, LimitReached
+from ..words import format_bytes
 from .style import (
     CAPTION_LINES,
     COLOURS,
@@ -65,9 +67,6 @@ def gif_frames(width: int, height: int, wanted: int, memory: int = GIF_MEMORY) -
 
     :raises InvalidArgument: when not even :data:`MIN_FRAMES` fit, with the size that would.
     """
-    from ..errors import InvalidArgument
-    from ..words import format_bytes
-
     per_frame = _FRAME_BYTES * width * height
     fit = memory // per_frame
     if fit >= min(wanted, MIN_FRAMES):
@@ -80,8 +79,6 @@ def gif_frames(width: int, height: int, wanted: int, memory: int = GIF_MEMORY) -
 
 def _past(deadline: float | None) -> None:
     if deadline is not None and time.perf_counter() > deadline:
-        from ..errors import LimitReached
-
         raise LimitReached("The time limit ran out while the animation was drawn.")
 
 
@@ -459,8 +456,6 @@ def frames_gif(scenes: list[Scene], size: int | None = None, fps: float = 2.0, h
         raise ValueError("no frames to draw")
     geom = geometry(scenes[0].board, size, caption=CAPTION_LINES if any(s.caption for s in scenes) else 0)
     if gif_frames(geom.width, geom.height, len(scenes), memory) < len(scenes):
-        from ..errors import InvalidArgument
-
         raise InvalidArgument(f"{len(scenes)} frames of {geom.width}x{geom.height} pixels do not fit in the "
                               "memory an animation may hold; ask for a smaller size or fewer steps.")
     frames = []

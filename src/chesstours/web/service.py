@@ -41,22 +41,13 @@ def tour(
     order: policy.Order,
     played: str | None,
     time_limit: float,
-    picture: dict | None = None,
-) -> dict | bytes:
+) -> dict:
     """One tour, as ``chesstours tour ... --format json`` prints it.
 
     With ``played`` (comma-separated squares), a tour that begins with those
-    moves (:func:`~chesstours.complete_tour`). With ``picture``
-    (``{"fmt": "svg" | "png" | "gif", "numbers", "size", "fps", "animate", "memory"}``),
-    the bytes of the picture that :func:`~chesstours.render.picture.draw_tour`
-    draws of it (``chesstours tour ... -o tour.png``); the request is checked
-    before the search.
+    moves (:func:`~chesstours.complete_tour`). Its picture is drawn apart
+    (:mod:`chesstours.web.drawing`).
     """
-    deadline = time.perf_counter() + time_limit  # the search and the drawing share the time limit
-    if picture is not None:
-        from ..render.picture import check_request, draw_tour
-
-        check_request(picture["fmt"], board, picture.get("size"), picture.get("fps"))
     if played is None:
         found = find_tour(board, start, end, closed, piece, method, tiebreak=tiebreak, seed=seed, order=order,
                           time_limit=time_limit)
@@ -69,11 +60,7 @@ def tour(
         if method == "warnsdorff":
             raise InvalidArgument("A played path is finished by backtracking; use the method auto or backtrack.")
         found = complete_tour(board, path, end, closed, piece, order=order, time_limit=time_limit)
-    if picture is None:
-        return found.to_dict()
-    return draw_tour(found, picture["fmt"], numbers=picture.get("numbers", False), size=picture.get("size"),
-                     fps=picture.get("fps"), animate=picture.get("animate", False), memory=picture.get("memory"),
-                     deadline=deadline)
+    return found.to_dict()
 
 
 def count(

@@ -114,10 +114,8 @@ async def get_tour(
                    "memory": _limits(request).picture_memory}
 
     def search(seconds: float) -> dict:
-        found = service.tour(b, p, start, end, closed, method.value, tiebreak.value if tiebreak else None, seed,
-                             order.value, prefix or None, seconds)
-        assert isinstance(found, dict)
-        return found
+        return service.tour(b, p, start, end, closed, method.value, tiebreak.value if tiebreak else None, seed,
+                            order.value, prefix or None, seconds)
 
     t0 = time.perf_counter()
     found = await _lanes(request).search(search, limit, heavy=method.value == "backtrack")
