@@ -7,6 +7,7 @@ from answering; each must now get a clear answer and leave the server as it was.
 from __future__ import annotations
 
 import random
+import re
 import socket
 import time
 import urllib.parse
@@ -54,7 +55,9 @@ def test_a_large_animation_is_drawn_in_fewer_frames_within_the_budget():
 def test_a_picture_past_its_time_limit_is_abandoned_and_the_next_is_drawn():
     with TestClient(create_app(Limits(search_seconds=0.6), warm_up=False)) as client:
         r = client.get("/api/tour?board=12x12&start=a1&format=gif&size=1024")
-        assert r.status_code == 504 and "while the picture was drawn" in r.json()["detail"]
+        # the drawing process may see its own deadline first, or the server may give up on it first
+        assert r.status_code == 504
+        assert re.search(r"while the (picture|animation) was drawn", r.json()["detail"])
         r = client.get("/api/tour?board=5x5&start=a1&format=svg&time_limit=0.6")
         assert r.status_code in (200, 504)  # a new drawing process starts; on a slow machine it may not be in time
     with TestClient(create_app(Limits(search_seconds=60), warm_up=False)) as client:
