@@ -34,7 +34,7 @@ def test_a_full_lane_refuses_at_once_and_a_waiting_request_gets_its_turn():
 
     busy, refused_in, lane = asyncio.run(scenario())
     assert str(busy) == "The server is busy with other long searches; try again in a moment."
-    assert busy.retry_after == 3 and refused_in < 0.05
+    assert busy.retry_after == 3 and refused_in < 0.2  # at once, not after the 0.5 s the others take
     assert (lane.running, lane.waiting, lane.refused) == (0, 0, 1)
 
 
