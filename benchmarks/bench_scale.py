@@ -10,6 +10,13 @@ Prints three tables; every time is the median of several runs:
 * the same tasks (cut to about a second each) on the local pool of two
   processes and on a Dask LocalCluster of two worker processes started
   once before the runs, and the Dask path's overhead;
+* the frontier count in parts (:mod:`chesstours.frontier.split`): the
+  whole count against its parts conditioned on one square (or ``--split-on``
+  squares), on two worker processes: the count, the largest part's states
+  and peak memory against the whole count's, and the time; with
+  ``--sample-parts N``, only N parts drawn at random are run, and the time
+  of all of them is extrapolated (7x7 open: ``--parts-board 7x7 --parts-open
+  --sample-parts 4``);
 * the 19,591,828,170,979,904 directed open tours of 8x8 sized from random
   tasks (prefixes of ``--depth`` squares, drawn by random descent and
   counted exactly): the plan (tasks, memory and time a task, CPU-hours)
@@ -20,12 +27,14 @@ Usage::
     python benchmarks/bench_scale.py                 # 6x7 closed, 3 runs, 20,000 draws
     python benchmarks/bench_scale.py --board 5x8 --open --runs 1   # a longer job (about 90 s on one worker)
     python benchmarks/bench_scale.py --only sample --draws 100000
+    python benchmarks/bench_scale.py --only parts --parts-board 7x7 --parts-open --sample-parts 4 --runs 1
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing
+import random
 import statistics
 import time
 
@@ -34,6 +43,9 @@ from _report import median_time, table
 import chesstours as ct
 from chesstours import KNIGHT, Board
 from chesstours.backtrack.split import TaskJob, count_task, search_bytes
+from chesstours.frontier import frontier_count
+from chesstours.frontier.split import PartJob, count_part, frontier_parts, split_squares
+from chesstours.jobs import run_tasks_on
 from chesstours.policy import task_target
 from chesstours.scale import Spread, count_spread, sample_count, spread_tasks
 from chesstours.words import format_bytes, format_duration
@@ -94,6 +106,39 @@ def bench_dask(spec: str, closed: bool, runs: int, tasks: int) -> None:
           ["where", "tasks", "s a task", "count", "s", "overhead"], rows)
 
 
+def bench_parts(spec: str, closed: bool, k: int, runs: int, sample: int | None, seed: int) -> None:
+    board = Board.parse(spec)
+    whole_t, whole = median_time(lambda: frontier_count(board, KNIGHT, closed), runs)
+    squares = split_squares(board, KNIGHT, closed, None, None, k)
+    parts = frontier_parts(board, KNIGHT, closed, None, None, squares)
+    chosen = list(range(len(parts))) if sample is None else sorted(random.Random(seed).sample(range(len(parts)),
+                                                                                               sample))
+    jobs = [PartJob(board, KNIGHT, closed, None, None, parts[i], 1) for i in chosen]
+
+    def run() -> dict[int, dict]:
+        return dict(run_tasks_on(count_part, jobs, jobs=2))
+
+    parts_t, got = median_time(run, runs)
+    total = sum(parts[chosen[i]].weight * int(r["count"]) for i, r in got.items())
+    states = max(int(r["max_states"]) for r in got.values())
+    peak = max(int(r["peak_bytes"]) for r in got.values())
+    work = sum(float(r["seconds"]) for r in got.values()) * len(parts) / len(chosen)
+    kind = "closed" if closed else "open"
+    rows = [["whole (2 threads)", "1", f"{whole.count:,}", f"{whole.max_states:,}", "1.00",
+             f"{whole.peak_bytes / 2**20:,.0f}", "1.00", f"{whole_t:.2f}", "1.00x"]]
+    label = f"{len(chosen)} of {len(parts)} parts" if sample is not None else f"{len(parts)} parts"
+    rows.append([f"{label} on 2 processes", f"{len(chosen)}",
+                 f"{total:,}" + (" (equal)" if sample is None and total == whole.count else ""),
+                 f"{states:,}", f"{states / whole.max_states:.2f}", f"{peak / 2**20:,.0f}",
+                 f"{peak / whole.peak_bytes:.2f}", f"{parts_t:.2f}", f"{parts_t / whole_t:.2f}x"])
+    if sample is not None:
+        rows.append([f"all {len(parts)} parts, extrapolated (one core each)", "-", "-", "-", "-", "-", "-",
+                     f"{work / 2:.0f}", f"{work / 2 / whole_t:.1f}x"])
+    table(f"{spec} {kind} by the frontier whole and in parts conditioned on {' '.join(board.names(squares))} "
+          f"(median of {runs}; count: undirected)",
+          ["run", "parts", "count", "widest", "share", "MiB", "share", "s", "vs whole"], rows)
+
+
 def bench_sample(depth: int, draws: int, seed: int) -> None:
     board = Board(8, 8)
     s = sample_count(board, KNIGHT, depth, draws, Spread(jobs=2), seed=seed)
@@ -121,13 +166,19 @@ def main() -> None:
     p.add_argument("--depth", type=int, default=30)
     p.add_argument("--draws", type=int, default=20_000)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--only", choices=["workers", "dask", "sample"])
+    p.add_argument("--parts-board", default="6x6")
+    p.add_argument("--parts-open", action="store_true", help="parts of open tours (default: closed)")
+    p.add_argument("--split-on", type=int, default=1)
+    p.add_argument("--sample-parts", type=int, default=None, help="run only this many parts, drawn at random")
+    p.add_argument("--only", choices=["workers", "dask", "parts", "sample"])
     a = p.parse_args()
     t0 = time.perf_counter()
     if a.only in (None, "workers"):
         bench_workers(a.board, not a.open, a.runs)
     if a.only in (None, "dask"):
         bench_dask(a.board, not a.open, a.runs, a.tasks)
+    if a.only in (None, "parts"):
+        bench_parts(a.parts_board, not a.parts_open, a.split_on, a.runs, a.sample_parts, a.seed)
     if a.only in (None, "sample"):
         bench_sample(a.depth, a.draws, a.seed)
     print(f"\n({time.perf_counter() - t0:.0f} s in all)")

@@ -239,7 +239,8 @@ def test_a_plan_in_tasks_lists_every_task(capsys):
 
 @pytest.mark.parametrize("args, message", [
     (["count", "6x6", "--jobs", "0"], "--jobs must be at least 1"),
-    (["count", "6x6", "--jobs", "2", "--method", "frontier"], "not split into tasks"),
+    (["count", "6x6", "--jobs", "2", "--split-on", "0"], "--split-on must be at least 1"),
+    (["count", "6x6", "--split-on", "1", "--method", "backtrack"], "splits the frontier count into parts"),
     (["count", "6x6", "--where", "q9=3"], "not on"),
     (["count", "6x6", "--cluster", "tcp://127.0.0.1:9"], "No Dask scheduler answers"),
 ])

@@ -39,7 +39,7 @@ from .existence.reasons import obstruction
 from .machine import memory_limit
 from .pieces import KNIGHT, Leaper, parse_piece
 from .policy import CountMethod
-from .scale import Spread, count_spread
+from .scale import Spread, count_parts_spread, count_spread
 
 __all__ = ["count_tours", "estimate_count", "TourCount", "StripCount", "count_strip", "directed_undirected"]
 
@@ -97,6 +97,7 @@ def count_tours(
     cluster: str | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     where: str | TourProperty | None = None,
+    split_on: int | None = None,
 ) -> TourCount:
     """Count tours exactly.
 
@@ -133,6 +134,14 @@ def count_tours(
         local processes, or on the Dask scheduler at ``cluster``
         (``tcp://HOST:PORT``), recording finished tasks in the ``checkpoint``
         file so that a run started again with it resumes where it stopped.
+        Backtracking is cut into tasks; where exhaustive search is out of
+        reach (or with ``method="frontier"``), the frontier count is split
+        into parts instead (:mod:`chesstours.frontier.split`).
+    split_on : int, optional
+        Split the frontier count into parts conditioned on this many squares
+        of the middle line: each part holds fewer states (a worker needs less
+        memory), all together take longer. Default (in tasks): the fewest
+        squares whose parts fit a worker's memory.
     where : str or TourProperty, optional
         Count only the tours with a property (:mod:`chesstours.backtrack.where`):
         ``"symmetric"``, ``"symmetric90"``, clues such as ``"a1=1,h8=64"``.
@@ -161,9 +170,16 @@ def count_tours(
     """
     board, piece, s, e = prepare_query(board, start, end, piece, holes)
     check_limits(time_limit, node_limit)
-    if jobs is not None or cluster is not None or checkpoint is not None or where is not None:
+    if split_on is not None:
+        if method == "backtrack" or where is not None:
+            raise InvalidArgument("split_on (--split-on) splits the frontier count into parts; backtracking and "
+                                  "properties split into tasks on their own.")
+        if split_on < 1:
+            raise InvalidArgument(f"split_on must be at least 1, not {split_on}.")
+        method = "frontier"
+    if jobs is not None or cluster is not None or checkpoint is not None or where is not None or split_on is not None:
         return _count_in_tasks(board, piece, s, e, closed, method, Spread(jobs, cluster, checkpoint), where,
-                               time_limit, node_limit, progress)
+                               time_limit, node_limit, progress, split_on)
     t0 = time.perf_counter()
     plan = policy.plan_count(board, piece, s, e, closed, method, time_limit=time_limit, node_limit=node_limit,
                              workers=workers, spill_dir=spill_dir)
@@ -197,24 +213,26 @@ def count_tours(
 
 def _count_in_tasks(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, method: str,
                     spread: Spread, where: str | TourProperty | None, time_limit: float | None,
-                    node_limit: int | None, progress: Callable[..., None] | None) -> TourCount:
-    """:func:`count_tours` in independent tasks (:mod:`chesstours.scale`): backtracking, split and merged."""
+                    node_limit: int | None, progress: Callable[..., None] | None,
+                    split_on: int | None = None) -> TourCount:
+    """:func:`count_tours` in independent tasks (:mod:`chesstours.scale`): backtracking split into tasks, or
+    the frontier count into parts, and merged."""
     if node_limit is not None:
         raise InvalidArgument("A node limit bounds one search; counting in tasks takes a time limit instead.")
     prop = parse_where(where, board, closed) if isinstance(where, str) else where
     if prop is not None and method == "frontier":
         raise InvalidArgument("A property is tested on the tours that backtracking finds; the frontier method "
                               "counts without finding them. Use --method backtrack (or auto).")
-    if method == "frontier":
-        raise InvalidArgument("The frontier count is not split into tasks (only backtracking is); count with "
-                              "--method frontier without --jobs, --cluster or --checkpoint, or with --method backtrack.")
     plan = policy.plan_count(board, piece, s, e, closed, "backtrack" if prop is not None else method,
                              time_limit=time_limit, jobs=spread.jobs, cluster=spread.cluster, split=True,
-                             list_tasks=False)
+                             list_tasks=False, split_on=split_on)
     if plan.refusal is not None:
         raise InvalidArgument(plan.refusal)
     if plan.method == "theory":
         return TourCount(board, piece, closed, s, e, 0, 0, 0, 0.0, "theory")
+    if plan.method == "frontier":
+        return _count_in_parts(board, piece, s, e, closed, spread, [board.square(v) for v in plan.extra["split_on"]],
+                               time_limit, progress)
 
     def tally(result: TaskResult) -> TourCount:
         n = result.count
@@ -241,6 +259,39 @@ def _count_in_tasks(board: Board, piece: Leaper, s: int | None, e: int | None, c
         raise LimitReached(f"Stopped at the time limit with {result.tasks_done} of {result.tasks_total} tasks "
                            f"counted ({count.directed:,} tours so far){kept}.", partial=count)
     return count
+
+
+def _count_in_parts(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, spread: Spread,
+                    squares: list[int], time_limit: float | None,
+                    progress: Callable[..., None] | None) -> TourCount:
+    """:func:`count_tours` by the frontier method in parts (:mod:`chesstours.frontier.split`), merged exactly."""
+    swapped = closed and s is None and e is not None
+    fs, fe = (e, None) if swapped else (s, e)
+
+    def tally(result: TaskResult) -> TourCount:
+        directed, undirected = _frontier_directed(board, closed, s, e, result.count)
+        return TourCount(board, piece, closed, s, e, directed, undirected, result.nodes, result.seconds, "frontier",
+                         result.complete, dict(result.extra))
+
+    try:
+        result = count_parts_spread(board, piece, fs, fe, closed, spread, squares, time_limit=time_limit,
+                                    progress=progress)
+    except KeyboardInterrupt as exc:
+        exc.partial = tally(exc.partial)  # type: ignore[attr-defined]
+        raise
+    count = tally(result)
+    if not result.complete:
+        kept = f"; {spread.checkpoint} keeps them" if spread.checkpoint is not None else ""
+        raise LimitReached(f"Stopped at the time limit with {result.tasks_done} of {result.tasks_total} parts "
+                           f"counted (parts have signed weights: no count until all are in){kept}.", partial=count)
+    return count
+
+
+def _frontier_directed(board: Board, closed: bool, s: int | None, e: int | None, n: int) -> tuple[int, int]:
+    """Directed and undirected tours from a frontier count ``n`` (undirected paths, or cycles)."""
+    if not closed and s is None and e is None and board.free_count > 1:
+        n *= 2  # directed sequences: each path both ways
+    return directed_undirected(board, closed, s, e, n)
 
 
 def _tour_count(board, piece, closed, s, e, result, seconds: float) -> TourCount:
@@ -314,12 +365,9 @@ def count_by_frontier(board: Board, piece: Leaper, closed: bool, s: int | None, 
         count = TourCount(board, piece, closed, s, e, 0, 0, r.states_total, r.seconds, "frontier", False,
                           _extra(r))
         raise LimitReached(f"{exc} No tour is counted before the sweep ends.", partial=count) from None
-    n = result.count
-    if not closed and s is None and e is None and board.free_count > 1:
-        n *= 2  # directed sequences: each path both ways
     if swapped:
         s, e = None, s
-    directed, undirected = directed_undirected(board, closed, s, e, n)
+    directed, undirected = _frontier_directed(board, closed, s, e, result.count)
     return TourCount(board, piece, closed, s, e, directed, undirected, result.states_total,
                      time.perf_counter() - t0, "frontier", True, _extra(result))
 

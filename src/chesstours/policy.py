@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Literal, get_args
 
 from .arguments import query_json
@@ -105,6 +106,8 @@ TASKS_PER_WORKER = 32
 MIN_TASKS = 128
 #: Workers a cluster is assumed to have when a plan is made for it (it may have more).
 CLUSTER_WORKERS = 8
+#: A frontier count in parts is conditioned on at most this many squares (the parts grow as 36 to the power).
+MAX_SPLIT_ON = 3
 
 
 def task_target(jobs: int | None = None, cluster: str | None = None) -> int:
@@ -267,7 +270,13 @@ class Plan:
         if estimate:
             out.append(f"estimate:  {', '.join(estimate)}")
         tasks = self.extra.get("tasks")
-        if tasks:
+        if tasks and "split_on" in self.extra:
+            out.append(f"parts:     {len(tasks):,} (conditioned on {' '.join(self.extra['split_on'])}), "
+                       f"{self.extra['cpu_hours']:.3g} CPU-hours in all; each about {tasks[0]['states']:.1e} states, "
+                       f"{format_bytes(tasks[0]['memory_bytes'])}, {format_duration(tasks[0]['seconds'])} against "
+                       f"{self.extra['whole_states']:.1e} states, {format_bytes(self.extra['whole_memory_bytes'])} "
+                       "for the whole count (--json lists every part)")
+        elif tasks:
             biggest = max(tasks, key=lambda task: task["states"])
             out.append(f"tasks:     {len(tasks):,}, {self.extra['cpu_hours']:.3g} CPU-hours in all; the largest, "
                        f"{' '.join(biggest['prefix'])} ..., about {biggest['states']:.1e} positions, "
@@ -351,7 +360,7 @@ def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, e
                closed: bool = False, method: str = "auto", *, time_limit: float | None = None,
                node_limit: int | None = None, workers: int | None = None, spill_dir: object = None,
                refuse_above: float | None = math.inf, jobs: int | None = None, cluster: str | None = None,
-               split: bool = False, list_tasks: bool = True) -> Plan:
+               split: bool = False, list_tasks: bool = True, split_on: int | None = None) -> Plan:
     """How :func:`~chesstours.count_tours` will count, and what it will cost.
 
     ``auto``: the theory for an instant zero; the frontier method where its
@@ -362,9 +371,13 @@ def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, e
     :data:`MAX_UNLIMITED_SECONDS` unless a time or node limit is given (the
     web api passes its own limit). With ``split`` (a count run as tasks on
     ``jobs`` processes or a ``cluster``), ``auto`` means backtracking
-    (tasks are cut from its search), and the plan lists its tasks (unless ``list_tasks`` is False)
-    (:func:`chesstours.backtrack.split.balanced_tasks`), each with its
-    estimated positions, memory and seconds, and the total CPU-hours.
+    (tasks are cut from its search) unless exhaustive search is out of
+    reach and the frontier applies; the frontier count then runs in parts
+    conditioned on ``split_on`` squares of the middle line
+    (:mod:`chesstours.frontier.split`; default: the fewest whose parts fit a
+    worker's memory). The plan lists the tasks or parts (unless ``list_tasks``
+    is False; :func:`chesstours.backtrack.split.balanced_tasks`), each with
+    its estimated positions or states, memory and seconds, and the total CPU-hours.
     """
     def planned(how: str) -> Plan:
         return _plan_count(board, piece, start, end, closed, how, time_limit=time_limit, node_limit=node_limit,
@@ -372,13 +385,75 @@ def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, e
                            refuse_above=refuse_above)
 
     plan = planned(method)
-    if split and method == "auto" and plan.method == "frontier":
-        plan = replace(planned("backtrack"), why="in tasks, which are cut from the backtracking search (the "
-                       "frontier count is not split)")
-    if not split or not list_tasks or plan.method != "backtrack" or board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
+    if not split:
         return plan
-    return _with_tasks(plan, task_target(jobs, cluster), CLUSTER_WORKERS if cluster is not None else
-                       worker_count(jobs))
+    workers_there = CLUSTER_WORKERS if cluster is not None else worker_count(jobs)
+    in_parts = partial(_with_parts, split_on=split_on, workers=workers_there, cluster=cluster is not None,
+                       refuse_above=refuse_above, time_limit=time_limit)
+    if method == "auto" and plan.method in ("frontier", "backtrack"):
+        searched = plan if plan.method == "backtrack" else planned("backtrack")
+        if searched.refusal is None:
+            plan = replace(searched, why="in tasks: backtracking, whose search splits into tasks of equal size "
+                           "(the frontier count is split only to bound its memory)")
+        else:
+            frontier = in_parts(replace(planned("frontier"), why="in tasks: the frontier count in parts, since "
+                                        "exhaustive search is out of reach"))
+            plan = frontier if "split_on" in frontier.extra else searched  # unless too wide to split at all
+    if plan.method == "frontier":
+        return plan if "split_on" in plan.extra else in_parts(plan)
+    if not list_tasks or plan.method != "backtrack" or board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
+        return plan
+    return _with_tasks(plan, task_target(jobs, cluster), workers_there)
+
+
+def _with_parts(plan: Plan, split_on: int | None, workers: int, cluster: bool, refuse_above: float | None,
+                time_limit: float | None) -> Plan:
+    """The plan of a frontier count in parts (:mod:`chesstours.frontier.split`): the squares, the parts, their cost.
+
+    ``split_on`` squares are conditioned on; by default the fewest (one to
+    :data:`MAX_SPLIT_ON`) whose largest part fits a worker's share of this
+    machine's memory (a cluster's workers are assumed to have as much).
+    """
+    from .frontier.split import frontier_parts, split_estimate, split_squares
+    from .frontier.sweep import refusal as frontier_refusal
+
+    board, piece, s, e, closed = plan.board, plan.piece, plan.start, plan.end, plan.closed
+    if closed and s is None and e is not None:
+        s, e = e, None  # as the count does: every cycle passes through the end square
+    wide = frontier_refusal(board, piece, s, e, closed)  # too wide for a state: no split helps
+    if wide is not None:
+        return replace(plan, refusal=wide)
+    share = memory_limit() // (1 if cluster else workers)
+    whole = split_estimate(board, piece, closed, s, e, 1, 0)
+    k = split_on
+    if k is None:
+        k = next((k for k in range(1, MAX_SPLIT_ON + 1)
+                  if split_estimate(board, piece, closed, s, e, 1, k)["memory_bytes"] <= share), MAX_SPLIT_ON)
+    try:
+        squares = split_squares(board, piece, closed, s, e, k)
+    except InvalidArgument as exc:
+        return replace(plan, refusal=str(exc))
+    parts = frontier_parts(board, piece, closed, s, e, squares)
+    est = split_estimate(board, piece, closed, s, e, len(parts), k)
+    refusal = None
+    if est["memory_bytes"] > share:
+        refusal = (f"Even split on {k} square{'s' if k > 1 else ''}, a part of the count of {board} would hold about "
+                   f"{est['states']:.0e} states ({format_bytes(est['memory_bytes'])}), more than the "
+                   f"{format_bytes(share)} a worker has here.")
+    elif refuse_above is not None and time_limit is None and est["cpu_hours"] * 3600 / workers > min(
+            refuse_above, MAX_UNLIMITED_SECONDS):
+        refusal = (f"Counting the tours of {board} in {len(parts)} parts would take about "
+                   f"{format_duration(est['cpu_hours'] * 3600 / workers)} on {workers} workers; give a time limit "
+                   "to count as far as it gets (with --checkpoint, to go on later).")
+    names = " ".join(board.names(squares))
+    tasks = [{"id": i, "part": p.describe(board), "weight": p.weight, "states": est["states"],
+              "memory_bytes": est["memory_bytes"], "seconds": est["seconds"]} for i, p in enumerate(parts)]
+    return replace(plan, threads=workers, states=est["states"], memory_bytes=est["memory_bytes"],
+                   seconds=est["cpu_hours"] * 3600 / workers, refusal=refusal,
+                   why=f"{plan.why}; split on {names} into {len(parts)} parts, run on {workers} workers",
+                   extra={**plan.extra, "units": "states", "split_on": board.names(squares), "task_count": len(parts),
+                          "cpu_hours": est["cpu_hours"], "whole_states": whole["whole_states"],
+                          "whole_memory_bytes": whole["whole_memory_bytes"], "tasks": tasks})
 
 
 def _with_tasks(plan: Plan, target: int, workers: int) -> Plan:

@@ -44,13 +44,15 @@ from .backtrack.tasks import Task, TaskResult
 from .backtrack.where import TourProperty
 from .board import Board
 from .errors import InvalidArgument, LimitReached
+from .frontier.split import PartJob, count_part, frontier_parts
 from .jobs import Checkpoint, Extrapolation, mean_estimate, run_tasks_on
 from .machine import worker_count
 from .pieces import Leaper
 from .policy import task_target
 from .tour import Tour
 
-__all__ = ["Spread", "spread_tasks", "count_spread", "iter_spread", "SampledCount", "sample_count"]
+__all__ = ["Spread", "spread_tasks", "count_spread", "count_parts_spread", "iter_spread", "SampledCount",
+           "sample_count"]
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,60 @@ def count_spread(board: Board, piece: Leaper, s: int | None, e: int | None, clos
                 add(i, r)
                 if book is not None:
                     book.record(i, {k: int(r[k]) for k in ("count", "both", "nodes") if k in r})
+                if progress is not None:
+                    progress(result)
+        except KeyboardInterrupt as exc:
+            result.complete, result.stopped_by = False, "interrupt"
+            exc.partial = result  # type: ignore[attr-defined]
+            raise
+    result.seconds = time.perf_counter() - t0
+    result.complete = result.tasks_done == result.tasks_total
+    if not result.complete:
+        result.stopped_by = "time limit"
+    return result
+
+
+def count_parts_spread(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, spread: Spread,
+                       squares: list[int], *, time_limit: float | None = None,
+                       progress: Callable[[TaskResult], None] | None = None) -> TaskResult:
+    """Count by the frontier method in parts (:mod:`chesstours.frontier.split`), conditioned on ``squares``.
+
+    ``count`` is the weighted sum of the parts' counts: undirected paths or
+    cycles, as :func:`~chesstours.frontier.frontier_count` counts them.
+    ``extra`` has the parts, the squares, and the largest part's widest step and
+    peak memory. The checkpoint, the time limit and Ctrl-C behave as in
+    :func:`count_spread`.
+    """
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
+    parts = frontier_parts(board, piece, closed, s, e, squares)
+    threads = 1 if spread.cluster is not None else max(1, worker_count(None) // worker_count(spread.jobs))
+    jobs = [PartJob(board, piece, closed, s, e, part, threads) for part in parts]
+    digest = hashlib.sha256(repr([(p.fixed, p.weight) for p in parts]).encode()).hexdigest()[:16]
+    fingerprint = {"question": "count by frontier parts", **query_json(board, piece, closed, s, e),
+                   "squares": board.names(squares), "tasks": len(parts), "split": digest}
+    book = Checkpoint(spread.checkpoint, fingerprint) if spread.checkpoint is not None else None
+    result = TaskResult(tasks_total=len(parts), extra={
+        "tasks": len(parts), "split_on": board.names(squares),
+        "jobs": "cluster" if spread.cluster else worker_count(spread.jobs), "max_states": 0, "peak_memory_mb": 0.0})
+
+    def add(i: int, r: dict[str, Any]) -> None:
+        result.count += parts[i].weight * int(r["count"])
+        result.nodes += int(r["states"])
+        result.extra["max_states"] = max(result.extra["max_states"], int(r["max_states"]))
+        result.extra["peak_memory_mb"] = max(result.extra["peak_memory_mb"], round(int(r["peak_bytes"]) / 2**20, 1))
+        result.tasks_done += 1
+        result.seconds = time.perf_counter() - t0
+
+    with book if book is not None else nullcontext():
+        for i, r in (book.done if book is not None else {}).items():
+            add(i, r)
+        try:
+            for i, r in run_tasks_on(count_part, jobs, jobs=spread.jobs, cluster=spread.cluster,
+                                     skip=book.done if book is not None else (), deadline=deadline):
+                add(i, r)
+                if book is not None:
+                    book.record(i, r)
                 if progress is not None:
                     progress(result)
         except KeyboardInterrupt as exc:

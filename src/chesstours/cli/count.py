@@ -70,12 +70,16 @@ def _frontier_report(update, board: Board):
             else:
                 where = "" if p.phase == "sweep" else f"{p.phase}: "
                 update(p.step + 1, p.steps, f"{where}square {board.name(p.square)}, {p.states:,} states")
-        elif "jobs" in p.extra:  # tasks on a pool or a cluster
+        elif "jobs" in p.extra:  # tasks (or frontier parts) on a pool or a cluster
             rate = p.tasks_done / p.seconds if p.seconds > 0 else 0.0
             left = (p.tasks_total - p.tasks_done) / rate if rate > 0 else None
             eta = f", about {format_duration(left)} left" if left is not None else ""
-            update(p.tasks_done, p.tasks_total,
-                   f"{p.tasks_done:,}/{p.tasks_total:,} tasks, {p.count:,} tours, {rate:.2g} tasks/s{eta}")
+            if "split_on" in p.extra:  # signed parts: no running count until all are in
+                update(p.tasks_done, p.tasks_total, f"{p.tasks_done:,}/{p.tasks_total:,} parts, "
+                       f"{p.extra['max_states']:,} states at most, {rate:.2g} parts/s{eta}")
+            else:
+                update(p.tasks_done, p.tasks_total,
+                       f"{p.tasks_done:,}/{p.tasks_total:,} tasks, {p.count:,} tours, {rate:.2g} tasks/s{eta}")
         else:  # backtracking
             update(p.tasks_done, p.tasks_total, f"{p.nodes:,} positions")
 
@@ -109,6 +113,10 @@ def count(
         None, "--checkpoint", metavar="FILE",
         help="Record finished tasks in FILE; started again with it, the count resumes where it stopped."),
     where: Optional[str] = WhereOpt,
+    split_on: Optional[int] = typer.Option(
+        None, "--split-on", metavar="K",
+        help="Frontier: count in parts conditioned on K squares of the middle line; each part needs less memory, "
+             "all of them more time (default with --jobs, --cluster or --checkpoint: the fewest that fit)."),
 ) -> None:
     """Count tours exactly: directed (sequences) and undirected (paths; closed: cycles)."""
     if strip is not None:
@@ -127,18 +135,22 @@ def count(
         raise InvalidArgument(f"--workers must be at least 1, not {workers}.")
     if jobs is not None and jobs < 1:
         raise InvalidArgument(f"--jobs must be at least 1, not {jobs}.")
+    if split_on is not None and split_on < 1:
+        raise InvalidArgument(f"--split-on must be at least 1, not {split_on}.")
     if plan:
         query = prepare_query(b, start, end, parse_piece(piece))
-        print_plan(policy.plan_count(*query, closed, method.value, time_limit=time_limit, workers=workers,
-                                     spill_dir=spill_dir, jobs=jobs, cluster=cluster,
-                                     split=jobs is not None or cluster is not None or checkpoint is not None),
+        split = jobs is not None or cluster is not None or checkpoint is not None or split_on is not None
+        print_plan(policy.plan_count(*query, closed, "frontier" if split_on is not None else method.value,
+                                     time_limit=time_limit, workers=workers, spill_dir=spill_dir, jobs=jobs,
+                                     cluster=cluster, split=split, split_on=split_on),
                    as_json)
         return
     with progress_display("counting", progress) as update:
         try:
             result = counting.count_tours(b, start, end, closed, parse_piece(piece), method.value, time_limit=time_limit,
                                      workers=workers, progress=_frontier_report(update, b), spill_dir=spill_dir,
-                                              jobs=jobs, cluster=cluster, checkpoint=checkpoint, where=where)
+                                              jobs=jobs, cluster=cluster, checkpoint=checkpoint, where=where,
+                                              split_on=split_on)
             code = 0
         except LimitReached as exc:
             result, code = exc.partial, EXIT_LIMIT
@@ -161,7 +173,11 @@ def count(
                    + (f" to {b.name(result.end)}" if result.end is not None else ""))
         typer.echo(f"directed:   {result.directed:,}{note}")
         typer.echo(f"undirected: {result.undirected:,}{note}")
-        if result.method == "frontier":
+        if result.method == "frontier" and "split_on" in result.extra:
+            x = result.extra
+            typer.echo(f"method:     frontier in {x['tasks']:,} parts, conditioned on {' '.join(x['split_on'])}; "
+                       f"{x['max_states']:,} states at most in a part, {x['peak_memory_mb']:,.1f} MiB")
+        elif result.method == "frontier":
             x = result.extra
             how = " (meet in the middle)" if x.get("how") == "meet in the middle" else ""
             disk = f", {x['peak_disk_mb']:,.1f} MiB on disk" if "peak_disk_mb" in x else ""

@@ -48,7 +48,7 @@ from ..errors import LimitReached
 from ..pieces import Leaper
 from . import join_kernel as jk
 from .disk import Layers, Spilled, load
-from .plan import Sweep, greedy, line_orders, neighbours, plan
+from .plan import Fixed, Sweep, greedy, line_orders, neighbours, plan
 from .run import FrontierProgress, FrontierResult, NarrowOverflow, run_sweep
 
 __all__ = ["Halves", "plan_halves", "count_by_halves"]
@@ -72,9 +72,12 @@ class Halves:
 
 
 def plan_halves(board: Board, piece: Leaper, closed: bool, split: int, start: int | None = None,
-                end: int | None = None) -> Halves:
-    """Plan the halves of a meet in the middle cut after the first ``split`` squares of the greedy order."""
-    nb = neighbours(board, piece)
+                end: int | None = None, fixed: Fixed | None = None) -> Halves:
+    """Plan the halves of a meet in the middle cut after the first ``split`` squares of the greedy order.
+
+    ``fixed``: edges ruled out (see :func:`~chesstours.frontier.plan.neighbours`).
+    """
+    nb = neighbours(board, piece, fixed)
     lines = line_orders(board, piece)["greedy"]
     order = [v for line in lines for v in line]
     a, b = set(order[:split]), set(order[split:])

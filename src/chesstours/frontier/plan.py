@@ -25,6 +25,7 @@ at most, against 589 thousand with evens first).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -34,7 +35,7 @@ from ..board import Board
 from ..pieces import Leaper, move_table
 from .kernel import CAP
 
-__all__ = ["Step", "Sweep", "plan", "line_orders", "best_plan", "greedy", "neighbours"]
+__all__ = ["Step", "Sweep", "Fixed", "plan", "line_orders", "best_plan", "greedy", "neighbours"]
 
 
 @dataclass
@@ -74,10 +75,20 @@ class Sweep:
         return sum(len(s.keep) for s in self.steps)
 
 
-def neighbours(board: Board, piece: Leaper) -> dict[int, list[int]]:
-    """The free neighbours of every free square."""
+#: Squares whose tour edges may go only to some of their neighbours: ``{square: those neighbours}``
+#: (the conditioned squares of a split count, :mod:`chesstours.frontier.split`).
+Fixed = Mapping[int, Sequence[int]]
+
+
+def neighbours(board: Board, piece: Leaper, fixed: Fixed | None = None) -> dict[int, list[int]]:
+    """The free neighbours of every free square; with ``fixed``, the graph without the edges it rules out."""
     table = move_table(board, piece)
-    return {v: [int(u) for u in table[v] if u >= 0] for v in range(board.size) if v not in board.holes}
+    nbrs = {v: [int(u) for u in table[v] if u >= 0] for v in range(board.size) if v not in board.holes}
+    for v, allowed in (fixed or {}).items():
+        for u in set(nbrs[v]) - set(allowed):
+            nbrs[u].remove(v)
+        nbrs[v] = [u for u in nbrs[v] if u in allowed]
+    return nbrs
 
 
 def _lines(board: Board) -> list[list[int]]:
@@ -202,9 +213,12 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
 
 
 def best_plan(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
-              closed: bool = False) -> Sweep:
-    """The whole-board sweep of the narrowest frontier (then the fewest frontier squares in all)."""
-    nbrs = neighbours(board, piece)
+              closed: bool = False, fixed: Fixed | None = None) -> Sweep:
+    """The whole-board sweep of the narrowest frontier (then the fewest frontier squares in all).
+
+    ``fixed``: the edges it rules out are left out; the order of the squares is the whole graph's.
+    """
+    nbrs = neighbours(board, piece, fixed)
     plans = []
     for lines in line_orders(board, piece).values():
         order = [v for line in lines for v in line]

@@ -22,7 +22,7 @@ from . import kernel as fk
 from .disk import Layers, disk_needed
 from .join import Halves, count_by_halves, plan_halves
 from .join_kernel import MAX_MIDDLE
-from .plan import Sweep, best_plan, line_orders, neighbours
+from .plan import Fixed, Sweep, best_plan, line_orders, neighbours
 from .residues import count_bound, from_residues, moduli_for
 from .run import FrontierProgress, FrontierResult, NarrowOverflow, WideOverflow, run_sweep
 
@@ -61,7 +61,7 @@ def estimate_states(slots: int, closed: bool = True) -> float:
 
 
 def choose_halves(board: Board, piece: Leaper, closed: bool, start: int | None = None,
-                  end: int | None = None) -> Halves | None:
+                  end: int | None = None, fixed: Fixed | None = None) -> Halves | None:
     """The halves of a meet in the middle for this count, or None where a plain sweep is the way.
 
     The cut falls after ``(lines + b) // 2`` lines for a leaper reaching
@@ -76,7 +76,7 @@ def choose_halves(board: Board, piece: Leaper, closed: bool, start: int | None =
         return None
     cut = (len(lines) + piece.b) // 2
     try:
-        halves = plan_halves(board, piece, closed, sum(len(line) for line in lines[:cut]), start, end)
+        halves = plan_halves(board, piece, closed, sum(len(line) for line in lines[:cut]), start, end, fixed)
     except ValueError:
         return None
     if len(halves.middle) > MAX_MIDDLE or halves.max_slots > fk.MAX_SLOTS:
@@ -165,6 +165,7 @@ def frontier_count(
     halves: bool | None = None,
     spill_dir: str | os.PathLike | None = None,
     table_budget: int | None = None,
+    fixed: Fixed | None = None,
 ) -> FrontierResult:
     """Count the Hamiltonian cycles (``closed``) or paths of the leaper graph.
 
@@ -180,6 +181,10 @@ def frontier_count(
     ``memory_limit``); the count is then refused only when the disk there is
     too small.
 
+    ``fixed``: ``{square: neighbours}``, count only the tours whose edges at
+    each such square go to those neighbours (one part of a split count,
+    :mod:`chesstours.frontier.split`).
+
     Raises
     ------
     InvalidArgument
@@ -194,11 +199,11 @@ def frontier_count(
     n = board.free_count
     if n == 1:
         return FrontierResult(0 if closed else 1, 1, 0, time.perf_counter() - t0, 0, states_total=1)
-    if closed and start is not None and end is not None and end not in neighbours(board, piece)[start]:
+    if closed and start is not None and end is not None and end not in neighbours(board, piece, fixed)[start]:
         return FrontierResult(0, 1, 0, time.perf_counter() - t0, 0, states_total=1)  # no edge start-end to use
     _check_size(board, _quick_slots(board, piece), closed, memory_limit, spill_dir)
     budget = 2 - len({x for x in (start, end) if x is not None})
-    cut = None if halves is False else choose_halves(board, piece, closed, start, end)
+    cut = None if halves is False else choose_halves(board, piece, closed, start, end, fixed)
     if halves and cut is None:
         raise InvalidArgument(f"{board} is too small or too narrow to count by meet in the middle.")
     with _layers(spill_dir) as layers:
@@ -213,10 +218,10 @@ def frontier_count(
                 return _disk(result, layers)
             except NarrowOverflow:
                 pass  # a half counts past 2**64: the whole sweep carries two limbs
-        sweep = best_plan(board, piece, start, end, closed)
+        sweep = best_plan(board, piece, start, end, closed, fixed)
         _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir)
         result = _run(sweep, closed, budget, deadline, progress, t0, strip=False, workers=workers, layers=layers,
-                      degrees=_degrees(board, piece),
+                      degrees=_degrees(board, piece, fixed),
                       table_budget=tables)
         return _disk(result, layers)
 
@@ -309,8 +314,8 @@ def thread_count(workers: int | None = None) -> int:
     return 1 << (n.bit_length() - 1)
 
 
-def _degrees(board: Board, piece: Leaper) -> list[int]:
-    return [len(x) for x in neighbours(board, piece).values()]
+def _degrees(board: Board, piece: Leaper, fixed: Fixed | None = None) -> list[int]:
+    return [len(x) for x in neighbours(board, piece, fixed).values()]
 
 
 def _run(sweep: Sweep, closed: bool, budget: int, deadline, progress, t0, strip: bool, degrees: list[int],
