@@ -20,12 +20,19 @@ tour of 8x8). Every request that searches goes through these checks:
   holds a thread that a cheap request needs.
 
 The kernels release the GIL, so a count on the slow lane's thread does not
-slow down the Python work of the quick lane.
+slow down the Python work of the quick lane; and the slow lane's threads run
+at a lower scheduling priority (``nice`` 5, with every thread they start),
+so that on a machine with fewer cores than busy threads the kernel gives the
+quick lane the CPU first.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
+import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -184,14 +191,28 @@ class Limits:
         return asked if not asked > 0 else min(asked, cap)
 
 
+#: How much lower the slow lane's threads are scheduled than the rest of the server (``nice``).
+SLOW_NICE = 5
+
+
+def _lower_priority(step: int) -> None:
+    """Lower the calling thread's scheduling priority (Linux schedules threads one by one; threads it starts
+    inherit it). Where that cannot be done, nothing changes."""
+    with contextlib.suppress(AttributeError, OSError):
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + step))
+
+
 class Lane:
     """Run blocking functions in worker threads, at most ``threads`` at once.
 
     Up to ``queue`` requests wait for a thread, each at most ``wait`` seconds;
-    past either, :class:`Busy` is raised at once.
+    past either, :class:`Busy` is raised at once. With ``nice``, the lane has
+    threads of its own, scheduled that much lower than the server's.
     """
 
-    def __init__(self, name: str, threads: int, queue: int, wait: float, retry_after: int, noun: str = ""):
+    def __init__(self, name: str, threads: int, queue: int, wait: float, retry_after: int, noun: str = "",
+                 nice: int = 0):
         self.name = name
         self.noun = noun or f"{name} searches"
         self.threads = threads
@@ -204,6 +225,8 @@ class Lane:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._slots: asyncio.Semaphore | None = None
         self._limiter: anyio.CapacityLimiter | None = None
+        self.nice = nice
+        self._own: concurrent.futures.ThreadPoolExecutor | None = None
 
     def _bind(self) -> None:
         # asyncio primitives belong to one event loop: make them in the loop that serves.
@@ -238,11 +261,31 @@ class Lane:
         else:
             await self._slots.acquire()
         self.running += 1
+        if self.nice:
+            return await self._run_niced(fn, *args)
         try:
             return await anyio.to_thread.run_sync(fn, *args, limiter=self._limiter)
         finally:
             self.running -= 1
             self._slots.release()
+
+    async def _run_niced(self, fn: Callable[..., T], *args) -> T:
+        """Run on the lane's own low-priority threads; the slot is given back when the thread is done with it
+        (a request that goes away does not free a thread that is still searching)."""
+        assert self._slots is not None and self._loop is not None
+        if self._own is None:
+            self._own = concurrent.futures.ThreadPoolExecutor(
+                self.threads, thread_name_prefix=f"chesstours-{self.name}", initializer=_lower_priority,
+                initargs=(self.nice,))
+        slots, loop = self._slots, self._loop
+
+        def release() -> None:
+            self.running -= 1
+            slots.release()
+
+        job = self._own.submit(fn, *args)
+        job.add_done_callback(lambda _: loop.call_soon_threadsafe(release))
+        return await asyncio.wrap_future(job)
 
 
 class Lanes:
@@ -251,7 +294,8 @@ class Lanes:
     def __init__(self, limits: Limits):
         self.limits = limits
         self.quick = Lane("quick", limits.quick_threads, limits.quick_queue, limits.quick_wait, retry_after=1)
-        self.slow = Lane("long", limits.slow_threads, limits.slow_queue, limits.slow_wait, retry_after=5)
+        self.slow = Lane("long", limits.slow_threads, limits.slow_queue, limits.slow_wait, retry_after=5,
+                         nice=SLOW_NICE)
         self.picture = Lane("picture", limits.picture_threads, limits.picture_queue, limits.picture_wait,
                             retry_after=5, noun="pictures")
 
