@@ -312,6 +312,16 @@ def test_exists_is_null_when_the_time_runs_out(client, monkeypatch):
     assert seen == [pytest.approx(0.5, abs=0.05), pytest.approx(2.5, abs=0.05)]
 
 
+def test_a_machine_short_of_memory_answers_503_with_a_retry_not_400(client, monkeypatch):
+    def short(*args, **kwargs):
+        raise ct.errors.ResourceError("The machine ran out of memory for the search's tables.")
+
+    monkeypatch.setattr(service, "tour_exists", short)
+    response = client.get("/api/exists", params={"board": "8x8"})
+    assert response.status_code == 503 and response.headers["retry-after"] == "30"
+    assert response.json()["detail"] == "The machine ran out of memory for the search's tables."
+
+
 # -- time limits on every search ------------------------------------------------------------------
 
 

@@ -34,7 +34,7 @@ from fastapi_offline import FastAPIOffline
 
 from .. import __version__
 from ..count import count_tours, estimate_count
-from ..errors import ChessToursError, LimitReached, NoTour
+from ..errors import ChessToursError, LimitReached, NoTour, ResourceError
 from ..find import find_tour
 from . import drawing
 from .limits import Busy, Lanes, Limits
@@ -100,6 +100,10 @@ def create_app(limits: Limits | None = None, warm_up: bool = True) -> FastAPI:
     return app
 
 
+#: Seconds a client is asked to wait after the machine ran short of memory or disk for its request.
+RESOURCE_RETRY = 30
+
+
 def _errors(app: FastAPI) -> None:
     @app.exception_handler(ChessToursError)
     async def library_error(request: Request, exc: ChessToursError) -> JSONResponse:
@@ -114,6 +118,8 @@ def _errors(app: FastAPI) -> None:
         if isinstance(exc, Busy):
             return JSONResponse({"detail": str(exc)}, status_code=503,
                                 headers={"Retry-After": str(exc.retry_after)})
+        if isinstance(exc, ResourceError):  # the machine's problem (memory, disk), not the request's
+            return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": str(RESOURCE_RETRY)})
         return JSONResponse({"detail": str(exc)}, status_code=400)
 
     @app.exception_handler(RequestValidationError)
