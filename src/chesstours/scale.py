@@ -44,7 +44,6 @@ from .backtrack.tasks import Task, TaskResult
 from .backtrack.where import TourProperty
 from .board import Board
 from .errors import InvalidArgument, LimitReached
-from .frontier.split import PartJob, count_part, frontier_parts
 from .jobs import Checkpoint, Extrapolation, mean_estimate, run_tasks_on
 from .machine import worker_count
 from .pieces import Leaper
@@ -175,6 +174,12 @@ def count_parts_spread(board: Board, piece: Leaper, s: int | None, e: int | None
     peak memory. The checkpoint, the time limit and Ctrl-C behave as in
     :func:`count_spread`.
     """
+    from .frontier.split import (  # the frontier's kernels load only when used
+        PartJob,
+        count_part,
+        frontier_parts,
+    )
+
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     parts = frontier_parts(board, piece, closed, s, e, squares)
