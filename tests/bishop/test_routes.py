@@ -437,14 +437,14 @@ def test_route_keeps_its_squares_as_int32_steps_for_renderers():
 
 
 def test_random_restarts_find_a_12x12_route_that_the_seed_order_does_not_reach_in_seconds():
-    route = ct.solve_bishop("12x12", time_limit=30)
+    route = ct.solve_bishop("12x12", method="backtrack", time_limit=30)
     assert route.problem() is None and route.names()[-1] == "l12"
     assert route.method == "restarts" and route.stats["restarts"] >= 1
 
 
 def test_the_restarts_share_the_node_limit_with_the_complete_search():
     with pytest.raises(LimitReached) as info:
-        ct.solve_bishop("20x20", node_limit=3_000_000)
+        ct.solve_bishop("20x20", method="backtrack", node_limit=3_000_000)
     assert info.value.partial["nodes"] <= 3_000_000
 
 
