@@ -331,7 +331,7 @@ def test_ctrl_c_during_a_count_carries_the_partial_count():
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt) as info:
-        ct.count_bishop_routes("12x12", progress=interrupt)
+        ct.count_bishop_routes("12x12", progress=interrupt, time_limit=3600)
     assert calls and info.value.partial.complete is False and info.value.partial.nodes > 0
 
 
