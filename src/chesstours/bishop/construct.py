@@ -39,18 +39,20 @@ the cell and outside it; the switch joins ``a-b``, ``c-d``, ``e-f``,
 ``g-h``, and ``a-b ~ g-h ~ e-f ~ c-d ~ a`` is one cycle (with the path's two
 ends, one path). On n x n the cell at c3 crosses the path and the loops 2,
 4 and 6, so it joins three loops; so do the cells every sixth file along the
-third rank (c3, i3, o3, ...).
+third rank (c3, i3, o3, ...) as far as they meet three new loops, and one or
+two more switches join what is left.
 
 The construction makes the switches in two passes, in the order of the
 squares: first every cell whose four strands lie on four different trails
 (each joins three trails, a theorem); then, while loops are left, the cells
 on the smallest loop, each tried and kept only when it lowers the number of
 trails. It succeeds on every board with both sides even up to 40 x 40
-except 4 x 4, 6 x 6 and the boards with four ranks and 6k + 4 files, which
-have no cell to switch in a loop (4 x 4, 6 x 6, 4 x 10 have no route at all;
-the search decides). Whatever it builds, the route is read off by walking
-from the start and checked by :meth:`BishopRoute.validate` before it is
-returned.
+(from each corner) except 6 x 6 and the boards 4 x (6k + 4) and
+(6k + 4) x 4, where no cell inside the board can join a loop -- and the
+complete search proves that these have no route at all -- and on every
+n x n and n x (n + 2) up to 120. The route is read off by walking from the
+start, and :func:`~chesstours.bishop.solve.solve_bishop` checks it with
+:meth:`~chesstours.bishop.route.BishopRoute.validate` before it returns it.
 
 References
 ----------

@@ -14,9 +14,10 @@ corner. ``auto`` answers from the theory when it can
 (:func:`~chesstours.bishop.solve.bishop_obstruction`); then lets the search
 in the Delphi program's order run alone for its first
 :data:`~chesstours.bishop.search.FIRST_ALONE` steps, so that the route is the
-first in that order wherever the search meets one that soon (every board up
-to 10 x 12 but 10 x 10, and many narrow ones); then builds one where the
-construction applies; else goes on with the restarts, as ``backtrack``.
+first in that order wherever the search meets one that soon (every board
+with both sides even of at most 120 squares but 10 x 10 and 12 x 10, and
+many narrow ones beyond); then builds one where the construction applies;
+else goes on with the restarts, as ``backtrack``.
 
 A count without a time or node limit on a board of more than
 :data:`ESTIMATE_ABOVE_SQUARES` squares is estimated first (Knuth's random
