@@ -143,8 +143,8 @@ def bench_first_routes(runs: int, searched: bool) -> None:
                 answer = f"{route.method}, {route.step_count:,} steps"
             except NoTour as exc:
                 t, answer = median_time(lambda: _no_route(board), runs)[0], f"none ({exc.proof})"
-            built = construct_route(Board(r, c), 0, r * c - 1)
-            tc = median_time(lambda: construct_route(Board(r, c), 0, r * c - 1), runs)[0] if built else None
+            built = construct_route(Board(r, c), 0)
+            tc = median_time(lambda: construct_route(Board(r, c), 0), runs)[0] if built else None
             row = [board, answer, f"{t:.3f}", "-" if tc is None else f"{tc:.4f}",
                    "-" if built is None else f"{built[1]['loops']}/{built[1]['switches']}"]
             if searched:

@@ -56,20 +56,19 @@ start, and :func:`~chesstours.bishop.solve.solve_bishop` checks it with
 
 References
 ----------
-.. [1] H. Steinhaus, "One Hundred Problems in Elementary Mathematics", 1964
-   (the billiard ball on a rectangle reaches a corner after lcm of its sides).
-.. [2] L. Euler, "Solutio problematis ad geometriam situs pertinentis", 1736,
-   and C. Hierholzer, 1873 (trails that use each link once, joined by
-   switching at a vertex).
+.. [1] L. Euler, "Solutio problematis ad geometriam situs pertinentis", 1736;
+   C. Hierholzer, "Ueber die Moglichkeit, einen Linienzug ohne Wiederholung
+   und ohne Unterbrechung zu umfahren", Math. Ann. 6, 1873 (trails that use
+   each link once; closed trails joined where they meet).
 
 Examples
 --------
 >>> from chesstours.board import Board
->>> b = Board(4, 6); b.names(construct_route(b, 0, b.size - 1)[0])
+>>> b = Board(4, 6); b.names(construct_route(b, 0)[0])
 ['a1', 'b2', 'c3', 'd4', 'e3', 'f2', 'e1', 'd2', 'c3', 'b4', 'a3', 'b2', 'c1', 'd2', 'e3', 'f4']
->>> steps, stats = construct_route(Board(12, 12), 0, 143); stats["loops"], stats["switches"]
+>>> steps, stats = construct_route(Board(12, 12), 0); stats["loops"], stats["switches"]
 (5, 3)
->>> construct_route(Board(4, 4), 0, 15) is None
+>>> construct_route(Board(4, 4), 0) is None
 True
 """
 
@@ -100,15 +99,16 @@ def construction_refusal(board: Board, start: int, end: int) -> str | None:
     return None
 
 
-def construct_route(board: Board, start: int, end: int) -> tuple[np.ndarray, dict] | None:
+def construct_route(board: Board, start: int) -> tuple[np.ndarray, dict] | None:
     """A route from corner ``start`` to the opposite corner by the billiard construction, or None.
+
+    ``board`` has both sides even; its holes, if any, are ignored (:func:`construction_refusal`
+    says when the construction answers a query).
 
     Returns ``(steps, stats)``: the squares one per step, and ``loops`` (the
     billiard loops switched in) and ``switches`` (the cells switched). None
     when the loops cannot all be joined (4 x 4, 6 x 6, ...). The route is not
     yet checked: :func:`chesstours.bishop.solve.solve_bishop` checks it.
-
-    :raises InvalidArgument: never; call :func:`construction_refusal` first.
     """
     from .search import direction_table
 
@@ -282,4 +282,4 @@ def walk_trail(step_to, present, start, out):
 def load_kernels() -> None:
     """Compile the construction's kernels, or load them from numba's cache (once per process), so that the
     time a construction reports is its own."""
-    construct_route(Board(2, 2), 0, 3)
+    construct_route(Board(2, 2), 0)

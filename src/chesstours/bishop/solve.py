@@ -135,11 +135,11 @@ def _route(board, search, rule, method, stats) -> BishopRoute:
     return route
 
 
-def _constructed(board, s, e, rule, nodes, t0) -> BishopRoute | None:
+def _constructed(board, s, rule, nodes, t0) -> BishopRoute | None:
     """The route of the billiard construction, checked; None when it cannot join the loops."""
     from .construct import construct_route
 
-    built = construct_route(board, s, e)
+    built = construct_route(board, s)
     if built is None:
         return None
     steps, stats = built
@@ -298,7 +298,7 @@ def solve_bishop(
         refusal = construct.construction_refusal(board, s, e)
         if refusal is not None:
             raise InvalidArgument(refusal)
-        built = _constructed(board, s, e, rule, 0, t0)
+        built = _constructed(board, s, rule, 0, t0)
         if built is None:
             raise InvalidArgument(f"The construction cannot join the billiard loops of {board} into one route; "
                                   f"the search (method backtrack) decides whether there is one.")
@@ -311,7 +311,7 @@ def solve_bishop(
             return _route(board, search, rule, "backtrack", {"nodes": search.nodes,
                                                              "seconds": time.perf_counter() - t0})
         if status == Status.NODES and search.nodes == FIRST_ALONE:
-            built = _constructed(board, s, e, rule, search.nodes, t0)
+            built = _constructed(board, s, rule, search.nodes, t0)
             if built is not None:
                 return built
     # Whatever is left -- no route yet, none proved, a limit reached -- the search with restarts settles.
