@@ -27,9 +27,10 @@ a small cell joins to the path. ``solve_bishop`` keeps the first route in the
 Delphi program's order wherever the search meets one within its first million
 steps, and builds one otherwise (:mod:`chesstours.bishop.methods`): every
 n x n and n x (n + 2) board with n even up to 32 gets its route in a fraction
-of a second, but 4 x 4 and 6 x 6, which have none. Counting stays
-exhaustive: a count that Knuth's estimate of the search puts past an hour is
-refused up front, with the estimate (12x12: about 4e12 steps, five days).
+of a second, but 4 x 4 and 6 x 6, which have none (the theory proves it for
+4 x 4, the search for 6 x 6). Counting stays exhaustive: a count that Knuth's
+estimate of the search puts past an hour is refused up front, with the
+estimate (12x12: about 4e12 steps, five days).
 
 Before searching, two facts answer many boards at once. A square of the
 start's colour with no diagonal neighbour can never be reached. A square with
@@ -38,7 +39,9 @@ only link and could leave only by that link again, which the rule forbids --
 so a route that enters it ends there. Two such squares besides the start, or
 one that is not the required end, leave no route: that is why no odd x odd
 board has a route from a corner (its other three corners have the same
-colour).
+colour). On four ranks no square of the middle can turn, so the route would
+be the billiard path, which leaves links unused on 4 x (6k + 4): no route
+there either (:mod:`chesstours.bishop.theory`).
 
 Examples
 --------
@@ -57,7 +60,8 @@ Examples
 from __future__ import annotations
 
 from .route import BishopRoute, resolve_end, route_problem
-from .solve import BishopCount, bishop_obstruction, count_bishop_routes, iter_bishop_routes, solve_bishop
+from .solve import BishopCount, count_bishop_routes, iter_bishop_routes, solve_bishop
+from .theory import bishop_obstruction
 
 __all__ = ["solve_bishop", "iter_bishop_routes", "count_bishop_routes", "BishopRoute", "BishopCount",
            "bishop_obstruction", "resolve_end", "route_problem"]

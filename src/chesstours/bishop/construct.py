@@ -48,8 +48,9 @@ squares: first every cell whose four strands lie on four different trails
 on the smallest loop, each tried and kept only when it lowers the number of
 trails. It succeeds on every board with both sides even up to 40 x 40
 (from each corner) except 6 x 6 and the boards 4 x (6k + 4) and
-(6k + 4) x 4, where no cell inside the board can join a loop -- and the
-complete search proves that these have no route at all -- and on every
+(6k + 4) x 4, where no cell inside the board can join a loop -- and these
+have no route at all (:mod:`chesstours.bishop.theory` proves it for four
+ranks, the complete search for 6 x 6) -- and on every
 n x n and n x (n + 2) up to 120. The route is read off by walking from the
 start, and :func:`~chesstours.bishop.solve.solve_bishop` checks it with
 :meth:`~chesstours.bishop.route.BishopRoute.validate` before it returns it.
@@ -107,8 +108,8 @@ def construct_route(board: Board, start: int) -> tuple[np.ndarray, dict] | None:
 
     Returns ``(steps, stats)``: the squares one per step, and ``loops`` (the
     billiard loops switched in) and ``switches`` (the cells switched). None
-    when the loops cannot all be joined (4 x 4, 6 x 6, ...). The route is not
-    yet checked: :func:`chesstours.bishop.solve.solve_bishop` checks it.
+    when the loops cannot all be joined (4 x 4, 6 x 6, 4 x 10, ...). The route
+    is not yet checked: :func:`chesstours.bishop.solve.solve_bishop` checks it.
     """
     from .search import direction_table
 

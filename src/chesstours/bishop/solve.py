@@ -17,6 +17,7 @@ from ..errors import InvalidArgument, LimitReached, NoTour
 from ..words import Status
 from .methods import BishopMethod, check_method, count_refusal
 from .route import COLOUR_NAMES, BishopRoute, resolve_end
+from .theory import bishop_obstruction
 
 __all__ = ["solve_bishop", "iter_bishop_routes", "count_bishop_routes", "BishopCount", "bishop_obstruction"]
 
@@ -73,39 +74,6 @@ def _prepare(board, start, end, holes) -> tuple[Board, int, str, int]:
     if e >= 0 and rule not in ("opposite", "any"):
         rule = board.name(e)
     return board, s, rule, e
-
-
-def bishop_obstruction(board: Board, start: int, end: int) -> NoTour | None:
-    """Why no route from ``start`` to ``end`` (-1: anywhere) exists, from the board's shape; or None.
-
-    >>> b = Board(5, 5); print(bishop_obstruction(b, 0, 24).reason)  # doctest: +NORMALIZE_WHITESPACE
-    e1, a5 and e5 each have one diagonal neighbour: a bishop that enters one cannot leave it
-    (its only link is then used), so a route can visit only one of them, last.
-    """
-    from .search import direction_table
-
-    table = direction_table(board)
-    colour = board.colour(start)
-    squares = [v for v in board.free_squares.tolist() if board.colour(v) == colour and v != start]
-    degree = {v: int((table[v] >= 0).sum()) for v in squares}
-    isolated = [v for v in squares if degree[v] == 0]
-    if isolated:
-        return NoTour(f"{board.name(isolated[0])} has no diagonal neighbour on {board}, so no bishop "
-                      f"route can visit it.", proof="theory")
-    dead_ends = [v for v in squares if degree[v] == 1]
-    if len(dead_ends) >= 2:
-        names = board.names(dead_ends)
-        listed = ", ".join(names[:-1]) + " and " + names[-1]
-        return NoTour(f"{listed} each have one diagonal neighbour: a bishop that enters one cannot "
-                      f"leave it (its only link is then used), so a route can visit only one of them, "
-                      f"last.", proof="theory")
-    if len(dead_ends) == 1 and end >= 0 and dead_ends[0] != end:
-        d = board.name(dead_ends[0])
-        return NoTour(f"{d} has one diagonal neighbour: a bishop that enters it cannot leave it, so a "
-                      f"route that visits every {COLOUR_NAMES[colour]} square ends on {d}, not on "
-                      f"{board.name(end)}.",
-                      proof="theory")
-    return None
 
 
 def _run(search, deadline, node_limit, stop_at_route: bool, progress=None) -> str:
@@ -263,7 +231,7 @@ def solve_bishop(
     InvalidArgument
         The end square has another colour than the start, a limit is not
         positive, or the construction does not apply (or cannot join the
-        board's loops: 4 x 4, 6 x 6, ...).
+        board's loops: 6 x 6).
     InvalidBoard, InvalidSquare
         Bad board or square.
 
