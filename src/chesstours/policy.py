@@ -9,7 +9,9 @@ threads, memory and time a job may take. The library
 this module, and the choices they offer are generated from it. The names of
 what a family implements -- the tie-breaks of Warnsdorff's rule, the move
 orders of backtracking -- are defined beside the code that implements them
-and published here.
+and published here; so are the bishop puzzle's methods and thresholds
+(:mod:`chesstours.bishop.methods`), which its functions, below this module,
+apply themselves.
 
 A query becomes a :class:`Plan` by a pure function (:func:`plan_find`,
 :func:`plan_count`): the method that will run, why, the steps ``auto`` falls
@@ -45,6 +47,7 @@ from typing import Any, Literal, get_args
 from .arguments import query_json
 from .backtrack import NODES_PER_SECOND, ORDERS, Order, closed_tasks, estimate_nodes, open_tasks, split_tasks
 from .backtrack.split import balanced_tasks, search_bytes
+from .bishop.methods import BISHOP_METHOD_HELP, BISHOP_METHODS, BishopMethod
 from .board import Board
 from .construct import can_construct
 from .errors import InvalidArgument
@@ -55,8 +58,8 @@ from .warnsdorff.rule import TIEBREAKS, Tiebreak
 from .words import format_bytes, format_duration
 
 __all__ = [
-    "FindMethod", "CountMethod", "Tiebreak", "Order",
-    "FIND_METHODS", "COUNT_METHODS", "TIEBREAKS", "ORDERS",
+    "FindMethod", "CountMethod", "Tiebreak", "Order", "BishopMethod",
+    "FIND_METHODS", "COUNT_METHODS", "TIEBREAKS", "ORDERS", "BISHOP_METHODS", "BISHOP_METHOD_HELP",
     "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
     "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
     "ESTIMATE_ABOVE_SQUARES", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",

@@ -133,7 +133,7 @@ def test_every_search_has_a_time_limit_and_504_keeps_what_was_found():
     assert count.status_code == 504
     body = count.json()
     assert body["detail"].startswith("Stopped at the time limit") and body["partial"]["complete"] is False
-    solve = client.get("/api/bishop", params={"board": "20x20"})
+    solve = client.get("/api/bishop", params={"board": "20x20", "holes": "j10"})  # no construction: a search
     assert solve.status_code == 504 and "time limit" in solve.json()["detail"]
     asked = client.get("/api/bishop", params={"board": "12x12", "limit": 2, "time_limit": 0.2})
     assert asked.status_code == 504

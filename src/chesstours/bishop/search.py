@@ -96,6 +96,7 @@ from .kernel import (
     UNBOUNDED,
     advance,
     count_lines_needed,
+    probe,
 )
 
 __all__ = ["BishopSearch", "direction_table", "first_route", "load_kernels", "FOUND", "EXHAUSTED", "BUDGET", "DIRECTIONS"]
@@ -261,6 +262,22 @@ class BishopSearch:
         """With ``minimize``: the route with fewest slides found so far (empty if none)."""
         return self.best[: int(self.regs[REG_BEST_LEN])].copy()
 
+    def estimate(self, probes: int = 4000, seed: int = 0) -> tuple[float, float]:
+        """Estimated ``(steps, routes)`` of counting every route from here (Knuth's random probes,
+        :func:`chesstours.bishop.kernel.probe`): good to an order of magnitude, which is what
+        deciding whether a count is within reach needs. The search itself is left as it was.
+
+        >>> steps, routes = BishopSearch(Board(8, 8), 0, 63).estimate()
+        >>> 10_000 < steps < 200_000, 20 < routes < 300
+        (True, True)
+        """
+        if self.done:
+            return 0.0, float(self.count)
+        out = np.zeros(2, dtype=np.float64)
+        probe(self.step_to, self.order, self.flags, self.visits, int(self.stack_square[0]), int(self.stack_last[0]),
+              self.end, int(self.regs[REG_COVERED]), int(self.regs[REG_TARGET]), probes, seed, out)
+        return float(out[0]), float(out[1])
+
     def lines_needed(self) -> int:
         """Lower bound on the slides of any route from the start (before any step)."""
         scratch = np.zeros_like(self.scratch)
@@ -277,7 +294,7 @@ _CLOCK_STEPS = 1 << 18
 
 
 def first_route(board: Board, start: int, end: int, deadline: float | None = None,
-                node_limit: int | None = None) -> tuple[BishopSearch, Status, int, int]:
+                node_limit: int | None = None, main: BishopSearch | None = None) -> tuple[BishopSearch, Status, int, int]:
     """The first route: the search in the Delphi program's order, then, on large boards, random restarts beside it.
 
     The complete search in the Delphi program's direction order runs alone for :data:`FIRST_ALONE`
@@ -288,12 +305,15 @@ def first_route(board: Board, start: int, end: int, deadline: float | None = Non
     after a huge detour another reaches at once (restarts: Gomes, Selman & Kautz 1998).
     A restart that finds a route answers; only the complete search can answer that there
     is none. Everything counts against ``node_limit``; the clock is read between chunks.
+    ``main`` is a search in the Delphi program's order to go on with (one that has run
+    alone already), instead of a new one.
 
     Returns ``(search, status, steps, restarts)``: the search holding the route (when
     ``status`` is ``"found"``), the status (``"found"``, ``"exhausted"``, ``"time"`` or
     ``"nodes"``), the steps made in all, and the restarts tried.
     """
-    main = BishopSearch(board, start, end)
+    if main is None:
+        main = BishopSearch(board, start, end)
     spent = 0  # steps of the restarts
     restarts = 0
     rng = np.random.default_rng(0)
@@ -325,5 +345,6 @@ def first_route(board: Board, start: int, end: int, deadline: float | None = Non
 @cache
 def load_kernels() -> None:
     """Compile the kernels, or load them from numba's cache (a few tenths of a second, once
-    per process), so that the time a search reports is the search's own."""
+    per process), so that the time a search or an estimate reports is its own."""
     BishopSearch(Board(2, 2), 0, 3, minimize=True).run()
+    BishopSearch(Board(2, 2), 0, 3).estimate(1)

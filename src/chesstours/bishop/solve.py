@@ -1,6 +1,8 @@
 """The bishop puzzle's api: find, list and count routes, or the route with the fewest slides.
 
-The puzzle and the method are explained in :mod:`chesstours.bishop`.
+The puzzle and the methods are explained in :mod:`chesstours.bishop`; how
+``solve_bishop`` chooses among them, and which counts are refused, in
+:mod:`chesstours.bishop.methods`.
 """
 
 from __future__ import annotations
@@ -11,14 +13,16 @@ from typing import Callable, Iterator
 
 from ..arguments import check_limits
 from ..board import Board, Holes
-from ..errors import LimitReached, NoTour
+from ..errors import InvalidArgument, LimitReached, NoTour
 from ..words import Status
+from .methods import BishopMethod, check_method, count_refusal
 from .route import COLOUR_NAMES, BishopRoute, resolve_end
+from .theory import bishop_obstruction
 
 __all__ = ["solve_bishop", "iter_bishop_routes", "count_bishop_routes", "BishopCount", "bishop_obstruction"]
 
 #: Steps per kernel call between checks of the clock (a few hundredths of a second).
-_CHUNK = 1 << 20
+_CHUNK = 1 << 18
 
 
 @dataclass
@@ -72,39 +76,6 @@ def _prepare(board, start, end, holes) -> tuple[Board, int, str, int]:
     return board, s, rule, e
 
 
-def bishop_obstruction(board: Board, start: int, end: int) -> NoTour | None:
-    """Why no route from ``start`` to ``end`` (-1: anywhere) exists, from the board's shape; or None.
-
-    >>> b = Board(5, 5); print(bishop_obstruction(b, 0, 24).reason)  # doctest: +NORMALIZE_WHITESPACE
-    e1, a5 and e5 each have one diagonal neighbour: a bishop that enters one cannot leave it
-    (its only link is then used), so a route can visit only one of them, last.
-    """
-    from .search import direction_table
-
-    table = direction_table(board)
-    colour = board.colour(start)
-    squares = [v for v in board.free_squares.tolist() if board.colour(v) == colour and v != start]
-    degree = {v: int((table[v] >= 0).sum()) for v in squares}
-    isolated = [v for v in squares if degree[v] == 0]
-    if isolated:
-        return NoTour(f"{board.name(isolated[0])} has no diagonal neighbour on {board}, so no bishop "
-                      f"route can visit it.", proof="theory")
-    dead_ends = [v for v in squares if degree[v] == 1]
-    if len(dead_ends) >= 2:
-        names = board.names(dead_ends)
-        listed = ", ".join(names[:-1]) + " and " + names[-1]
-        return NoTour(f"{listed} each have one diagonal neighbour: a bishop that enters one cannot "
-                      f"leave it (its only link is then used), so a route can visit only one of them, "
-                      f"last.", proof="theory")
-    if len(dead_ends) == 1 and end >= 0 and dead_ends[0] != end:
-        d = board.name(dead_ends[0])
-        return NoTour(f"{d} has one diagonal neighbour: a bishop that enters it cannot leave it, so a "
-                      f"route that visits every {COLOUR_NAMES[colour]} square ends on {d}, not on "
-                      f"{board.name(end)}.",
-                      proof="theory")
-    return None
-
-
 def _run(search, deadline, node_limit, stop_at_route: bool, progress=None) -> str:
     """Run ``search`` in chunks; return "found", "exhausted", "time" or "nodes".
 
@@ -128,6 +99,20 @@ def _run(search, deadline, node_limit, stop_at_route: bool, progress=None) -> st
 
 def _route(board, search, rule, method, stats) -> BishopRoute:
     route = BishopRoute(board, search.steps(), rule, False, method, stats)
+    route.validate()
+    return route
+
+
+def _constructed(board, s, rule, nodes, t0) -> BishopRoute | None:
+    """The route of the billiard construction, checked; None when it cannot join the loops."""
+    from .construct import construct_route
+
+    built = construct_route(board, s)
+    if built is None:
+        return None
+    steps, stats = built
+    route = BishopRoute(board, steps, rule, False, "construct",
+                        {"nodes": nodes, "seconds": time.perf_counter() - t0, **stats})
     route.validate()
     return route
 
@@ -197,6 +182,7 @@ def solve_bishop(
     shortest: bool = False,
     *,
     holes: Holes = (),
+    method: BishopMethod = "auto",
     time_limit: float | None = None,
     node_limit: int | None = None,
 ) -> BishopRoute:
@@ -217,13 +203,24 @@ def solve_bishop(
         Return a route with the fewest slides, the first in the Delphi program's
         move order; ``stats["proof"]`` says why none has fewer.
     holes : squares removed from the board.
+    method : {"auto", "backtrack", "construct"}
+        ``backtrack``: the search in the Delphi program's move order, with
+        random restarts beside it on large boards; ``construct``: the billiard
+        construction (:mod:`chesstours.bishop.construct`), on whole boards with
+        both sides even, from a corner to the opposite corner; ``auto``: the
+        first route in the Delphi program's order when the search meets one
+        within its first :data:`~chesstours.bishop.search.FIRST_ALONE` steps,
+        else the construction where it applies, else the restarts
+        (:mod:`chesstours.bishop.methods`). ``route.method`` says which
+        answered: ``"backtrack"``, ``"restarts"`` or ``"construct"``.
     time_limit, node_limit : float, int, optional
         Seconds, steps; :class:`LimitReached` when one runs out.
 
     Returns
     -------
     BishopRoute
-        Validated; ``stats`` holds ``nodes`` and ``seconds``.
+        Validated; ``stats`` holds ``nodes`` (the search's steps) and
+        ``seconds``; a constructed route adds ``loops`` and ``switches``.
 
     Raises
     ------
@@ -232,15 +229,30 @@ def solve_bishop(
     LimitReached
         The time or node limit ran out first.
     InvalidArgument
-        The end square has another colour than the start, or a limit is not positive.
+        The end square has another colour than the start, a limit is not
+        positive, or the construction does not apply (or cannot join the
+        board's loops: 6 x 6).
     InvalidBoard, InvalidSquare
         Bad board or square.
+
+    Examples
+    --------
+    >>> solve_bishop("10x12").method, solve_bishop("12x12").method
+    ('backtrack', 'construct')
+    >>> route = solve_bishop("32x34"); route.method, route.step_count
+    ('construct', 1023)
     """
-    from .search import first_route, load_kernels
+    from . import construct
+    from .search import FIRST_ALONE, BishopSearch, first_route, load_kernels
 
     board, s, rule, e = _prepare(board, start, end, holes)
     check_limits(time_limit, node_limit)
+    check_method(method)
+    if shortest and method == "construct":
+        raise InvalidArgument("The construction builds one route, not one with the fewest slides: ask for "
+                              "shortest or for the construction, not both.")
     load_kernels()
+    construct.load_kernels()
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     reason = bishop_obstruction(board, s, e)
@@ -250,7 +262,28 @@ def solve_bishop(
         route = _fewest_slides(board, s, e, rule, deadline, node_limit)
         route.stats["seconds"] = time.perf_counter() - t0
         return route
-    search, found, nodes, restarts = first_route(board, s, e, deadline, node_limit)
+    if method == "construct":
+        refusal = construct.construction_refusal(board, s, e)
+        if refusal is not None:
+            raise InvalidArgument(refusal)
+        built = _constructed(board, s, rule, 0, t0)
+        if built is None:
+            raise InvalidArgument(f"The construction cannot join the billiard loops of {board} into one route; "
+                                  f"the search (method backtrack) decides whether there is one.")
+        return built
+    search = BishopSearch(board, s, e)
+    if method == "auto" and construct.construction_refusal(board, s, e) is None:
+        # The first route in the Delphi program's order when the search meets one soon; else the construction.
+        status = _run(search, deadline, FIRST_ALONE if node_limit is None else min(FIRST_ALONE, node_limit), True)
+        if status == Status.FOUND:
+            return _route(board, search, rule, "backtrack", {"nodes": search.nodes,
+                                                             "seconds": time.perf_counter() - t0})
+        if status == Status.NODES and search.nodes == FIRST_ALONE:
+            built = _constructed(board, s, rule, search.nodes, t0)
+            if built is not None:
+                return built
+    # Whatever is left -- no route yet, none proved, a limit reached -- the search with restarts settles.
+    search, found, nodes, restarts = first_route(board, s, e, deadline, node_limit, main=search)
     if found == Status.FOUND:
         stats = {"nodes": nodes, "seconds": time.perf_counter() - t0}
         if restarts:
@@ -330,7 +363,19 @@ def count_bishop_routes(
     On a time or node limit, :class:`LimitReached` is raised with the partial
     :class:`BishopCount` (``complete=False``) in its ``partial`` attribute; on
     Ctrl-C the KeyboardInterrupt carries it the same way. ``progress`` is
-    called after every chunk of about a million steps.
+    called after every chunk of a quarter of a million steps.
+
+    Without a time or node limit, a count that Knuth's estimate of the search
+    says would take more than an hour is refused before it starts
+    (:func:`chesstours.bishop.methods.count_refusal`): 10x10 counts in about
+    15 s, 12x12 would take days. A limit lets any count run as far as it gets.
+
+    :raises InvalidArgument: when the count is refused, with the estimate.
+
+    >>> count_bishop_routes("12x12")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    chesstours.errors.InvalidArgument: Counting every bishop route of 12x12 would take about ...e+12 steps ...
     """
     from .search import BishopSearch, load_kernels
 
@@ -343,6 +388,10 @@ def count_bishop_routes(
     if reason is not None:
         return BishopCount(board, s, rule, e, 0, 0, time.perf_counter() - t0, method="theory",
                            extra={"reason": reason.reason})
+    if not shortest and time_limit is None and node_limit is None:
+        refusal = count_refusal(board, BishopSearch(board, s, e))
+        if refusal is not None:
+            raise InvalidArgument(refusal)
     slides, extra, spent = None, {}, 0
     if shortest:
         try:

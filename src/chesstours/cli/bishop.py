@@ -14,6 +14,7 @@ from typing import Optional
 
 import typer
 
+from .. import policy
 from ..bishop import BishopCount
 from ..bishop import solve as api_bishop
 from ..bishop.route import BishopRoute, resolve_end
@@ -40,7 +41,10 @@ from .common import (
     write_picture,
 )
 
-__all__ = ["BishopFormat", "bishop", "check_route"]
+__all__ = ["BishopFormat", "BishopMethod", "bishop", "check_route"]
+
+BishopMethod = Enum("BishopMethod", {m: m for m in policy.BISHOP_METHODS}, type=str)  # type: ignore[misc]
+_METHOD_HELP = policy.describe(policy.BISHOP_METHOD_HELP)
 
 
 class BishopFormat(str, Enum):
@@ -100,6 +104,7 @@ def bishop(
     all_routes: bool = typer.Option(False, "--all", help="List every route, one per line, as they are found."),
     limit: Optional[int] = typer.Option(None, "--limit", "-n", metavar="K", help="List at most K routes (implies --all)."),
     shortest: bool = typer.Option(False, "--shortest", help="Fewest slides: one such route, proved the fewest (with --all or --count: all of them)."),
+    method: BishopMethod = typer.Option("auto", "--method", "-m", help=_METHOD_HELP),
     holes: str = HolesOpt,
     fmt: Optional[BishopFormat] = typer.Option(None, "--format", "-f", help="grid (default): visit numbers per square and the slides; moves: the slides, a1-e5-...; steps: one square per step; json; pictures: svg, png, gif (the bishop moving along its route). Without it, -o FILE's extension decides."),
     as_json: bool = typer.Option(False, "--json", help="JSON (the same as --format json; with --count, one object)."),
@@ -119,6 +124,9 @@ def bishop(
         raise InvalidArgument("Choose --count or --all, not both.")
     if limit is not None and limit < 1:
         raise InvalidArgument(f"--limit must be at least 1, not {limit}.")
+    if method.value != "auto" and (count_only or all_routes or limit is not None):
+        raise InvalidArgument(f"--method chooses how one route is found; --count and --all search every route "
+                              f"(drop --method {method.value}).")
     fmt = _bishop_format(fmt, as_json, output, animate, not (count_only or all_routes or limit is not None))
     picture = {}
     if fmt.value in ("svg", "png", "gif"):
@@ -130,7 +138,7 @@ def bishop(
         _bishop_all(b, start, end, shortest, fmt, limit, time_limit, output)
     else:
         try:
-            route = api_bishop.solve_bishop(b, start, end, shortest, time_limit=time_limit)
+            route = api_bishop.solve_bishop(b, start, end, shortest, method=method.value, time_limit=time_limit)
         except NoTour as exc:
             raise fail(exc.reason, no_tour_status(exc)) from None
         except LimitReached as exc:
