@@ -441,7 +441,7 @@ def _with_parts(plan: Plan, split_on: int | None, workers: int, cluster: bool, r
     refusal = None
     if est["memory_bytes"] > share:
         refusal = (f"Even split on {k} square{'s' if k > 1 else ''}, a part of the count of {board} would hold about "
-                   f"{est['states']:.0e} states ({format_bytes(est['memory_bytes'])}), more than the "
+                   f"{est['states']:.1e} states ({format_bytes(est['memory_bytes'])}), more than the "
                    f"{format_bytes(share)} a worker has here.")
     elif refuse_above is not None and time_limit is None and est["cpu_hours"] * 3600 / workers > min(
             refuse_above, MAX_UNLIMITED_SECONDS):

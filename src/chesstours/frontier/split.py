@@ -40,7 +40,7 @@ the middle line takes ``s`` off the middle frontier altogether. But the
 other squares' mates still vary as much as before, and a part whose pair
 straddles the middle line keeps about half of the states. Measured on
 knight's tours (states at the widest step of the largest part against the
-whole count's; 7x7 from four parts drawn at random):
+whole count's; 7x7 from four and three parts drawn at random):
 
 ==========  =========  ================  ================================
 board       squares    parts             largest part's states / whole
@@ -52,10 +52,11 @@ board       squares    parts             largest part's states / whole
 6x6 open    c3 d4      1296              about 0.05
 6x8 open    d3         36                0.38
 7x7 open    d4         36                0.49 (peak memory 0.57)
+7x7 open    d4 d3      1296              0.31 (peak memory 0.41)
 ==========  =========  ================  ================================
 
 So a part holds about half the states with one square, and each further
-square divides them by about five, while the number of parts grows as
+square divides them by two (7x7) to five (6x6), while the number of parts grows as
 ``(d (d + 1) / 2)^k`` for open tours (``(d (d - 1) / 2)^k`` closed): 36
 parts a central square of an open knight's tour. The work of all the parts
 together is about ``parts x share`` of the whole count's: 6 to 15 times
@@ -89,7 +90,7 @@ __all__ = ["Part", "PartJob", "split_squares", "frontier_parts", "count_part", "
 
 #: The largest part's share of the whole count's states at one conditioned square, and the further share at
 #: each square after the first (from the table above, rounded up).
-PART_FRACTION = (0.5, 0.2)
+PART_FRACTION = (0.5, 0.6)
 
 
 def part_fraction(k: int) -> float:
