@@ -65,7 +65,7 @@ the way to a count whose states do not fit one machine, spread over many,
 and never a way to make a count that fits go faster.
 :func:`split_estimate` puts these figures on a board before anything runs.
 Peak memory falls less than states on small counts, whose batch buffers
-(a fixed 192 MiB a thread at most) weigh more than their tables.
+(48 MiB a thread at most) weigh more than their tables.
 
 The squares are taken from the middle frontier of the count's meet in the
 middle (or from the middle line of the board for a single sweep), nearest
