@@ -178,7 +178,7 @@ def count_tours(
     tasks = split_tasks(board, piece, tasks)
     try:
         result = run_tasks(board, piece, tasks, time_limit=time_limit, node_limit=node_limit, workers=workers,
-                           progress=progress)
+                           progress=progress, plain=policy.plain_allowance(board))
     except KeyboardInterrupt as exc:  # Ctrl-C: what was counted rides on the interrupt as a TourCount
         done = getattr(exc, "partial", None)
         if done is not None:

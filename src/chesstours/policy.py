@@ -11,6 +11,29 @@ what a family implements -- the tie-breaks of Warnsdorff's rule, the move
 orders of backtracking -- are defined beside the code that implements them
 and published here.
 
+Compiled or plain Python. The algorithms run as numba kernels, which are
+compiled on first use and kept in a cache folder
+(:func:`chesstours.machine.compile_cache_dir`); on a first run, with that
+folder empty, compiling costs seconds, more than a small query's whole
+answer. So small work runs in plain Python twins of the kernels, which give
+the same answers move for move, and only large work pays for the compiler:
+
+* Warnsdorff's walk and the construction's last loop (following its step
+  field) are plain Python on boards of at most :data:`WALK_COMPILED_ABOVE`
+  and :data:`CONSTRUCT_COMPILED_ABOVE` free squares (linear time: a 64x64
+  walk takes a few hundredths of a second), compiled above;
+* backtracking -- a tour's search, a listing, a trace, a count, the
+  probes of an estimate, and the bishop's search -- starts in plain Python
+  on boards of at most :data:`PLAIN_SEARCH_SQUARES` free squares and takes
+  up to :data:`PLAIN_SEARCH_POSITIONS` positions there for the whole query
+  (about a fifth of a second: a 5x5 count); a search still running then
+  goes on in the compiled kernel from the same place
+  (:func:`plain_allowance`; the bishop's api, which lives in its family,
+  takes the same allowance from :func:`chesstours.machine.plain_allowance`);
+* counts of boards of at most :data:`ESTIMATE_ABOVE_SQUARES` free squares
+  backtrack without an estimate first (the estimate's probes would cost
+  more than such a count).
+
 A query becomes a :class:`Plan` by a pure function (:func:`plan_find`,
 :func:`plan_count`): the method that will run, why, the steps ``auto`` falls
 back on, and an estimate of the states, memory and seconds it needs -- or the
@@ -42,14 +65,25 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, get_args
 
 from .arguments import query_json
-from .backtrack import NODES_PER_SECOND, ORDERS, Order, closed_tasks, estimate_nodes, open_tasks, split_tasks
+from .backtrack import (
+    NODES_PER_SECOND,
+    ORDERS,
+    Order,
+    closed_tasks,
+    estimate_nodes,
+    open_tasks,
+    split_tasks,
+)
 from .backtrack.split import balanced_tasks, search_bytes
 from .board import Board
+from .construct import COMPILED_ABOVE as CONSTRUCT_COMPILED_ABOVE
 from .construct import can_construct
 from .errors import InvalidArgument
 from .existence.reasons import obstruction
-from .machine import memory_limit, worker_count
+from .machine import PLAIN_SEARCH_POSITIONS, PLAIN_SEARCH_SQUARES, PlainAllowance, memory_limit, worker_count
+from .machine import plain_allowance as _plain_allowance
 from .pieces import KNIGHT, Leaper
+from .warnsdorff import COMPILED_ABOVE as WALK_COMPILED_ABOVE
 from .warnsdorff.rule import TIEBREAKS, Tiebreak
 from .words import format_bytes, format_duration
 
@@ -58,7 +92,8 @@ __all__ = [
     "FIND_METHODS", "COUNT_METHODS", "TIEBREAKS", "ORDERS",
     "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
     "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
-    "ESTIMATE_ABOVE_SQUARES", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
+    "ESTIMATE_ABOVE_SQUARES", "WALK_COMPILED_ABOVE", "CONSTRUCT_COMPILED_ABOVE", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
+    "plain_allowance", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
     "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "estimate_backtracking", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
     "Plan", "plan_find", "plan_count",
 ]
@@ -130,8 +165,9 @@ FIND_METHOD_HELP: dict[str, str] = {
 }
 #: What each method of :func:`~chesstours.count_tours` does, for help texts.
 COUNT_METHOD_HELP: dict[str, str] = {
-    "auto": "the theory for an instant zero; the frontier method where it fits and backtracking would take "
-            f"more than {FRONTIER_ABOVE_SECONDS:g} s; else backtracking",
+    "auto": f"the theory for an instant zero; backtracking on boards of at most {ESTIMATE_ABOVE_SQUARES} squares; "
+            f"the frontier method where it fits and backtracking would take more than {FRONTIER_ABOVE_SECONDS:g} s; "
+            "else backtracking",
     "frontier": "a dynamic programme sweeping the board: its cost grows with the width of the board, not with "
                 "the number of tours",
     "backtrack": "visit every tour (symmetry reduction, every core)",
@@ -170,6 +206,17 @@ def check_find(method: str, tiebreak: str | None = None, order: str = FIND_ORDER
 def check_count(method: str) -> None:
     """:raises InvalidArgument: for a counting method :func:`count_tours` does not know."""
     _check(method, COUNT_METHODS, "counting method")
+
+
+def plain_allowance(board: Board) -> PlainAllowance | None:
+    """Where a query's backtracking runs: a :class:`~chesstours.backtrack.PlainAllowance` of
+    :data:`PLAIN_SEARCH_POSITIONS` positions in plain Python on boards of at most
+    :data:`PLAIN_SEARCH_SQUARES` free squares, then the kernel; None (the kernel from the start) above.
+
+    Small searches are over before numba could load; a large one pays a tenth
+    of a second more, nothing next to compiling the kernel on a first run.
+    """
+    return _plain_allowance(board.free_count)
 
 
 def default_start(board: Board) -> int:
@@ -342,7 +389,7 @@ def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None,
         return math.inf, math.inf, 0
     tasks = closed_tasks(board, piece, start, end) if closed else open_tasks(board, piece, start, end)
     tasks = split_tasks(board, piece, tasks)
-    nodes = estimate_nodes(board, piece, tasks)
+    nodes = estimate_nodes(board, piece, tasks, plain=plain_allowance(board))
     threads = max(1, min(worker_count(workers), len(tasks)))
     return nodes, nodes / (NODES_PER_SECOND * threads), threads
 
@@ -354,7 +401,9 @@ def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, e
                split: bool = False, list_tasks: bool = True) -> Plan:
     """How :func:`~chesstours.count_tours` will count, and what it will cost.
 
-    ``auto``: the theory for an instant zero; the frontier method where its
+    ``auto``: the theory for an instant zero; backtracking at once on boards
+    of at most :data:`ESTIMATE_ABOVE_SQUARES` free squares (without a spill
+    folder); the frontier method where its
     frontier fits and backtracking is estimated to take longer than
     :data:`FRONTIER_ABOVE_SECONDS` (or a spill folder is given); else
     backtracking. A node limit asks for backtracking. Counts estimated to take
@@ -401,9 +450,6 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
                 time_limit: float | None, node_limit: int | None, workers: int | None, spill_dir: object,
                 refuse_above: float | None) -> Plan:
     """:func:`plan_count` without the split into tasks."""
-    from .frontier.sweep import estimate as frontier_estimate
-    from .frontier.sweep import refusal as frontier_refusal
-
     check_count(method)
     workers = worker_count(workers)
     if refuse_above == math.inf:
@@ -412,7 +458,14 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
         raise InvalidArgument("A spill folder is for the frontier method; backtracking keeps nothing to spill.")
     query = Plan("count", board, piece, closed, start, end, method="", why="")
 
+    def frontier_refusal(*args: Any) -> str | None:
+        from .frontier.sweep import refusal  # the frontier package loads numba: only when it is asked
+
+        return refusal(*args)
+
     def frontier(why: str, refusal: str | None) -> Plan:
+        from .frontier.sweep import estimate as frontier_estimate
+
         est = frontier_estimate(board, piece, start, end, closed, workers)
         return replace(query, method="frontier", why=why, states=est.states,
                     memory_bytes=est.disk_bytes if spill_dir is not None else est.memory_bytes,
@@ -456,6 +509,9 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
     reason = obstruction(board, piece, start, end, closed)
     if reason is not None:
         return replace(query, method="theory", why=f"no tour, so the count is 0: {reason.reason}", seconds=0.0)
+    if spill_dir is None and board.free_count <= ESTIMATE_ABOVE_SQUARES:
+        return backtrack(f"a board of {board.free_count} free squares (at most {ESTIMATE_ABOVE_SQUARES}): "
+                         "backtracking counts it before the frontier method or an estimate could be set up")
     why_not = frontier_refusal(board, piece, start, end, closed, memory_limit(), spill_dir, frontier_max, workers)
     if why_not is not None and spill_dir is not None:
         return frontier("a spill folder asks for the frontier method", why_not)

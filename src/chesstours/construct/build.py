@@ -18,17 +18,48 @@ from .blocks import block_steps, plan_blocks
 from .data import base_tours
 from .strips import plan_strip, strip_start_reason, strip_steps
 
-__all__ = ["construct_tour", "construct_path", "follow_steps", "can_construct"]
+__all__ = ["construct_tour", "construct_path", "follow_steps", "follow_python", "can_construct", "COMPILED_ABOVE"]
+
+#: Step fields of more squares than this are followed by the compiled loop; smaller ones by
+#: :func:`follow_python`, which is done (a millisecond for 4096 squares) before numba could load.
+COMPILED_ABOVE = 4096
 
 
-def follow_steps(step: np.ndarray, start: int, closed: bool) -> np.ndarray:
+def follow_python(step: np.ndarray, start: int, path: np.ndarray) -> tuple[int, int]:
+    """The loop of :func:`chesstours.construct.kernel.follow` in plain Python, with the same results
+    (for small boards, and as its test oracle)."""
+    steps, size = step.tolist(), step.size
+    out: list[int] = []
+    v = int(start)
+    while len(out) < path.size:
+        out.append(v)
+        d = steps[v]
+        if d == 0:
+            break
+        v += d
+        if v < 0 or v >= size:
+            path[: len(out)] = out
+            return -1, v
+    path[: len(out)] = out
+    return len(out), v
+
+
+def follow_steps(step: np.ndarray, start: int, closed: bool, compiled: bool | None = None) -> np.ndarray:
     """The path (``int32``) that the step field traces from ``start``.
+
+    ``compiled``: force the compiled loop (True) or the plain-Python one
+    (False); by default fields above :data:`COMPILED_ABOVE` squares are compiled.
 
     :raises ChessToursError: if the steps do not trace one tour of every square
         (an internal error: the construction is checked by the test suite).
     """
     path = np.empty(step.size, dtype=np.int32)
-    from .kernel import follow
+    if compiled is None:
+        compiled = step.size > COMPILED_ABOVE
+    if compiled:
+        from .kernel import follow
+    else:
+        follow = follow_python
 
     count, after = follow(step, int(start), path)
     if count != step.size or (closed and after != start):
