@@ -12,6 +12,7 @@ from typing import Callable, Iterator
 from ..arguments import check_limits
 from ..board import Board, Holes
 from ..errors import LimitReached, NoTour
+from ..machine import PlainAllowance, plain_allowance
 from ..words import Status
 from .route import COLOUR_NAMES, BishopRoute, resolve_end
 
@@ -132,7 +133,18 @@ def _route(board, search, rule, method, stats) -> BishopRoute:
     return route
 
 
-def _fewest_slides(board, s, e, rule, deadline, node_limit) -> BishopRoute:
+def _searches(board: Board) -> PlainAllowance | None:
+    """Where a query's searches run: plain Python first on a small board (the kernels are not
+    loaded then), else the compiled kernels, loaded before the clock starts."""
+    from .search import load_kernels
+
+    plain = plain_allowance(board.size)
+    if plain is None:
+        load_kernels()
+    return plain
+
+
+def _fewest_slides(board, s, e, rule, deadline, node_limit, plain) -> BishopRoute:
     """A route with the fewest slides (the first in move order among them), with its proof.
 
     Branch and bound: the search keeps each route it finds and goes on only
@@ -143,7 +155,7 @@ def _fewest_slides(board, s, e, rule, deadline, node_limit) -> BishopRoute:
     """
     from .search import BishopSearch
 
-    search = BishopSearch(board, s, e, minimize=True)
+    search = BishopSearch(board, s, e, minimize=True, plain=plain)
     status = _run(search, deadline, node_limit, False)
     steps = search.best_steps()
     best = BishopRoute(board, steps, rule, False, "shortest", {"nodes": search.nodes}) if steps.size else None
@@ -236,21 +248,21 @@ def solve_bishop(
     InvalidBoard, InvalidSquare
         Bad board or square.
     """
-    from .search import first_route, load_kernels
+    from .search import first_route
 
     board, s, rule, e = _prepare(board, start, end, holes)
     check_limits(time_limit, node_limit)
-    load_kernels()
+    plain = _searches(board)
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     reason = bishop_obstruction(board, s, e)
     if reason is not None:
         raise reason
     if shortest:
-        route = _fewest_slides(board, s, e, rule, deadline, node_limit)
+        route = _fewest_slides(board, s, e, rule, deadline, node_limit, plain)
         route.stats["seconds"] = time.perf_counter() - t0
         return route
-    search, found, nodes, restarts = first_route(board, s, e, deadline, node_limit)
+    search, found, nodes, restarts = first_route(board, s, e, deadline, node_limit, plain)
     if found == Status.FOUND:
         stats = {"nodes": nodes, "seconds": time.perf_counter() - t0}
         if restarts:
@@ -283,11 +295,11 @@ def iter_bishop_routes(
     >>> sum(1 for _ in iter_bishop_routes("6x8")), sum(1 for _ in iter_bishop_routes("6x8", shortest=True))
     (8, 1)
     """
-    from .search import BishopSearch, load_kernels
+    from .search import BishopSearch
 
     board, s, rule, e = _prepare(board, start, end, holes)
     check_limits(time_limit, None)
-    load_kernels()
+    plain = _searches(board)
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     if bishop_obstruction(board, s, e) is not None:
@@ -295,10 +307,10 @@ def iter_bishop_routes(
     slides = None
     if shortest:
         try:
-            slides = _fewest_slides(board, s, e, rule, deadline, None).slide_count
+            slides = _fewest_slides(board, s, e, rule, deadline, None, plain).slide_count
         except NoTour:
             return
-    search = BishopSearch(board, s, e, max_slides=slides)
+    search = BishopSearch(board, s, e, max_slides=slides, plain=plain)
     method = "shortest" if shortest else "backtrack"
     while True:
         status = _run(search, deadline, None, True)
@@ -332,11 +344,11 @@ def count_bishop_routes(
     Ctrl-C the KeyboardInterrupt carries it the same way. ``progress`` is
     called after every chunk of about a million steps.
     """
-    from .search import BishopSearch, load_kernels
+    from .search import BishopSearch
 
     board, s, rule, e = _prepare(board, start, end, holes)
     check_limits(time_limit, node_limit)
-    load_kernels()
+    plain = _searches(board)
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     reason = bishop_obstruction(board, s, e)
@@ -346,7 +358,7 @@ def count_bishop_routes(
     slides, extra, spent = None, {}, 0
     if shortest:
         try:
-            best = _fewest_slides(board, s, e, rule, deadline, node_limit)
+            best = _fewest_slides(board, s, e, rule, deadline, node_limit, plain)
         except NoTour as exc:
             return BishopCount(board, s, rule, e, 0, exc.nodes, time.perf_counter() - t0)
         except LimitReached as exc:
@@ -356,7 +368,7 @@ def count_bishop_routes(
             raise
         slides, spent = best.slide_count, best.stats["nodes"]
         extra = {"lower_bound": best.stats["lower_bound"], "proof": best.stats["proof"]}
-    search = BishopSearch(board, s, e, max_slides=slides)
+    search = BishopSearch(board, s, e, max_slides=slides, plain=plain)
 
     def partial(complete: bool) -> BishopCount:
         return BishopCount(board, s, rule, e, search.count, spent + search.nodes, time.perf_counter() - t0,
