@@ -377,19 +377,22 @@ def plan_find(board: Board, piece: Leaper = KNIGHT, start: int | None = None, en
 
 
 def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
-                          closed: bool = False, workers: int | None = None) -> tuple[float, float, int]:
+                          closed: bool = False, workers: int | None = None,
+                          plain: PlainAllowance | None = None) -> tuple[float, float, int]:
     """``(positions, seconds, threads)`` an exhaustive count by backtracking is estimated to take.
 
     Knuth's random probes of the search tree (see
     :meth:`chesstours.backtrack.Search.estimate`): good to an order of
     magnitude, and quick -- a few hundredths of a second. A board above
-    :data:`MAX_BACKTRACK_COUNT_SQUARES` squares is infinitely far.
+    :data:`MAX_BACKTRACK_COUNT_SQUARES` squares is infinitely far. The probes
+    start in plain Python with ``plain`` (by default the board's own
+    :func:`plain_allowance`); the estimate is the same either way.
     """
     if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
         return math.inf, math.inf, 0
     tasks = closed_tasks(board, piece, start, end) if closed else open_tasks(board, piece, start, end)
     tasks = split_tasks(board, piece, tasks)
-    nodes = estimate_nodes(board, piece, tasks, plain=plain_allowance(board))
+    nodes = estimate_nodes(board, piece, tasks, plain=plain if plain is not None else plain_allowance(board))
     threads = max(1, min(worker_count(workers), len(tasks)))
     return nodes, nodes / (NODES_PER_SECOND * threads), threads
 
@@ -398,27 +401,32 @@ def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, e
                closed: bool = False, method: str = "auto", *, time_limit: float | None = None,
                node_limit: int | None = None, workers: int | None = None, spill_dir: object = None,
                refuse_above: float | None = math.inf, jobs: int | None = None, cluster: str | None = None,
-               split: bool = False, list_tasks: bool = True) -> Plan:
+               split: bool = False, list_tasks: bool = True, plain: PlainAllowance | None = None) -> Plan:
     """How :func:`~chesstours.count_tours` will count, and what it will cost.
 
     ``auto``: the theory for an instant zero; backtracking at once on boards
     of at most :data:`ESTIMATE_ABOVE_SQUARES` free squares (without a spill
-    folder); the frontier method where its
-    frontier fits and backtracking is estimated to take longer than
-    :data:`FRONTIER_ABOVE_SECONDS` (or a spill folder is given); else
-    backtracking. A node limit asks for backtracking. Counts estimated to take
-    longer than ``refuse_above`` seconds are refused; by default that is
+    folder); the frontier method where its frontier fits and backtracking is
+    estimated to take longer than :data:`FRONTIER_ABOVE_SECONDS` (or a spill
+    folder is given); else backtracking. A node limit asks for backtracking.
+    Counts estimated to take longer than ``refuse_above`` seconds are
+    refused; by default that is
     :data:`MAX_UNLIMITED_SECONDS` unless a time or node limit is given (the
     web api passes its own limit). With ``split`` (a count run as tasks on
     ``jobs`` processes or a ``cluster``), ``auto`` means backtracking
     (tasks are cut from its search), and the plan lists its tasks (unless ``list_tasks`` is False)
     (:func:`chesstours.backtrack.split.balanced_tasks`), each with its
     estimated positions, memory and seconds, and the total CPU-hours.
+    ``plain``: the query's allowance of positions in plain Python
+    (:func:`plain_allowance`), which the estimate's probes take from and the
+    count that follows the plan shares; by default the plan's own.
     """
+    allowance = plain if plain is not None else plain_allowance(board)
+
     def planned(how: str) -> Plan:
         return _plan_count(board, piece, start, end, closed, how, time_limit=time_limit, node_limit=node_limit,
                            workers=jobs if split and jobs is not None else workers, spill_dir=spill_dir,
-                           refuse_above=refuse_above)
+                           refuse_above=refuse_above, plain=allowance)
 
     plan = planned(method)
     if split and method == "auto" and plan.method == "frontier":
@@ -448,7 +456,7 @@ def _with_tasks(plan: Plan, target: int, workers: int) -> Plan:
 
 def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool, method: str, *,
                 time_limit: float | None, node_limit: int | None, workers: int | None, spill_dir: object,
-                refuse_above: float | None) -> Plan:
+                refuse_above: float | None, plain: PlainAllowance | None) -> Plan:
     """:func:`plan_count` without the split into tasks."""
     check_count(method)
     workers = worker_count(workers)
@@ -463,10 +471,21 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
 
         return refusal(*args)
 
-    def frontier(why: str, refusal: str | None) -> Plan:
-        from .frontier.sweep import estimate as frontier_estimate
+    estimates: list[tuple[float, float, int]] = []
 
-        est = frontier_estimate(board, piece, start, end, closed, workers)
+    def estimated() -> tuple[float, float, int]:
+        """Backtracking's estimate, made once for the plan."""
+        if not estimates:
+            estimates.append(estimate_backtracking(board, piece, start, end, closed, workers, plain))
+        return estimates[0]
+
+    def frontier_estimate() -> Any:
+        from .frontier.sweep import estimate
+
+        return estimate(board, piece, start, end, closed, workers)
+
+    def frontier(why: str, refusal: str | None) -> Plan:
+        est = frontier_estimate()
         return replace(query, method="frontier", why=why, states=est.states,
                     memory_bytes=est.disk_bytes if spill_dir is not None else est.memory_bytes,
                     seconds=est.seconds, threads=est.threads, refusal=refusal,
@@ -484,7 +503,7 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
             return replace(query, method="theory", why=f"no tour, so the count is 0: {reason.reason}", seconds=0.0)
         if board.free_count <= ESTIMATE_ABOVE_SQUARES:
             return replace(query, method="backtrack", why=why, threads=workers)
-        nodes, seconds, threads = estimate_backtracking(board, piece, start, end, closed, workers)
+        nodes, seconds, threads = estimated()
         refused: str | None = None
         if refuse_above is not None and seconds > refuse_above:
             if frontier_why is not None:
@@ -518,7 +537,7 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
     if why_not is None:
         if spill_dir is not None:
             return frontier("a spill folder asks for the frontier method", None)
-        nodes, seconds, _ = estimate_backtracking(board, piece, start, end, closed, workers)
+        nodes, seconds, _ = estimated()
         if seconds > FRONTIER_ABOVE_SECONDS:
             return frontier(f"backtracking would visit about {nodes:.1e} positions ({format_duration(seconds)}, "
                             f"more than {FRONTIER_ABOVE_SECONDS:g} s); the frontier method counts without visiting "

@@ -75,7 +75,8 @@ class Search:
     plain : PlainAllowance, optional
         Search in plain Python while it has positions left, then in the compiled
         kernel; without it, in the kernel from the start. The two leave the
-        same arrays, counts and tours: only the time differs.
+        same arrays, counts and tours: only the time differs. With an
+        allowance the search is set up in Python, spent or not.
 
     Attributes
     ----------
@@ -123,7 +124,9 @@ class Search:
         self.stack_cand = np.zeros((n, k), dtype=np.int32)
         self.stack_forced = np.full(n, -1, dtype=np.int32)
         self.plain = plain
-        kernel = self._engine()
+        # Setting up costs O(N K^2) once per search: with an allowance (a small board) it is done in
+        # Python even when the allowance is spent, so that only ``advance`` and ``probe`` are ever compiled.
+        kernel = plain_kernels if plain is not None else _kernel()
         self.near = kernel.neighbour_bits(self.table)
         self.regs = np.zeros(REGISTERS, dtype=np.int64)
         self.regs[REG_FREE] = n_free
