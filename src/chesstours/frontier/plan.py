@@ -32,7 +32,7 @@ import numpy as np
 
 from ..board import Board
 from ..pieces import Leaper, move_table
-from .kernel import CAP
+from .layout import CAP
 
 __all__ = ["Step", "Sweep", "plan", "line_orders", "best_plan", "greedy", "neighbours"]
 
