@@ -333,3 +333,19 @@ def test_the_plain_loop_follows_the_step_field_as_the_compiled_one(rows, cols, c
         follow_steps(broken, start, closed, compiled=False)
     with pytest.raises(ct.ChessToursError):
         follow_steps(broken, start, closed, compiled=True)
+
+
+@pytest.mark.parametrize("rows,cols,end", [(6, 6, "b1"), (8, 8, "g8"), (5, 7, "g5"), (10, 12, "k9"), (65, 66, "bm60")])
+def test_the_plain_rotations_move_the_end_as_the_compiled_ones(rows, cols, end):
+    from chesstours.construct.end import rotate_to_end
+
+    board = Board(rows, cols)
+    path, _ = construct_path(rows, cols, 0, True)
+    e = board.square(end)
+    for seed in range(3):
+        python = rotate_to_end(path.copy(), rows, cols, e, seed, compiled=False)
+        compiled = rotate_to_end(path.copy(), rows, cols, e, seed, compiled=True)
+        assert (python is None) == (compiled is None)
+        if python is not None:
+            assert np.array_equal(python, compiled) and python[-1] == e
+            ct.Tour(board, KNIGHT, python).validate()

@@ -61,6 +61,7 @@ colour -- a dark square; c2 is light.
 
 from __future__ import annotations
 
-from .build import COMPILED_ABOVE, can_construct, construct_path, construct_tour, follow_steps
+from .build import can_construct, construct_path, construct_tour, follow_steps
+from .plain import COMPILED_ABOVE
 
 __all__ = ["construct_tour", "construct_path", "follow_steps", "can_construct", "COMPILED_ABOVE"]

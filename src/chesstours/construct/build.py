@@ -16,39 +16,18 @@ from ..pieces import KNIGHT, Leaper
 from ..tour import Tour
 from .blocks import block_steps, plan_blocks
 from .data import base_tours
+from .plain import COMPILED_ABOVE, follow_python
 from .strips import plan_strip, strip_start_reason, strip_steps
 
-__all__ = ["construct_tour", "construct_path", "follow_steps", "follow_python", "can_construct", "COMPILED_ABOVE"]
-
-#: Step fields of more squares than this are followed by the compiled loop; smaller ones by
-#: :func:`follow_python`, which is done (a millisecond for 4096 squares) before numba could load.
-COMPILED_ABOVE = 4096
-
-
-def follow_python(step: np.ndarray, start: int, path: np.ndarray) -> tuple[int, int]:
-    """The loop of :func:`chesstours.construct.kernel.follow` in plain Python, with the same results
-    (for small boards, and as its test oracle)."""
-    steps, size = step.tolist(), step.size
-    out: list[int] = []
-    v = int(start)
-    while len(out) < path.size:
-        out.append(v)
-        d = steps[v]
-        if d == 0:
-            break
-        v += d
-        if v < 0 or v >= size:
-            path[: len(out)] = out
-            return -1, v
-    path[: len(out)] = out
-    return len(out), v
+__all__ = ["construct_tour", "construct_path", "follow_steps", "can_construct"]
 
 
 def follow_steps(step: np.ndarray, start: int, closed: bool, compiled: bool | None = None) -> np.ndarray:
     """The path (``int32``) that the step field traces from ``start``.
 
     ``compiled``: force the compiled loop (True) or the plain-Python one
-    (False); by default fields above :data:`COMPILED_ABOVE` squares are compiled.
+    (False); by default fields above
+    :data:`~chesstours.construct.plain.COMPILED_ABOVE` squares are compiled.
 
     :raises ChessToursError: if the steps do not trace one tour of every square
         (an internal error: the construction is checked by the test suite).
