@@ -18,10 +18,11 @@ folder empty, compiling costs seconds, more than a small query's whole
 answer. So small work runs in plain Python twins of the kernels, which give
 the same answers move for move, and only large work pays for the compiler:
 
-* Warnsdorff's walk and the construction's last loop (following its step
-  field) are plain Python on boards of at most :data:`WALK_COMPILED_ABOVE`
-  and :data:`CONSTRUCT_COMPILED_ABOVE` free squares (linear time: a 64x64
-  walk takes a few hundredths of a second), compiled above;
+* Warnsdorff's walk and the construction's loops (following its step
+  field, rotating its end to a chosen square) are plain Python on boards of
+  at most :data:`WALK_COMPILED_ABOVE` and :data:`CONSTRUCT_COMPILED_ABOVE`
+  free squares (linear time: a 64x64 walk takes a few hundredths of a
+  second), compiled above;
 * backtracking -- a tour's search, a listing, a trace, a count, the
   probes of an estimate, and the bishop's search -- starts in plain Python
   on boards of at most :data:`PLAIN_SEARCH_SQUARES` free squares and takes
