@@ -6,7 +6,8 @@ against a baseline measured in the same run:
 * Warnsdorff (compiled kernel) against the same walk in plain Python;
 * backtracking counts (symmetry + all cores) against the same kernel on one
   thread searching every start;
-* the command line, warm (numba cache filled) and cold (empty cache).
+* the command line, warm (numba cache filled) and cold (empty cache);
+  ``bench_cold.py`` times every command that way on the small boards.
 
 Usage::
 

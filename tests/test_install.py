@@ -13,8 +13,9 @@ PACKAGE = Path(chesstours.__file__).parent
 
 
 def _run(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    # A walk of more squares than plain Python takes on (policy.WALK_COMPILED_ABOVE) compiles a kernel.
     code = ("import os, chesstours as ct; n = ct.count_tours('4x5', start='a1', method='backtrack').directed; "
-            "print(n, os.environ['NUMBA_CACHE_DIR'])")
+            "ct.find_tour('70x70', start='a1', method='warnsdorff'); print(n, os.environ['NUMBA_CACHE_DIR'])")
     clean = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
     return subprocess.run([sys.executable, "-c", code], env={**clean, **env}, capture_output=True, text=True,
                           timeout=300, cwd=tmp_path)

@@ -158,7 +158,8 @@ def complete_tour(
     # branch near the root cannot hold the search (see first_tour).
     tasks = split_tasks(board, piece, [task], target=16, max_depth=len(path) + 3)
     deadline = None if time_limit is None else t0 + time_limit
-    status, found, nodes = first_tour(board, piece, tasks, order=order, deadline=deadline, node_limit=node_limit)
+    status, found, nodes = first_tour(board, piece, tasks, order=order, deadline=deadline, node_limit=node_limit,
+                                      plain=policy.plain_allowance(board))
     stats = {"nodes": nodes, "seconds": time.perf_counter() - t0, "order": order, "played": len(path)}
     ends = board.name(s) if len(path) == 1 else f"{board.name(s)} ... {board.name(path[-1])}"
     moves = f"the played path {ends} ({len(path)} square{'s' if len(path) != 1 else ''})"

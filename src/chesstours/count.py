@@ -181,8 +181,9 @@ def count_tours(
         return _count_in_tasks(board, piece, s, e, closed, method, Spread(jobs, cluster, checkpoint), where,
                                time_limit, node_limit, progress, split_on)
     t0 = time.perf_counter()
+    plain = policy.plain_allowance(board)  # the plan's probes and the count share it
     plan = policy.plan_count(board, piece, s, e, closed, method, time_limit=time_limit, node_limit=node_limit,
-                             workers=workers, spill_dir=spill_dir)
+                             workers=workers, spill_dir=spill_dir, plain=plain)
     if plan.refusal is not None:
         raise InvalidArgument(plan.refusal)
     if plan.method == "theory":
@@ -194,7 +195,7 @@ def count_tours(
     tasks = split_tasks(board, piece, tasks)
     try:
         result = run_tasks(board, piece, tasks, time_limit=time_limit, node_limit=node_limit, workers=workers,
-                           progress=progress)
+                           progress=progress, plain=plain)
     except KeyboardInterrupt as exc:  # Ctrl-C: what was counted rides on the interrupt as a TourCount
         done = getattr(exc, "partial", None)
         if done is not None:

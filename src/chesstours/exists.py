@@ -252,7 +252,8 @@ def tour_exists(
 
 def _search(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, deadline: float | None):
     """The existence search, with the walks that :mod:`chesstours.policy` schedules."""
-    return search_tour(board, piece, s, e, closed, deadline, policy.walk_schedule(), policy.BACKWARD_WALKS)
+    return search_tour(board, piece, s, e, closed, deadline, policy.walk_schedule(), policy.BACKWARD_WALKS,
+                       plain=policy.plain_allowance(board))
 
 
 #: How a constructed certificate was made, as the reasons say it.

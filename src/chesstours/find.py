@@ -153,6 +153,7 @@ class _Finder:
         self.t0 = time.perf_counter()
         self.deadline = None if time_limit is None else self.t0 + time_limit
         self.nodes = 0  # positions backtracking visited so far, over every start square tried
+        self.plain = policy.plain_allowance(board)  # backtracking's start in plain Python, for the whole query
 
     def tour_from_any_square(self) -> Tour:
         """An open tour from the default start, else from the first other square that has one."""
@@ -261,7 +262,7 @@ class _Finder:
             tasks = open_tasks(board, piece, s, e, symmetry=False)
         left = None if self.node_limit is None else self.node_limit - self.nodes
         status, path, nodes = first_tour(board, piece, tasks, order=self.order, deadline=self.deadline,
-                                         node_limit=left, progress=self.progress)
+                                         node_limit=left, progress=self.progress, plain=self.plain)
         self.nodes += nodes
         stats = {"nodes": nodes, "seconds": time.perf_counter() - self.t0, "order": self.order}
         label = "backtrack" if self.method == "backtrack" else "auto/backtrack"
@@ -359,8 +360,9 @@ def iter_tours(
     else:
         starts = [s] if s is not None else board.free_squares.tolist()
         searches = [((v,), e) for v in starts]
+    plain = policy.plain_allowance(board)
     for prefix, fixed_end in searches:
-        search = Search(table, list(prefix), end=fixed_end, order=order, holes=holes_mask)
+        search = Search(table, list(prefix), end=fixed_end, order=order, holes=holes_mask, plain=plain)
         while True:
             status = _run_until(search, deadline, stop_at_tour=True)
             if status == Status.FOUND:

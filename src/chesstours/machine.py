@@ -1,9 +1,10 @@
-"""What this machine offers a job: its cores, its memory, and a folder for compiled code.
+"""What this machine offers a job: its cores, its memory, a folder for compiled code, and when compiling pays.
 
-The one place where a thread count left unsaid becomes a number and where the
-memory a job may plan to use is measured; :mod:`chesstours.policy` builds its
-plans on it, and the algorithm families fall back on it when a caller gives
-no count.
+The one place where a thread count left unsaid becomes a number, where the
+memory a job may plan to use is measured, and where the work a job may do in
+plain Python before compiled code pays for its compiling is set;
+:mod:`chesstours.policy` builds its plans on it, and the algorithm families
+fall back on it when a caller gives no count.
 
 >>> worker_count(3), worker_count() >= 1
 (3, True)
@@ -20,10 +21,16 @@ from pathlib import Path
 
 from .errors import InvalidArgument
 
-__all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir"]
+__all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "PlainAllowance",
+           "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS"]
 
 #: The share of this machine's memory that one job may plan to use.
 MEMORY_SHARE = 0.75
+#: Searches on boards of at most this many free squares start in plain Python, which needs no compiling ...
+PLAIN_SEARCH_SQUARES = 256
+#: ... and take at most this many positions there for the whole query (a few tenths of a second at the
+#: 200,000 to 300,000 positions a second of plain Python), then go on in compiled code, some fifty times faster.
+PLAIN_SEARCH_POSITIONS = 50_000
 
 
 def cores() -> int:
@@ -53,6 +60,37 @@ def memory_limit() -> int:
     except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
         total = 8 << 30
     return int(MEMORY_SHARE * total)
+
+
+class PlainAllowance:
+    """Positions that the searches of one query may still take in plain Python before they move to compiled code.
+
+    Numba compiles a kernel the first time it is called, which takes a second
+    or more when its cache folder is empty, while Python runs the same search
+    some fifty times slower but at once. One allowance is shared by every
+    search of a query (the tasks of a count, the first moves of a search for
+    one tour), so that the query as a whole, not each search, stops paying
+    Python's pace once it is spent.
+
+    >>> allowance = PlainAllowance(100); allowance.take(30); allowance.positions
+    70
+    """
+
+    def __init__(self, positions: int):
+        self.positions = max(0, int(positions))
+
+    def take(self, positions: int) -> None:
+        """Record ``positions`` searched in plain Python."""
+        self.positions = max(0, self.positions - int(positions))
+
+    def __repr__(self) -> str:
+        return f"PlainAllowance({self.positions})"
+
+
+def plain_allowance(free_squares: int) -> PlainAllowance | None:
+    """The plain-Python allowance of a query on a board of ``free_squares`` squares: :data:`PLAIN_SEARCH_POSITIONS`
+    positions up to :data:`PLAIN_SEARCH_SQUARES` squares, None (compiled code from the start) above."""
+    return PlainAllowance(PLAIN_SEARCH_POSITIONS) if free_squares <= PLAIN_SEARCH_SQUARES else None
 
 
 def _writable(folder: Path) -> bool:

@@ -13,6 +13,30 @@ and published here; so are the bishop puzzle's methods and thresholds
 (:mod:`chesstours.bishop.methods`), which its functions, below this module,
 apply themselves.
 
+Compiled or plain Python. The algorithms run as numba kernels, which are
+compiled on first use and kept in a cache folder
+(:func:`chesstours.machine.compile_cache_dir`); on a first run, with that
+folder empty, compiling costs seconds, more than a small query's whole
+answer. So small work runs in plain Python twins of the kernels, which give
+the same answers move for move, and only large work pays for the compiler:
+
+* Warnsdorff's walk and the construction's loops (following its step
+  field, rotating its end to a chosen square) are plain Python on boards of
+  at most :data:`WALK_COMPILED_ABOVE` and :data:`CONSTRUCT_COMPILED_ABOVE`
+  free squares (linear time: a 64x64 walk takes a few hundredths of a
+  second), compiled above;
+* backtracking -- a tour's search, a listing, a trace, a count, the
+  probes of an estimate, and the bishop's search -- starts in plain Python
+  on boards of at most :data:`PLAIN_SEARCH_SQUARES` free squares and takes
+  up to :data:`PLAIN_SEARCH_POSITIONS` positions there for the whole query
+  (about a fifth of a second: a 5x5 count); a search still running then
+  goes on in the compiled kernel from the same place
+  (:func:`plain_allowance`; the bishop's api, which lives in its family,
+  takes the same allowance from :func:`chesstours.machine.plain_allowance`);
+* counts of boards of at most :data:`ESTIMATE_ABOVE_SQUARES` free squares
+  backtrack without an estimate first (the estimate's probes would cost
+  more than such a count).
+
 A query becomes a :class:`Plan` by a pure function (:func:`plan_find`,
 :func:`plan_count`): the method that will run, why, the steps ``auto`` falls
 back on, and an estimate of the states, memory and seconds it needs -- or the
@@ -45,15 +69,26 @@ from functools import partial
 from typing import Any, Literal, get_args
 
 from .arguments import query_json
-from .backtrack import NODES_PER_SECOND, ORDERS, Order, closed_tasks, estimate_nodes, open_tasks, split_tasks
+from .backtrack import (
+    NODES_PER_SECOND,
+    ORDERS,
+    Order,
+    closed_tasks,
+    estimate_nodes,
+    open_tasks,
+    split_tasks,
+)
 from .backtrack.split import balanced_tasks, search_bytes
 from .bishop.methods import BISHOP_METHOD_HELP, BISHOP_METHODS, BishopMethod
 from .board import Board
+from .construct import COMPILED_ABOVE as CONSTRUCT_COMPILED_ABOVE
 from .construct import can_construct
 from .errors import InvalidArgument
 from .existence.reasons import obstruction
-from .machine import memory_limit, worker_count
+from .machine import PLAIN_SEARCH_POSITIONS, PLAIN_SEARCH_SQUARES, PlainAllowance, memory_limit, worker_count
+from .machine import plain_allowance as _plain_allowance
 from .pieces import KNIGHT, Leaper
+from .warnsdorff import COMPILED_ABOVE as WALK_COMPILED_ABOVE
 from .warnsdorff.rule import TIEBREAKS, Tiebreak
 from .words import format_bytes, format_duration
 
@@ -62,7 +97,8 @@ __all__ = [
     "FIND_METHODS", "COUNT_METHODS", "TIEBREAKS", "ORDERS", "BISHOP_METHODS", "BISHOP_METHOD_HELP",
     "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
     "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
-    "ESTIMATE_ABOVE_SQUARES", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
+    "ESTIMATE_ABOVE_SQUARES", "WALK_COMPILED_ABOVE", "CONSTRUCT_COMPILED_ABOVE", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
+    "plain_allowance", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
     "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "estimate_backtracking", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
     "Plan", "plan_find", "plan_count",
 ]
@@ -136,8 +172,9 @@ FIND_METHOD_HELP: dict[str, str] = {
 }
 #: What each method of :func:`~chesstours.count_tours` does, for help texts.
 COUNT_METHOD_HELP: dict[str, str] = {
-    "auto": "the theory for an instant zero; the frontier method where it fits and backtracking would take "
-            f"more than {FRONTIER_ABOVE_SECONDS:g} s; else backtracking",
+    "auto": f"the theory for an instant zero; backtracking on boards of at most {ESTIMATE_ABOVE_SQUARES} squares; "
+            f"the frontier method where it fits and backtracking would take more than {FRONTIER_ABOVE_SECONDS:g} s; "
+            "else backtracking",
     "frontier": "a dynamic programme sweeping the board: its cost grows with the width of the board, not with "
                 "the number of tours",
     "backtrack": "visit every tour (symmetry reduction, every core)",
@@ -176,6 +213,17 @@ def check_find(method: str, tiebreak: str | None = None, order: str = FIND_ORDER
 def check_count(method: str) -> None:
     """:raises InvalidArgument: for a counting method :func:`count_tours` does not know."""
     _check(method, COUNT_METHODS, "counting method")
+
+
+def plain_allowance(board: Board) -> PlainAllowance | None:
+    """Where a query's backtracking runs: a :class:`~chesstours.backtrack.PlainAllowance` of
+    :data:`PLAIN_SEARCH_POSITIONS` positions in plain Python on boards of at most
+    :data:`PLAIN_SEARCH_SQUARES` free squares, then the kernel; None (the kernel from the start) above.
+
+    Small searches are over before numba could load; a large one pays a tenth
+    of a second more, nothing next to compiling the kernel on a first run.
+    """
+    return _plain_allowance(board.free_count)
 
 
 def default_start(board: Board) -> int:
@@ -342,19 +390,22 @@ def plan_find(board: Board, piece: Leaper = KNIGHT, start: int | None = None, en
 
 
 def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
-                          closed: bool = False, workers: int | None = None) -> tuple[float, float, int]:
+                          closed: bool = False, workers: int | None = None,
+                          plain: PlainAllowance | None = None) -> tuple[float, float, int]:
     """``(positions, seconds, threads)`` an exhaustive count by backtracking is estimated to take.
 
     Knuth's random probes of the search tree (see
     :meth:`chesstours.backtrack.Search.estimate`): good to an order of
     magnitude, and quick -- a few hundredths of a second. A board above
-    :data:`MAX_BACKTRACK_COUNT_SQUARES` squares is infinitely far.
+    :data:`MAX_BACKTRACK_COUNT_SQUARES` squares is infinitely far. The probes
+    start in plain Python with ``plain`` (by default the board's own
+    :func:`plain_allowance`); the estimate is the same either way.
     """
     if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
         return math.inf, math.inf, 0
     tasks = closed_tasks(board, piece, start, end) if closed else open_tasks(board, piece, start, end)
     tasks = split_tasks(board, piece, tasks)
-    nodes = estimate_nodes(board, piece, tasks)
+    nodes = estimate_nodes(board, piece, tasks, plain=plain if plain is not None else plain_allowance(board))
     threads = max(1, min(worker_count(workers), len(tasks)))
     return nodes, nodes / (NODES_PER_SECOND * threads), threads
 
@@ -363,14 +414,17 @@ def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, e
                closed: bool = False, method: str = "auto", *, time_limit: float | None = None,
                node_limit: int | None = None, workers: int | None = None, spill_dir: object = None,
                refuse_above: float | None = math.inf, jobs: int | None = None, cluster: str | None = None,
-               split: bool = False, list_tasks: bool = True, split_on: int | None = None) -> Plan:
+               split: bool = False, list_tasks: bool = True, split_on: int | None = None,
+               plain: PlainAllowance | None = None) -> Plan:
     """How :func:`~chesstours.count_tours` will count, and what it will cost.
 
-    ``auto``: the theory for an instant zero; the frontier method where its
-    frontier fits and backtracking is estimated to take longer than
-    :data:`FRONTIER_ABOVE_SECONDS` (or a spill folder is given); else
-    backtracking. A node limit asks for backtracking. Counts estimated to take
-    longer than ``refuse_above`` seconds are refused; by default that is
+    ``auto``: the theory for an instant zero; backtracking at once on boards
+    of at most :data:`ESTIMATE_ABOVE_SQUARES` free squares (without a spill
+    folder); the frontier method where its frontier fits and backtracking is
+    estimated to take longer than :data:`FRONTIER_ABOVE_SECONDS` (or a spill
+    folder is given); else backtracking. A node limit asks for backtracking.
+    Counts estimated to take longer than ``refuse_above`` seconds are
+    refused; by default that is
     :data:`MAX_UNLIMITED_SECONDS` unless a time or node limit is given (the
     web api passes its own limit). With ``split`` (a count run as tasks on
     ``jobs`` processes or a ``cluster``), ``auto`` means backtracking
@@ -381,11 +435,16 @@ def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, e
     worker's memory). The plan lists the tasks or parts (unless ``list_tasks``
     is False; :func:`chesstours.backtrack.split.balanced_tasks`), each with
     its estimated positions or states, memory and seconds, and the total CPU-hours.
+    ``plain``: the query's allowance of positions in plain Python
+    (:func:`plain_allowance`), which the estimate's probes take from and the
+    count that follows the plan shares; by default the plan's own.
     """
+    allowance = plain if plain is not None else plain_allowance(board)
+
     def planned(how: str) -> Plan:
         return _plan_count(board, piece, start, end, closed, how, time_limit=time_limit, node_limit=node_limit,
                            workers=jobs if split and jobs is not None else workers, spill_dir=spill_dir,
-                           refuse_above=refuse_above)
+                           refuse_above=refuse_above, plain=allowance)
 
     plan = planned(method)
     if not split:
@@ -477,11 +536,8 @@ def _with_tasks(plan: Plan, target: int, workers: int) -> Plan:
 
 def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool, method: str, *,
                 time_limit: float | None, node_limit: int | None, workers: int | None, spill_dir: object,
-                refuse_above: float | None) -> Plan:
+                refuse_above: float | None, plain: PlainAllowance | None) -> Plan:
     """:func:`plan_count` without the split into tasks."""
-    from .frontier.sweep import estimate as frontier_estimate
-    from .frontier.sweep import refusal as frontier_refusal
-
     check_count(method)
     workers = worker_count(workers)
     if refuse_above == math.inf:
@@ -490,8 +546,26 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
         raise InvalidArgument("A spill folder is for the frontier method; backtracking keeps nothing to spill.")
     query = Plan("count", board, piece, closed, start, end, method="", why="")
 
+    def frontier_refusal(*args: Any) -> str | None:
+        from .frontier.sweep import refusal  # the frontier package loads numba: only when it is asked
+
+        return refusal(*args)
+
+    estimates: list[tuple[float, float, int]] = []
+
+    def estimated() -> tuple[float, float, int]:
+        """Backtracking's estimate, made once for the plan."""
+        if not estimates:
+            estimates.append(estimate_backtracking(board, piece, start, end, closed, workers, plain))
+        return estimates[0]
+
+    def frontier_estimate() -> Any:
+        from .frontier.sweep import estimate
+
+        return estimate(board, piece, start, end, closed, workers)
+
     def frontier(why: str, refusal: str | None) -> Plan:
-        est = frontier_estimate(board, piece, start, end, closed, workers)
+        est = frontier_estimate()
         return replace(query, method="frontier", why=why, states=est.states,
                     memory_bytes=est.disk_bytes if spill_dir is not None else est.memory_bytes,
                     seconds=est.seconds, threads=est.threads, refusal=refusal,
@@ -509,7 +583,7 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
             return replace(query, method="theory", why=f"no tour, so the count is 0: {reason.reason}", seconds=0.0)
         if board.free_count <= ESTIMATE_ABOVE_SQUARES:
             return replace(query, method="backtrack", why=why, threads=workers)
-        nodes, seconds, threads = estimate_backtracking(board, piece, start, end, closed, workers)
+        nodes, seconds, threads = estimated()
         refused: str | None = None
         if refuse_above is not None and seconds > refuse_above:
             if frontier_why is not None:
@@ -534,13 +608,16 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
     reason = obstruction(board, piece, start, end, closed)
     if reason is not None:
         return replace(query, method="theory", why=f"no tour, so the count is 0: {reason.reason}", seconds=0.0)
+    if spill_dir is None and board.free_count <= ESTIMATE_ABOVE_SQUARES:
+        return backtrack(f"a board of {board.free_count} free squares (at most {ESTIMATE_ABOVE_SQUARES}): "
+                         "backtracking counts it before the frontier method or an estimate could be set up")
     why_not = frontier_refusal(board, piece, start, end, closed, memory_limit(), spill_dir, frontier_max, workers)
     if why_not is not None and spill_dir is not None:
         return frontier("a spill folder asks for the frontier method", why_not)
     if why_not is None:
         if spill_dir is not None:
             return frontier("a spill folder asks for the frontier method", None)
-        nodes, seconds, _ = estimate_backtracking(board, piece, start, end, closed, workers)
+        nodes, seconds, _ = estimated()
         if seconds > FRONTIER_ABOVE_SECONDS:
             return frontier(f"backtracking would visit about {nodes:.1e} positions ({format_duration(seconds)}, "
                             f"more than {FRONTIER_ABOVE_SECONDS:g} s); the frontier method counts without visiting "

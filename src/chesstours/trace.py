@@ -8,8 +8,9 @@ situation of move 13 ... we can move to the c3 field, so we make new move
 :class:`TraceEvent`.
 
 The story is not a retelling. For backtracking, the events are read off the
-compiled kernel itself (:class:`chesstours.backtrack.search.Search`), run
-one position at a time: its move order, its pruning and its steps back are
+search itself (:class:`chesstours.backtrack.search.Search`: the compiled
+kernel, or on a small board its plain-Python twin, which moves as the kernel
+moves), run one position at a time: its move order, its pruning and its steps back are
 the ones shown, so the trace cannot disagree with the real search. A move
 the kernel gives up at once -- because it would cut a square off, or leave
 two squares that could only be the last -- is shown as *skipped*, with the
@@ -229,7 +230,8 @@ def trace_backtrack(board: Board, start: int, end: int | None = None, closed: bo
     end_squares = None
     if closed and end is None:
         end_squares = [int(u) for u in table[start] if u >= 0]
-    search = _bt.Search(table, [start], end=end, end_squares=end_squares, order=order, holes=holes)
+    search = _bt.Search(table, [start], end=end, end_squares=end_squares, order=order, holes=holes,
+                        plain=policy.plain_allowance(board))
     weights = order == "warnsdorff"
     regs, stack = search.regs, search.stack_square
 

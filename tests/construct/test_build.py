@@ -307,3 +307,45 @@ def test_when_the_rotations_give_up_construct_says_so_and_auto_searches():
         ct.find_tour("5x7", start="a1", end="d2", method="construct")
     tour = ct.find_tour("5x7", start="a1", end="d2")
     assert tour.board.name(tour.end) == "d2"
+
+
+@pytest.mark.parametrize("rows,cols,closed", [(5, 5, False), (6, 6, True), (4, 9, False), (3, 10, True), (7, 8, False),
+                                              (64, 64, True), (65, 63, False)])
+def test_the_plain_loop_follows_the_step_field_as_the_compiled_one(rows, cols, closed):
+    from chesstours.construct.blocks import block_steps, plan_blocks
+    from chesstours.construct.build import follow_steps
+    from chesstours.construct.data import base_tours
+    from chesstours.construct.strips import plan_strip, strip_steps
+
+    data, start = base_tours(), 0
+    if min(rows, cols) <= 4:
+        plan = plan_strip(data, rows, cols, start, closed)
+        step, closed = strip_steps(data, plan, rows, cols), plan.closed
+    else:
+        blocks = plan_blocks(data, rows, cols, start)
+        step, closed = block_steps(data, blocks, rows, cols), blocks.path_block is None
+    python, compiled = follow_steps(step, start, closed, compiled=False), follow_steps(step, start, closed, compiled=True)
+    assert np.array_equal(python, compiled)
+    ct.Tour(Board(rows, cols), KNIGHT, python, closed).validate()
+    broken = step.copy()
+    broken[python[rows * cols // 2]] = 0  # a step field that stops half way traces half a tour, in both
+    with pytest.raises(ct.ChessToursError):
+        follow_steps(broken, start, closed, compiled=False)
+    with pytest.raises(ct.ChessToursError):
+        follow_steps(broken, start, closed, compiled=True)
+
+
+@pytest.mark.parametrize("rows,cols,end", [(6, 6, "b1"), (8, 8, "g8"), (5, 7, "g5"), (10, 12, "k9"), (65, 66, "bm60")])
+def test_the_plain_rotations_move_the_end_as_the_compiled_ones(rows, cols, end):
+    from chesstours.construct.end import rotate_to_end
+
+    board = Board(rows, cols)
+    path, _ = construct_path(rows, cols, 0, True)
+    e = board.square(end)
+    for seed in range(3):
+        python = rotate_to_end(path.copy(), rows, cols, e, seed, compiled=False)
+        compiled = rotate_to_end(path.copy(), rows, cols, e, seed, compiled=True)
+        assert (python is None) == (compiled is None)
+        if python is not None:
+            assert np.array_equal(python, compiled) and python[-1] == e
+            ct.Tour(board, KNIGHT, python).validate()

@@ -13,7 +13,11 @@ The kernel uses an explicit stack -- ``stack_square``, ``stack_next`` and a
 candidate list per depth -- instead of recursion, and is resumable: it stops
 after a budget of nodes, or at each tour found, and carries on from the same
 place when called again. That is what makes lazy iteration, time limits,
-progress reports and Ctrl-C possible around a compiled loop.
+progress reports and Ctrl-C possible around a compiled loop. On a small
+board the first positions of a search are searched by a plain-Python twin
+of the kernel (:mod:`chesstours.backtrack.plain`) on the same arrays: a
+small search is over before numba could load, and a large one goes on in
+the kernel where Python left it (:class:`Search`).
 
 Pruning keeps the search complete while cutting dead branches early. Write
 ``a(u)`` for the number of ways an unvisited square ``u`` can still be joined

@@ -249,13 +249,24 @@ def setup_prefix(table, visited, degree, prefix, end_ok, fixed_end):
 
 
 @numba.njit(cache=True, nogil=True)
-def probe(table, near, visited0, degree0, prefix, forced0, end_ok, fixed_end, n_free, probes, seed):
+def _xorshift(state):
+    """One step of xorshift64* (:func:`chesstours.rng.xorshift`); ``state`` is a one-element uint64 array."""
+    x = state[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    state[0] = x
+    return x * np.uint64(2685821657736338717)
+
+
+@numba.njit(cache=True, nogil=True)
+def probe(table, near, visited0, degree0, prefix, forced0, end_ok, fixed_end, n_free, probes, rng):
     """Knuth's estimate of the search tree's size: the mean, over random root-to-leaf
     descents, of 1 + d1 + d1*d2 + ..., where d_i is the number of children that
     survive pruning at depth i (D. E. Knuth, "Estimating the efficiency of
     backtrack programs", Math. Comp. 29, 1975). Returns the mean estimate.
+    ``rng`` is the state of :mod:`chesstours.rng`'s generator, advanced in place.
     """
-    np.random.seed(seed)
     k = table.shape[1]
     total = 0.0
     ok = np.empty(k, dtype=np.int64)
@@ -294,7 +305,7 @@ def probe(table, near, visited0, degree0, prefix, forced0, end_ok, fixed_end, n_
             estimate += product
             if remaining == 0:
                 break
-            pick = np.random.randint(m)
+            pick = _xorshift(rng) % np.uint64(m)
             x = table[c, ok[pick]]
             forced = oks[pick]
             _visit(table, visited, degree, x)

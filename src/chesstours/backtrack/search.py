@@ -1,15 +1,27 @@
 """The resumable depth-first search: :class:`Search` holds the arrays that the compiled kernel
 (:mod:`chesstours.backtrack.kernel`) works on between calls.
 
-The method and its pruning are explained in :mod:`chesstours.backtrack`.
+The method and its pruning are explained in :mod:`chesstours.backtrack`. The same
+search runs in plain Python (:mod:`chesstours.backtrack.plain`) while a
+:class:`~chesstours.machine.PlainAllowance` has positions left: a small search is over before numba
+could load, let alone compile the kernel (seconds on a first run), and a large one
+goes on in the kernel from where Python left it, on the same arrays.
 """
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
+from ..board import Board
+from ..machine import PlainAllowance
+from ..pieces import KNIGHT, move_table
+from ..rng import seeded
 from ..words import Status
+from . import plain as plain_kernels
 from .layout import (
+    CODE_BUDGET,
     CODE_EXHAUSTED,
     ORDERS,
     REG_BASE,
@@ -21,9 +33,18 @@ from .layout import (
     STATUS_OF_CODE,
 )
 
-__all__ = ["Search", "FOUND", "EXHAUSTED", "BUDGET"]
+__all__ = ["Search", "load_kernels", "FOUND", "EXHAUSTED", "BUDGET"]
 
 FOUND, EXHAUSTED, BUDGET = Status.FOUND, Status.EXHAUSTED, Status.BUDGET
+
+
+@cache
+def load_kernels() -> None:
+    """Compile the kernels, or load them from numba's cache, once per process: for a server, before its first
+    visitor (small searches start in plain Python and would not load them)."""
+    search = Search(move_table(Board(3, 4), KNIGHT), [0])  # the move tables' types: no other specialisation
+    search.estimate(1)
+    search.run()
 
 
 def _kernel():
@@ -51,6 +72,11 @@ class Search:
         Move order.
     holes : bool[N], optional
         Squares that are not part of the board (they must have no moves).
+    plain : PlainAllowance, optional
+        Search in plain Python while it has positions left, then in the compiled
+        kernel; without it, in the kernel from the start. The two leave the
+        same arrays, counts and tours: only the time differs. With an
+        allowance the search is set up in Python, spent or not.
 
     Attributes
     ----------
@@ -60,7 +86,8 @@ class Search:
         Tours found so far.
     """
 
-    def __init__(self, table, prefix, end=None, end_squares=None, order="fixed", holes=None):
+    def __init__(self, table, prefix, end=None, end_squares=None, order="fixed", holes=None,
+                 plain: PlainAllowance | None = None):
         self.table = np.ascontiguousarray(table, dtype=np.int32)
         n, k = self.table.shape
         prefix = np.asarray(prefix, dtype=np.int32)
@@ -96,7 +123,10 @@ class Search:
         self.stack_count = np.zeros(n, dtype=np.int32)
         self.stack_cand = np.zeros((n, k), dtype=np.int32)
         self.stack_forced = np.full(n, -1, dtype=np.int32)
-        kernel = _kernel()
+        self.plain = plain
+        # Setting up costs O(N K^2) once per search: with an allowance (a small board) it is done in
+        # Python even when the allowance is spent, so that only ``advance`` and ``probe`` are ever compiled.
+        kernel = plain_kernels if plain is not None else _kernel()
         self.near = kernel.neighbour_bits(self.table)
         self.regs = np.zeros(REGISTERS, dtype=np.int64)
         self.regs[REG_FREE] = n_free
@@ -123,18 +153,28 @@ class Search:
             self.stack_cand[depth],
         )
 
+    def _engine(self):
+        """The kernels to run now: plain Python while the allowance lasts, else the compiled ones."""
+        if self.plain is not None and self.plain.positions > 0:
+            return plain_kernels
+        return _kernel()
+
     def estimate(self, probes: int = 2000, seed: int = 0) -> float:
         """Estimated number of nodes the whole search will visit (Knuth's random probes).
 
         Unbiased but heavy-tailed: good to an order of magnitude, which is what
-        deciding whether a count is within reach needs.
+        deciding whether a count is within reach needs. The probes draw from
+        :mod:`chesstours.rng` seeded with ``seed``: the same estimate in Python and in the kernel.
         """
         if self.done:
             return 0.0
         depth = int(self.regs[REG_BASE])
-        return float(_kernel().probe(self._ktable, self.near, self._visited, self._degree, self.prefix,
-                            int(self.stack_forced[depth]), self.end_ok, self.fixed_end,
-                            int(self.regs[REG_FREE]), probes, seed))
+        engine = self._engine()
+        if engine is plain_kernels:
+            self.plain.take(probes * (int(self.regs[REG_FREE]) - depth))  # type: ignore[union-attr]
+        return float(engine.probe(self._ktable, self.near, self._visited, self._degree, self.prefix,
+                                  int(self.stack_forced[depth]), self.end_ok, self.fixed_end,
+                                  int(self.regs[REG_FREE]), probes, np.array([seeded(seed)], dtype=np.uint64)))
 
     @property
     def nodes(self) -> int:
@@ -172,11 +212,21 @@ class Search:
                 self._single_given = True
                 return FOUND
             return EXHAUSTED
-        status = _kernel().advance(
-            self._ktable, self.near, self._visited, self._degree, self.stack_square, self.stack_next,
-            self.stack_count, self.stack_cand, self.stack_forced, self.end_ok, self.fixed_end, self.order,
-            stop_at_tour, budget, self.regs,
-        )
+        while True:  # in Python while the allowance lasts, then on in the kernel within the same budget
+            engine = self._engine()
+            python = engine is plain_kernels
+            step = min(budget, self.plain.positions) if python else budget  # type: ignore[union-attr]
+            before = self.nodes
+            status = engine.advance(
+                self._ktable, self.near, self._visited, self._degree, self.stack_square, self.stack_next,
+                self.stack_count, self.stack_cand, self.stack_forced, self.end_ok, self.fixed_end, self.order,
+                stop_at_tour, step, self.regs,
+            )
+            if python:
+                self.plain.take(self.nodes - before)  # type: ignore[union-attr]
+            budget -= self.nodes - before
+            if status != CODE_BUDGET or budget <= 0:
+                break
         if status == CODE_EXHAUSTED:
             self.done = True
         return STATUS_OF_CODE[status]

@@ -42,7 +42,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..board import Board
-from ..machine import worker_count
+from ..machine import PlainAllowance, worker_count
 from ..pieces import Leaper, move_table
 from ..words import Status
 from .layout import Order
@@ -151,15 +151,16 @@ def closed_tasks(board: Board, piece: Leaper, start: int | None = None, end: int
 NODES_PER_SECOND = 12_000_000
 
 
-def estimate_nodes(board: Board, piece: Leaper, tasks: list[Task], probes: int = 4000, seed: int = 0) -> float:
-    """Estimated positions an exhaustive search of ``tasks`` visits (Knuth's random probes)."""
+def estimate_nodes(board: Board, piece: Leaper, tasks: list[Task], probes: int = 4000, seed: int = 0,
+                   plain: PlainAllowance | None = None) -> float:
+    """Estimated positions an exhaustive search of ``tasks`` visits (Knuth's random probes; ``plain``: as
+    :class:`Search`'s)."""
     table = move_table(board, piece)
     holes = board.hole_mask if board.holes else None
     each = max(50, probes // max(1, len(tasks)))
-    return sum(
-        Search(table, t.prefix, end=t.end, end_squares=t.end_squares, holes=holes).estimate(each, seed + i)
-        for i, t in enumerate(tasks)
-    )
+    searches = (Search(table, t.prefix, end=t.end, end_squares=t.end_squares, holes=holes, plain=plain)
+                for t in tasks)
+    return sum(search.estimate(each, seed + i) for i, search in enumerate(searches))
 
 
 def split_tasks(board: Board, piece: Leaper, tasks: list[Task], target: int = 64, max_depth: int = 6) -> list[Task]:
@@ -198,13 +199,15 @@ def run_tasks(
     node_limit: int | None = None,
     workers: int | None = None,
     progress: Callable[[TaskResult], None] | None = None,
+    plain: PlainAllowance | None = None,
 ) -> TaskResult:
     """Run the tasks on a thread pool; stop at the time or node limit, or on Ctrl-C.
 
     The result's ``complete`` is False when a limit or an interrupt stopped the
     work; ``count`` then holds what the finished part found (a lower bound).
     A KeyboardInterrupt is re-raised after the threads have stopped, with the
-    partial result in its ``partial`` attribute.
+    partial result in its ``partial`` attribute. With ``plain``, the searches
+    start in plain Python (see :class:`Search`).
     """
     table = move_table(board, piece)
     holes = board.hole_mask if board.holes else None
@@ -218,7 +221,7 @@ def run_tasks(
     def work(task: Task) -> None:
         if stop.is_set():
             return
-        search = Search(table, task.prefix, end=task.end, end_squares=task.end_squares, holes=holes)
+        search = Search(table, task.prefix, end=task.end, end_squares=task.end_squares, holes=holes, plain=plain)
         counted_nodes = 0
         while not stop.is_set():
             status = search.run(CHUNK)
@@ -274,6 +277,7 @@ def first_tour(
     node_limit: int | None = None,
     first_budget: int = 1 << 12,
     progress: Callable[[int], None] | None = None,
+    plain: PlainAllowance | None = None,
 ) -> tuple[Status, np.ndarray | None, int]:
     """Search the tasks round-robin, with budgets doubling each round, for one tour.
 
@@ -285,12 +289,13 @@ def first_tour(
 
     Returns ``(status, path, nodes)`` with status ``FOUND``, ``EXHAUSTED``
     (no task has a tour: a proof of absence), ``TIME`` or ``NODES``.
-    ``progress(nodes)`` is called between kernel calls.
+    ``progress(nodes)`` is called between kernel calls. With ``plain``, the
+    searches start in plain Python (see :class:`Search`).
     """
     table = move_table(board, piece)
     holes = board.hole_mask if board.holes else None
-    searches = [(Search(table, t.prefix, end=t.end, end_squares=t.end_squares, order=order, holes=holes),
-                 i < len(tasks)) for i, t in enumerate([*tasks, *extra])]
+    searches = [(Search(table, t.prefix, end=t.end, end_squares=t.end_squares, order=order, holes=holes,
+                        plain=plain), i < len(tasks)) for i, t in enumerate([*tasks, *extra])]
     pending = len(tasks)  # required searches not yet exhausted
     budget = first_budget
     nodes = 0

@@ -9,7 +9,8 @@ start's colour and stands on its end square (the opposite corner in the
 puzzle). The rule and its checker are :mod:`chesstours.bishop.route`; the
 search, a resumable depth-first search with pruning and a branch and bound on
 the number of slides, is :mod:`chesstours.bishop.search` over the compiled
-kernel :mod:`chesstours.bishop.kernel`.
+kernel :mod:`chesstours.bishop.kernel` (on a small board, its first steps in
+the plain-Python twin :mod:`chesstours.bishop.plain`, which moves alike).
 
 ``solve_bishop`` returns one route (the first in the Delphi program's move order, or
 one with the fewest slides), ``iter_bishop_routes`` lists routes lazily and

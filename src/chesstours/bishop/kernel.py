@@ -12,17 +12,21 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..words import Status
-
-CODE_FOUND, CODE_EXHAUSTED, CODE_BUDGET = 0, 1, 2
-FOUND, EXHAUSTED, BUDGET = Status.FOUND, Status.EXHAUSTED, Status.BUDGET
-STATUS_NAMES = (FOUND, EXHAUSTED, BUDGET)
-
-# Layout of the ``regs`` int64 register array shared with the kernel.
-REG_DEPTH, REG_NODES, REG_COUNT, REG_PENDING, REG_COVERED, REG_TARGET, REG_MAX_SLIDES, REG_MINIMIZE, REG_FLOOR, REG_BEST_LEN = range(10)
-
-#: No bound on the number of slides.
-UNBOUNDED = 1 << 30
+from .layout import (
+    CODE_BUDGET,
+    CODE_EXHAUSTED,
+    CODE_FOUND,
+    REG_BEST_LEN,
+    REG_COUNT,
+    REG_COVERED,
+    REG_DEPTH,
+    REG_FLOOR,
+    REG_MAX_SLIDES,
+    REG_MINIMIZE,
+    REG_NODES,
+    REG_PENDING,
+    REG_TARGET,
+)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")

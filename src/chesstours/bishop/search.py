@@ -77,9 +77,12 @@ from functools import cache
 import numpy as np
 
 from ..board import Board
+from ..machine import PlainAllowance
 from ..words import Status
-from .kernel import (
+from . import plain as plain_kernels
+from .layout import (
     BUDGET,
+    CODE_BUDGET,
     CODE_EXHAUSTED,
     EXHAUSTED,
     FOUND,
@@ -92,11 +95,9 @@ from .kernel import (
     REG_MINIMIZE,
     REG_NODES,
     REG_TARGET,
+    REGISTERS,
     STATUS_NAMES,
     UNBOUNDED,
-    advance,
-    count_lines_needed,
-    probe,
 )
 
 __all__ = ["BishopSearch", "direction_table", "first_route", "load_kernels", "FOUND", "EXHAUSTED", "BUDGET", "DIRECTIONS"]
@@ -146,6 +147,10 @@ class BishopSearch:
     use_bound : bool
         With ``max_slides`` or ``minimize``: cut branches by the line-cover
         lower bound.
+    plain : PlainAllowance, optional
+        Search in plain Python (:mod:`chesstours.bishop.plain`) while it has
+        steps left, then in the compiled kernel, from the same place; without
+        it, in the kernel from the start. Only the time differs.
 
     Attributes
     ----------
@@ -156,8 +161,10 @@ class BishopSearch:
     """
 
     def __init__(self, board: Board, start: int, end: int = -1, max_slides: int | None = None,
-                 minimize: bool = False, use_bound: bool = True, order: np.ndarray | None = None):
+                 minimize: bool = False, use_bound: bool = True, order: np.ndarray | None = None,
+                 plain: PlainAllowance | None = None):
         self.board = board
+        self.plain = plain
         n = board.size
         self.step_to = direction_table(board)
         if order is None:
@@ -195,7 +202,7 @@ class BishopSearch:
             self.line_squares[a, fill[a]] = v
             fill[a] += 1
         self.scratch = np.zeros((5, n_lines + 1), dtype=np.int32)
-        self.regs = np.zeros(10, dtype=np.int64)
+        self.regs = np.zeros(REGISTERS, dtype=np.int64)
         self.regs[REG_COVERED] = 1
         self.regs[REG_TARGET] = int(np.count_nonzero(on_colour))
         self.regs[REG_MAX_SLIDES] = UNBOUNDED if max_slides is None else int(max_slides)
@@ -249,11 +256,21 @@ class BishopSearch:
                 self._trivial_given = True
                 return FOUND
             return EXHAUSTED
-        status = advance(
-            self.step_to, self.order, self.flags, self.visits, self.stack_square, self.stack_next, self.stack_dir,
-            self.stack_set_source, self.stack_slides, self.stack_last, self.end, self.use_bound,
-            self.line_squares, self.b_line_of, self.scratch, self.best, stop_at_route, budget, self.regs,
-        )
+        while True:  # in Python while the allowance lasts, then on in the kernel within the same budget
+            engine = self._engine()
+            python = engine is plain_kernels
+            step = min(budget, self.plain.positions) if python else budget  # type: ignore[union-attr]
+            before = self.nodes
+            status = engine.advance(
+                self.step_to, self.order, self.flags, self.visits, self.stack_square, self.stack_next,
+                self.stack_dir, self.stack_set_source, self.stack_slides, self.stack_last, self.end, self.use_bound,
+                self.line_squares, self.b_line_of, self.scratch, self.best, stop_at_route, step, self.regs,
+            )
+            if python:
+                self.plain.take(self.nodes - before)  # type: ignore[union-attr]
+            budget -= self.nodes - before
+            if status != CODE_BUDGET or budget <= 0:
+                break
         if status == CODE_EXHAUSTED:
             self.done = True
         return STATUS_NAMES[status]
@@ -271,6 +288,8 @@ class BishopSearch:
         >>> 10_000 < steps < 200_000, 20 < routes < 300
         (True, True)
         """
+        from .kernel import probe  # compiled only: an estimate is for boards too large for plain Python
+
         if self.done:
             return 0.0, float(self.count)
         out = np.zeros(2, dtype=np.float64)
@@ -281,8 +300,16 @@ class BishopSearch:
     def lines_needed(self) -> int:
         """Lower bound on the slides of any route from the start (before any step)."""
         scratch = np.zeros_like(self.scratch)
-        return int(count_lines_needed(self.step_to, self.visits, self.line_squares, self.b_line_of,
-                                 int(self.stack_square[0]), -1, scratch))
+        return int(self._engine().count_lines_needed(self.step_to, self.visits, self.line_squares, self.b_line_of,
+                                                     int(self.stack_square[0]), -1, scratch))
+
+    def _engine(self):
+        """The kernels to run now: plain Python while the allowance lasts, else the compiled ones."""
+        if self.plain is not None and self.plain.positions > 0:
+            return plain_kernels
+        from . import kernel  # numba loads here, on the first compiled step
+
+        return kernel
 
 
 #: Steps the search in the Delphi program's order makes before random restarts join in.
@@ -294,7 +321,8 @@ _CLOCK_STEPS = 1 << 18
 
 
 def first_route(board: Board, start: int, end: int, deadline: float | None = None,
-                node_limit: int | None = None, main: BishopSearch | None = None) -> tuple[BishopSearch, Status, int, int]:
+                node_limit: int | None = None, main: BishopSearch | None = None,
+                plain: PlainAllowance | None = None) -> tuple[BishopSearch, Status, int, int]:
     """The first route: the search in the Delphi program's order, then, on large boards, random restarts beside it.
 
     The complete search in the Delphi program's direction order runs alone for :data:`FIRST_ALONE`
@@ -310,10 +338,11 @@ def first_route(board: Board, start: int, end: int, deadline: float | None = Non
 
     Returns ``(search, status, steps, restarts)``: the search holding the route (when
     ``status`` is ``"found"``), the status (``"found"``, ``"exhausted"``, ``"time"`` or
-    ``"nodes"``), the steps made in all, and the restarts tried.
+    ``"nodes"``), the steps made in all, and the restarts tried. The searches start in plain
+    Python with ``plain`` (see :class:`BishopSearch`).
     """
     if main is None:
-        main = BishopSearch(board, start, end)
+        main = BishopSearch(board, start, end, plain=plain)
     spent = 0  # steps of the restarts
     restarts = 0
     rng = np.random.default_rng(0)
@@ -327,7 +356,7 @@ def first_route(board: Board, start: int, end: int, deadline: float | None = Non
             return main, Status.TIME, main.nodes + spent, restarts
         if main.nodes >= FIRST_ALONE:
             order = np.argsort(rng.random((board.size, 4)), axis=1).astype(np.int8)
-            trial = BishopSearch(board, start, end, order=order)
+            trial = BishopSearch(board, start, end, order=order, plain=plain)
             steps = budget(RESTART_STEPS)
             if steps <= 0:
                 return main, Status.NODES, main.nodes + spent, restarts
@@ -345,6 +374,6 @@ def first_route(board: Board, start: int, end: int, deadline: float | None = Non
 @cache
 def load_kernels() -> None:
     """Compile the kernels, or load them from numba's cache (a few tenths of a second, once
-    per process), so that the time a search or an estimate reports is its own."""
+    per process, or seconds on a first run), so that the time a search or an estimate reports is its own."""
     BishopSearch(Board(2, 2), 0, 3, minimize=True).run()
     BishopSearch(Board(2, 2), 0, 3).estimate(1)

@@ -14,6 +14,7 @@ from typing import Callable, Iterator
 from ..arguments import check_limits
 from ..board import Board, Holes
 from ..errors import InvalidArgument, LimitReached, NoTour
+from ..machine import PlainAllowance, plain_allowance
 from ..words import Status
 from .methods import BishopMethod, check_method, count_refusal
 from .route import COLOUR_NAMES, BishopRoute, resolve_end
@@ -117,7 +118,18 @@ def _constructed(board, s, rule, nodes, t0) -> BishopRoute | None:
     return route
 
 
-def _fewest_slides(board, s, e, rule, deadline, node_limit) -> BishopRoute:
+def _searches(board: Board) -> PlainAllowance | None:
+    """Where a query's searches run: plain Python first on a small board (the kernels are not
+    loaded then), else the compiled kernels, loaded before the clock starts."""
+    from .search import load_kernels
+
+    plain = plain_allowance(board.size)
+    if plain is None:
+        load_kernels()
+    return plain
+
+
+def _fewest_slides(board, s, e, rule, deadline, node_limit, plain) -> BishopRoute:
     """A route with the fewest slides (the first in move order among them), with its proof.
 
     Branch and bound: the search keeps each route it finds and goes on only
@@ -128,7 +140,7 @@ def _fewest_slides(board, s, e, rule, deadline, node_limit) -> BishopRoute:
     """
     from .search import BishopSearch
 
-    search = BishopSearch(board, s, e, minimize=True)
+    search = BishopSearch(board, s, e, minimize=True, plain=plain)
     status = _run(search, deadline, node_limit, False)
     steps = search.best_steps()
     best = BishopRoute(board, steps, rule, False, "shortest", {"nodes": search.nodes}) if steps.size else None
@@ -242,8 +254,7 @@ def solve_bishop(
     >>> route = solve_bishop("32x34"); route.method, route.step_count
     ('construct', 1023)
     """
-    from . import construct
-    from .search import FIRST_ALONE, BishopSearch, first_route, load_kernels
+    from .search import FIRST_ALONE, BishopSearch, first_route
 
     board, s, rule, e = _prepare(board, start, end, holes)
     check_limits(time_limit, node_limit)
@@ -251,15 +262,18 @@ def solve_bishop(
     if shortest and method == "construct":
         raise InvalidArgument("The construction builds one route, not one with the fewest slides: ask for "
                               "shortest or for the construction, not both.")
-    load_kernels()
-    construct.load_kernels()
+    plain = _searches(board)
+    if method == "construct":
+        from . import construct  # numba loads with it: only when the construction is asked for or needed
+
+        construct.load_kernels()
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     reason = bishop_obstruction(board, s, e)
     if reason is not None:
         raise reason
     if shortest:
-        route = _fewest_slides(board, s, e, rule, deadline, node_limit)
+        route = _fewest_slides(board, s, e, rule, deadline, node_limit, plain)
         route.stats["seconds"] = time.perf_counter() - t0
         return route
     if method == "construct":
@@ -271,19 +285,23 @@ def solve_bishop(
             raise InvalidArgument(f"The construction cannot join the billiard loops of {board} into one route; "
                                   f"the search (method backtrack) decides whether there is one.")
         return built
-    search = BishopSearch(board, s, e)
-    if method == "auto" and construct.construction_refusal(board, s, e) is None:
-        # The first route in the Delphi program's order when the search meets one soon; else the construction.
+    search = BishopSearch(board, s, e, plain=plain)
+    if method == "auto":
+        # The first route in the Delphi program's order when the search meets one soon; else the construction
+        # where it applies. (The search alone for FIRST_ALONE steps is how first_route begins in any case.)
         status = _run(search, deadline, FIRST_ALONE if node_limit is None else min(FIRST_ALONE, node_limit), True)
         if status == Status.FOUND:
             return _route(board, search, rule, "backtrack", {"nodes": search.nodes,
                                                              "seconds": time.perf_counter() - t0})
         if status == Status.NODES and search.nodes == FIRST_ALONE:
-            built = _constructed(board, s, rule, search.nodes, t0)
-            if built is not None:
-                return built
+            from . import construct
+
+            if construct.construction_refusal(board, s, e) is None:
+                built = _constructed(board, s, rule, search.nodes, t0)
+                if built is not None:
+                    return built
     # Whatever is left -- no route yet, none proved, a limit reached -- the search with restarts settles.
-    search, found, nodes, restarts = first_route(board, s, e, deadline, node_limit, main=search)
+    search, found, nodes, restarts = first_route(board, s, e, deadline, node_limit, main=search, plain=plain)
     if found == Status.FOUND:
         stats = {"nodes": nodes, "seconds": time.perf_counter() - t0}
         if restarts:
@@ -316,11 +334,11 @@ def iter_bishop_routes(
     >>> sum(1 for _ in iter_bishop_routes("6x8")), sum(1 for _ in iter_bishop_routes("6x8", shortest=True))
     (8, 1)
     """
-    from .search import BishopSearch, load_kernels
+    from .search import BishopSearch
 
     board, s, rule, e = _prepare(board, start, end, holes)
     check_limits(time_limit, None)
-    load_kernels()
+    plain = _searches(board)
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     if bishop_obstruction(board, s, e) is not None:
@@ -328,10 +346,10 @@ def iter_bishop_routes(
     slides = None
     if shortest:
         try:
-            slides = _fewest_slides(board, s, e, rule, deadline, None).slide_count
+            slides = _fewest_slides(board, s, e, rule, deadline, None, plain).slide_count
         except NoTour:
             return
-    search = BishopSearch(board, s, e, max_slides=slides)
+    search = BishopSearch(board, s, e, max_slides=slides, plain=plain)
     method = "shortest" if shortest else "backtrack"
     while True:
         status = _run(search, deadline, None, True)
@@ -377,11 +395,11 @@ def count_bishop_routes(
     ...
     chesstours.errors.InvalidArgument: Counting every bishop route of 12x12 would take about ...e+12 steps ...
     """
-    from .search import BishopSearch, load_kernels
+    from .search import BishopSearch
 
     board, s, rule, e = _prepare(board, start, end, holes)
     check_limits(time_limit, node_limit)
-    load_kernels()
+    plain = _searches(board)
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     reason = bishop_obstruction(board, s, e)
@@ -395,7 +413,7 @@ def count_bishop_routes(
     slides, extra, spent = None, {}, 0
     if shortest:
         try:
-            best = _fewest_slides(board, s, e, rule, deadline, node_limit)
+            best = _fewest_slides(board, s, e, rule, deadline, node_limit, plain)
         except NoTour as exc:
             return BishopCount(board, s, rule, e, 0, exc.nodes, time.perf_counter() - t0)
         except LimitReached as exc:
@@ -405,7 +423,7 @@ def count_bishop_routes(
             raise
         slides, spent = best.slide_count, best.stats["nodes"]
         extra = {"lower_bound": best.stats["lower_bound"], "proof": best.stats["proof"]}
-    search = BishopSearch(board, s, e, max_slides=slides)
+    search = BishopSearch(board, s, e, max_slides=slides, plain=plain)
 
     def partial(complete: bool) -> BishopCount:
         return BishopCount(board, s, rule, e, search.count, spent + search.nodes, time.perf_counter() - t0,

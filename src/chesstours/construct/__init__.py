@@ -19,7 +19,9 @@ into pieces along their length (:mod:`~chesstours.construct.strips`).
 A board too small to cut is itself a stored tour. Either way the tour is built
 as a *step field* -- for each square, the difference to the next square --
 written by numpy for whole runs of identical pieces at once, and then read off
-from the start square by one compiled loop (:func:`follow_steps`).
+from the start square by one compiled loop (:func:`follow_steps`; plain Python
+on boards of at most :data:`COMPILED_ABOVE` squares, which it has done before
+numba could load).
 
 The construction ends its tour where its pieces end it (next to the start,
 for a closed tour). An end square asked for is then reached by Pósa's
@@ -60,5 +62,6 @@ colour -- a dark square; c2 is light.
 from __future__ import annotations
 
 from .build import can_construct, construct_path, construct_tour, follow_steps
+from .plain import COMPILED_ABOVE
 
-__all__ = ["construct_tour", "construct_path", "follow_steps", "can_construct"]
+__all__ = ["construct_tour", "construct_path", "follow_steps", "can_construct", "COMPILED_ABOVE"]

@@ -16,19 +16,29 @@ from ..pieces import KNIGHT, Leaper
 from ..tour import Tour
 from .blocks import block_steps, plan_blocks
 from .data import base_tours
+from .plain import COMPILED_ABOVE, follow_python
 from .strips import plan_strip, strip_start_reason, strip_steps
 
 __all__ = ["construct_tour", "construct_path", "follow_steps", "can_construct"]
 
 
-def follow_steps(step: np.ndarray, start: int, closed: bool) -> np.ndarray:
+def follow_steps(step: np.ndarray, start: int, closed: bool, compiled: bool | None = None) -> np.ndarray:
     """The path (``int32``) that the step field traces from ``start``.
+
+    ``compiled``: force the compiled loop (True) or the plain-Python one
+    (False); by default fields above
+    :data:`~chesstours.construct.plain.COMPILED_ABOVE` squares are compiled.
 
     :raises ChessToursError: if the steps do not trace one tour of every square
         (an internal error: the construction is checked by the test suite).
     """
     path = np.empty(step.size, dtype=np.int32)
-    from .kernel import follow
+    if compiled is None:
+        compiled = step.size > COMPILED_ABOVE
+    if compiled:
+        from .kernel import follow
+    else:
+        follow = follow_python
 
     count, after = follow(step, int(start), path)
     if count != step.size or (closed and after != start):

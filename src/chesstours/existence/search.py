@@ -34,6 +34,7 @@ import numpy as np
 
 from ..backtrack import closed_tasks, first_tour, open_tasks
 from ..board import Board
+from ..machine import PlainAllowance
 from ..pieces import Leaper, move_table
 from ..tour import Tour
 from ..warnsdorff import warnsdorff
@@ -51,7 +52,7 @@ _BACKWARD_WALKS_UP_TO = 250_000
 
 def search_tour(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool,
                 deadline: float | None, schedule: Sequence[tuple[str, int]] = (("roth", 0),),
-                backward_walks: int = 1) -> tuple[Status, Tour | None, int]:
+                backward_walks: int = 1, plain: PlainAllowance | None = None) -> tuple[Status, Tour | None, int]:
     """Find a tour or prove there is none: ``(status, tour, nodes)``.
 
     The status is ``found``, ``exhausted`` (a complete search found none),
@@ -60,8 +61,9 @@ def search_tour(board: Board, piece: Leaper, s: int | None, e: int | None, close
     Warnsdorff's rule first (fast on large boards): the walks of ``schedule``
     (tie-break, seed) from the start, and the first ``backward_walks`` of them into a
     fixed square from the tour's other end; then the complete round-robin
-    backtracking search (see the module docstring). A found tour is turned to
-    match the query (start ``s``, end ``e``) and validated.
+    backtracking search (see the module docstring), which starts in plain Python
+    with ``plain`` (see :class:`~chesstours.backtrack.Search`). A found tour is
+    turned to match the query (start ``s``, end ``e``) and validated.
     """
     # An open tour that must end at e is an open tour from e, walked backwards; and a
     # tour from s is also a tour into s from its other end. Searching both ways at once
@@ -97,7 +99,7 @@ def search_tour(board: Board, piece: Leaper, s: int | None, e: int | None, close
     # The same tours entered from the other end: redundant for completeness, often found sooner.
     extra = [t for root in backward for t in open_tasks(board, piece, root, first, symmetry=False)]
     extra = extra[: max(0, most - len(tasks))]
-    status, path, nodes = first_tour(board, piece, tasks, extra=extra, deadline=deadline)
+    status, path, nodes = first_tour(board, piece, tasks, extra=extra, deadline=deadline, plain=plain)
     nodes += len(tasks)  # each first move is a position examined, even when pruning closes it at once
     if status != Status.FOUND:
         if status == Status.EXHAUSTED:

@@ -46,7 +46,6 @@ import numpy as np
 from ..board import Board
 from ..errors import LimitReached
 from ..pieces import Leaper
-from . import join_kernel as jk
 from .disk import Layers, Spilled, load
 from .plan import Fixed, Sweep, greedy, line_orders, neighbours, plan
 from .run import FrontierProgress, FrontierResult, NarrowOverflow, run_sweep
@@ -126,6 +125,8 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     LimitReached
         ``deadline`` passed; ``partial`` holds a :class:`FrontierResult`.
     """
+    from . import join_kernel as jk  # numba loads with the first join, not with the plan of one
+
     t0 = time.perf_counter() if t0 is None else t0
     nslots = len(halves.middle)
     period = max(1, min(board.rows, board.cols))

@@ -21,12 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernel import ENDED, FREE, FULL, unpack
-from .table import OVERFLOW, add_to, mix
-
-#: Most places of a middle frontier (four bits a mate in a 64-bit word).
-MAX_MIDDLE = 16
-EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
+from .kernel import unpack
+from .layout import EMPTY, ENDED, FREE, FULL, MAX_MIDDLE, OVERFLOW  # noqa: F401  (globals of the kernels)
+from .table import add_to, mix
 
 
 @njit(cache=True, inline="always")

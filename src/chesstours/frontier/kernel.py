@@ -28,24 +28,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .layout import (  # noqa: F401  (the codes are read here as globals of the kernels)
+    CAP,
+    ENDED,
+    FREE,
+    FULL,
+    MAX_LABEL,
+    MAX_SLOTS,
+    PACKED_ENDED,
+    PACKED_FULL,
+    PLACE,
+    RADIX,
+    UNPACKED,
+)
 from .table import add_to
 
-FREE, ENDED, FULL = 0, 14, 15
-#: Largest label in a work array (labels above 8 live only until the state is packed).
-MAX_LABEL = 13
-#: Most frontier slots a 64-bit state holds.
-MAX_SLOTS = 17
-#: Values of a packed slot, and the packed codes of ``ENDED`` and ``FULL``.
-RADIX = 11
-PACKED_ENDED, PACKED_FULL = 9, 10
-#: ``11**i``, the place value of slot ``i`` (after the factor 3 of the ends).
-PLACE = np.array([3 * RADIX**i for i in range(MAX_SLOTS + 1)], np.uint64)
-#: Work code of a packed code.
-UNPACKED = np.array(list(range(9)) + [ENDED, FULL], np.int64)
-
 _OK, _INVALID, _DONE = 0, 1, 2
-#: An edge choice that *caps* the new square: a virtual edge to an end of the tour (meet in the middle).
-CAP = -2
 
 
 @njit(cache=True, inline="always")

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..board import Board
 from ..pieces import Leaper, move_table
-from .kernel import CAP
+from .layout import CAP
 
 __all__ = ["Step", "Sweep", "Fixed", "plan", "line_orders", "best_plan", "greedy", "neighbours"]
 

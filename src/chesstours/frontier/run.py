@@ -31,9 +31,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import LimitReached, ResourceError
-from . import kernel as fk
-from . import table as ft
 from .disk import Layers, Spilled, load
+from .layout import EMPTY_KEY, NARROW_OVERFLOW
 
 #: States extended per kernel call between checks of the clock.
 CHUNK = 1 << 18
@@ -110,7 +109,7 @@ def _table(capacity: int, stride: int) -> np.ndarray:
             f"The frontier sweep ran out of memory growing a table to {capacity:,} states; "
             "the count is too large for this machine."
         ) from None
-    tab[0::stride] = ft.EMPTY_KEY
+    tab[0::stride] = EMPTY_KEY
     return tab
 
 
@@ -130,6 +129,8 @@ class _Part:
         return self.tab.size // self.stride
 
     def grow(self, capacity: int, pbits: int, err: np.ndarray) -> None:
+        from . import table as ft
+
         bigger = _table(capacity, self.stride)
         self.fill[0] = 0
         ft.rehash(self.tab, bigger, self.stride, pbits, self.fill, err)
@@ -180,6 +181,9 @@ class _Worker:
 
     def grow(self, st, budget: int, closed: bool, finish: bool) -> None:
         """Extend the next chunk of input into the batch and sort the batch by hash."""
+        from . import kernel as fk
+        from . import table as ft
+
         self.nbuf[0] = 0
         left = CHUNK
         while left > 0 and self.inputs:
@@ -218,6 +222,8 @@ class _Worker:
                 self._insert(p, keys, lo, hi, int(other.bounds[g]), int(other.bounds[g + 1]), done)
 
     def _insert(self, p: _Part, keys, lo, hi, i: int, nb: int, done: float) -> None:
+        from . import table as ft
+
         # The run is sorted by hash: it must not meet a table too small for it, or its
         # states would pile up in one cluster at the front (linear probing turns quadratic).
         if p.fill[0] + (nb - i) > LOAD * p.size:
@@ -248,6 +254,8 @@ class _Worker:
 
     def flush(self) -> None:
         """Write every table out as a partial table and empty it (the tables outgrew their budget)."""
+        from . import table as ft
+
         for k, p in enumerate(self.parts):
             if p.fill[0]:
                 self.partial[k].append(self._keep(ft.compact(p.tab, p.stride, int(p.fill[0]))))
@@ -258,6 +266,8 @@ class _Worker:
 
     def finish(self) -> None:
         """Make each table the next step's input, freeing it before the next table is compacted."""
+        from . import table as ft
+
         while self.parts:
             p, partial = self.parts.pop(0), self.partial.pop(0)
             for keys, lo, hi, files in partial:  # merge the part's partial tables (each sorted by hash)
@@ -267,6 +277,8 @@ class _Worker:
                 self.inputs.append(self._keep(ft.compact(p.tab, p.stride, int(p.fill[0]))))
 
     def finish_all(self, nslots: int, closed: bool) -> None:
+        from . import kernel as fk
+
         for keys, lo, hi, _ in self.inputs:
             fk.finish_all(load(keys), load(lo), load(hi), nslots, 2, closed, self.acc, self.err)
 
@@ -298,7 +310,7 @@ def _total(workers: list[_Worker], modulus: int) -> int:
 
 
 def _check_carry(workers: list[_Worker]) -> None:
-    if any(w.err[0] == ft.NARROW_OVERFLOW for w in workers):
+    if any(w.err[0] == NARROW_OVERFLOW for w in workers):
         raise NarrowOverflow()
     if any(w.err[0] for w in workers):
         raise WideOverflow()

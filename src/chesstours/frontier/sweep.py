@@ -18,10 +18,9 @@ from ..errors import InvalidArgument
 from ..machine import worker_count
 from ..pieces import Leaper
 from ..words import format_bytes, format_duration
-from . import kernel as fk
 from .disk import Layers, disk_needed
 from .join import Halves, count_by_halves, plan_halves
-from .join_kernel import MAX_MIDDLE
+from .layout import MAX_MIDDLE, MAX_SLOTS
 from .plan import Fixed, Sweep, best_plan, line_orders, neighbours
 from .residues import count_bound, from_residues, moduli_for
 from .run import FrontierProgress, FrontierResult, NarrowOverflow, WideOverflow, run_sweep
@@ -79,7 +78,7 @@ def choose_halves(board: Board, piece: Leaper, closed: bool, start: int | None =
         halves = plan_halves(board, piece, closed, sum(len(line) for line in lines[:cut]), start, end, fixed)
     except ValueError:
         return None
-    if len(halves.middle) > MAX_MIDDLE or halves.max_slots > fk.MAX_SLOTS:
+    if len(halves.middle) > MAX_MIDDLE or halves.max_slots > MAX_SLOTS:
         return None
     return halves
 
@@ -121,7 +120,7 @@ def estimate(board: Board, piece: Leaper, start: int | None = None, end: int | N
         return FrontierEstimate(0, 1.0, 0.0, 0.0, 0.0, threads, False)
     slots = _quick_slots(board, piece)
     halves = False
-    if slots <= fk.MAX_SLOTS:
+    if slots <= MAX_SLOTS:
         slots = best_plan(board, piece, start, end, closed).max_slots
         halves = choose_halves(board, piece, closed, start, end) is not None
     states = estimate_states(slots, closed)
@@ -280,10 +279,10 @@ def _disk(result: FrontierResult, layers: Layers | None) -> FrontierResult:
 def _check_size(board: Board, slots: int, closed: bool, memory_limit: int | None, spill_dir=None) -> None:
     states = estimate_states(slots, closed)
     need = states * _PEAK_BYTES
-    if slots > fk.MAX_SLOTS:
+    if slots > MAX_SLOTS:
         raise InvalidArgument(
             f"Counting tours of {board} by the frontier method needs a frontier of {slots} squares "
-            f"(about {states:.0e} states, {format_bytes(need)}); at most {fk.MAX_SLOTS} fit in a state."
+            f"(about {states:.0e} states, {format_bytes(need)}); at most {MAX_SLOTS} fit in a state."
         )
     if spill_dir is not None:
         disk = disk_needed(states)

@@ -23,11 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-EMPTY_KEY = np.uint64(0xFFFFFFFFFFFFFFFF)
-#: ``err[0]`` after a carry out of a one-limb count.
-NARROW_OVERFLOW = 2
-#: ``err[0]`` after a carry out of a two-limb count.
-OVERFLOW = 1
+from .layout import EMPTY_KEY, NARROW_OVERFLOW, OVERFLOW  # noqa: F401  (read by the kernels and their callers)
 
 
 @njit(cache=True, inline="always")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
+from ..rng import xorshift
+
 __all__ = ["Tiebreak", "TIEBREAKS", "BLOCKED", "FREE_BELOW", "walk_python"]
 
 #: Tie-break rules, in the order the kernel numbers them.
@@ -19,18 +21,6 @@ TIEBREAKS: tuple[Tiebreak, ...] = get_args(Tiebreak)
 #: lose up to 8 and still reads as blocked (>= FREE_BELOW).
 BLOCKED = 100
 FREE_BELOW = 64
-
-_MASK64 = (1 << 64) - 1
-
-
-def _xorshift_python(state: list[int]) -> int:
-    """xorshift64*, as the kernel's: ``state`` is a one-element list."""
-    x = state[0]
-    x ^= x >> 12
-    x ^= (x << 25) & _MASK64
-    x ^= x >> 27
-    state[0] = x
-    return (x * 2685821657736338717) & _MASK64
 
 
 def walk_python(weight, offsets, dr, dc, width, rows, cols, start_r, start_c, end, rule, rng, path) -> int:
@@ -87,7 +77,7 @@ def walk_python(weight, offsets, dr, dc, width, rows, cols, start_r, start_c, en
                     best, best_score, ties = j, score, 1
                 elif score == best_score:
                     ties += 1
-                    if rule == 3 and _xorshift_python(state) % ties == 0:
+                    if rule == 3 and xorshift(state) % ties == 0:
                         best = j
         if best < 0:
             placed = step

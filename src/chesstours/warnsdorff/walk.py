@@ -14,6 +14,7 @@ import numpy as np
 from ..board import Board
 from ..errors import InvalidArgument
 from ..pieces import KNIGHT, Leaper
+from ..rng import seeded
 from .rule import BLOCKED, TIEBREAKS, walk_python
 
 __all__ = ["WarnsdorffResult", "warnsdorff", "COMPILED_ABOVE"]
@@ -109,7 +110,7 @@ def warnsdorff(
     dc = np.array([o[1] for o in piece.offsets()], dtype=np.int64)
     end_padded = -1 if end is None else (end // board.cols + frame) * width + end % board.cols + frame
     path = np.empty(board.free_count, dtype=np.int32)
-    rng = np.array([(seed * 0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D) % 2**64 | 1], dtype=np.uint64)
+    rng = np.array([seeded(seed)], dtype=np.uint64)
     if compiled is None:
         compiled = board.free_count > COMPILED_ABOVE
     if compiled:

@@ -190,7 +190,15 @@ async def _refuse(send, status: int, sentence: str) -> None:
 
 
 def _warm_up() -> None:
-    """Load the compiled kernels (from numba's cache, or compile them) before the first visitor needs them."""
+    """Load the compiled kernels (from numba's cache, or compile them) before the first visitor needs them.
+
+    Small queries start in plain Python and would not load them, so the kernels are loaded outright.
+    """
+    from ..backtrack.search import load_kernels
+    from ..bishop.search import load_kernels as load_bishop_kernels
+
+    load_kernels()
+    load_bishop_kernels()
     try:
         find_tour("6x6", closed=True, method="backtrack", time_limit=60)
         find_tour("5x5", method="warnsdorff")

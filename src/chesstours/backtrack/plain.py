@@ -1,0 +1,261 @@
+"""The backtracking kernels in plain Python: the same search, move for move, without numba.
+
+:mod:`chesstours.backtrack.kernel` compiled is some fifty times faster, but
+compiling it takes seconds on a first run (an empty compile cache), while a
+small search is over in Python before numba could even load. Each function
+here takes the same arrays as its compiled twin and leaves them exactly as
+the twin would -- the same stack, the same registers, the same counts and
+the same estimates -- so a search may start here and go on in the kernel
+(:class:`chesstours.backtrack.search.Search` decides when), and the tests hold
+the two to each other.
+
+The arrays are read into Python lists at the start of a call and written
+back at its end: list indexing is several times faster than numpy's
+element access, and a call costs O(N K) more, nothing next to a budget of
+thousands of positions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..rng import xorshift
+from .layout import (
+    CODE_BUDGET,
+    CODE_EXHAUSTED,
+    CODE_FOUND,
+    REG_BASE,
+    REG_COUNT,
+    REG_DEPTH,
+    REG_FREE,
+    REG_NODES,
+    REG_PENDING,
+)
+
+__all__ = ["advance", "neighbour_bits", "setup_prefix", "order_candidates", "probe"]
+
+
+def _visit(rows, visited, degree, x) -> bool:
+    """Mark ``x`` visited; return True if an unvisited neighbour of x is left with none."""
+    visited[x] = 1
+    stranded = False
+    for u in rows[x]:
+        d = degree[u] - 1
+        degree[u] = d
+        if d == 0 and not visited[u]:
+            stranded = True
+    return stranded
+
+
+def _unvisit(rows, visited, degree, x) -> None:
+    visited[x] = 0
+    for u in rows[x]:
+        degree[u] += 1
+
+
+def _links(rows, visited, degree, near, c, jx, forced, end_ok) -> int:
+    """As the kernel's: the forced last square after the move ``c -> rows[c][jx]``, -1, or -2 (dead end)."""
+    bits = near[c][jx]
+    for j, u in enumerate(rows[c]):
+        if visited[u] or (bits >> j) & 1:
+            continue
+        d = degree[u]
+        if d == 0:
+            return -2
+        if d == 1 and u != forced:
+            if forced >= 0 or end_ok[u] == 0:
+                return -2
+            forced = u
+    return forced
+
+
+def _candidates(rows, visited, degree, x, fixed_end, last, order, out) -> int:
+    """As the kernel's ``order_candidates``, into the list ``out``."""
+    n = 0
+    for j, u in enumerate(rows[x]):
+        if visited[u] or (u == fixed_end and not last):
+            continue
+        i = n
+        if order == 1:
+            while i > 0 and degree[rows[x][out[i - 1]]] > degree[u]:
+                out[i] = out[i - 1]
+                i -= 1
+        out[i] = j
+        n += 1
+    return n
+
+
+def order_candidates(table, visited, degree, x, fixed_end, last, order, out) -> int:
+    """The kernel's ``order_candidates`` (``out``, a numpy row, is written in place)."""
+    cand = out.tolist()
+    n = _candidates(table.tolist(), visited.tolist(), degree.tolist(), int(x), int(fixed_end), bool(last),
+                    int(order), cand)
+    out[:] = cand
+    return n
+
+
+def neighbour_bits(table) -> np.ndarray:
+    """``near[c, i]`` has bit ``j`` set when ``table[c, j]`` is a neighbour of ``table[c, i]`` (as the kernel's)."""
+    n, k = table.shape
+    rows = [[u for u in row if u >= 0] for row in table.tolist()]
+    moves = [set(row) for row in rows]
+    near = np.zeros((n, k), dtype=np.int32)
+    for c, row in enumerate(rows):
+        near[c, : len(row)] = [sum(1 << j for j, u in enumerate(row) if u in moves[x]) for x in row]
+    return near
+
+
+def setup_prefix(table, visited, degree, prefix, end_ok, fixed_end) -> int:
+    """The kernel's ``setup_prefix``: mark ``prefix`` visited; the forced last square, -1, or -2."""
+    rows, seen, deg = table.tolist(), visited.tolist(), degree.tolist()
+    n = len(rows)
+    for v in prefix.tolist():
+        _visit(rows, seen, deg, v)
+    visited[:], degree[:] = seen, deg
+    cur = int(prefix[-1])
+    forced = int(fixed_end) if fixed_end >= 0 else -1
+    remaining = sum(1 for u in range(n) if seen[u] == 0 and deg[u] >= 0)
+    near = set(rows[cur])
+    ok = end_ok.tolist()
+    for u in range(n):
+        if seen[u] or deg[u] < 0:
+            continue
+        links = deg[u] + (u in near)
+        if links == 0:
+            return -2
+        if links == 1:
+            if u in near and remaining > 1:
+                return -2
+            if u in near:
+                continue
+            if u != forced and (forced >= 0 or ok[u] == 0):
+                return -2
+            forced = u
+    return forced
+
+
+def advance(table, near, visited, degree, stack_square, stack_next, stack_count, stack_cand, stack_forced,
+            end_ok, fixed_end, order, stop_at_tour, budget, regs) -> int:
+    """The kernel's ``advance``, step for step: at most ``budget`` positions; 0 found, 1 exhausted, 2 budget."""
+    rows, near_rows = table.tolist(), near.tolist()
+    seen, deg = visited.tolist(), degree.tolist()
+    square, nxt, count_at = stack_square.tolist(), stack_next.tolist(), stack_count.tolist()
+    cand, forced_at, ok = stack_cand.tolist(), stack_forced.tolist(), end_ok.tolist()
+    fixed_end, order = int(fixed_end), int(order)
+    depth, base, nodes, count = (int(regs[r]) for r in (REG_DEPTH, REG_BASE, REG_NODES, REG_COUNT))
+    n_free = int(regs[REG_FREE])
+    k = table.shape[1]
+    limit = nodes + int(budget)
+    if regs[REG_PENDING]:
+        regs[REG_PENDING] = 0
+        _unvisit(rows, seen, deg, square[depth])
+        depth -= 1
+    while True:
+        if depth < base:
+            depth, code = base, CODE_EXHAUSTED
+            break
+        i = nxt[depth]
+        c = square[depth]
+        row = rows[c]
+        remaining = n_free - depth - 2
+        if order == 0:
+            while i < k:
+                x = row[i]
+                if seen[x] or (x == fixed_end and remaining > 0):
+                    i += 1
+                else:
+                    break
+            more = i < k
+        else:
+            more = i < count_at[depth]
+        if not more:
+            if depth != base:
+                _unvisit(rows, seen, deg, c)
+            depth -= 1
+            continue
+        if nodes >= limit:
+            code = CODE_BUDGET
+            break
+        nxt[depth] = i + 1
+        jx = i if order == 0 else cand[depth][i]
+        x = row[jx]
+        nodes += 1
+        if remaining == 0:
+            if ok[x]:
+                count += 1
+                if stop_at_tour:
+                    _visit(rows, seen, deg, x)
+                    depth += 1
+                    square[depth] = x
+                    count_at[depth] = 0
+                    nxt[depth] = 0
+                    regs[REG_PENDING] = 1
+                    code = CODE_FOUND
+                    break
+            continue
+        stranded = _visit(rows, seen, deg, x)
+        forced = -2 if stranded and remaining > 1 else _links(rows, seen, deg, near_rows, c, jx, forced_at[depth], ok)
+        if forced == -2:
+            _unvisit(rows, seen, deg, x)
+            continue
+        depth += 1
+        square[depth] = x
+        forced_at[depth] = forced
+        nxt[depth] = 0
+        if order != 0:
+            count_at[depth] = _candidates(rows, seen, deg, x, fixed_end, remaining == 1, order, cand[depth])
+    regs[REG_DEPTH], regs[REG_NODES], regs[REG_COUNT] = depth, nodes, count
+    visited[:], degree[:] = seen, deg
+    stack_square[:], stack_next[:], stack_count[:] = square, nxt, count_at
+    stack_cand[:], stack_forced[:] = cand, forced_at
+    return code
+
+
+def probe(table, near, visited0, degree0, prefix, forced0, end_ok, fixed_end, n_free, probes, rng) -> float:
+    """The kernel's ``probe``: Knuth's estimate of the search tree's size, from the same random descents
+    (``rng``, the generator's state in a one-element uint64 array, is advanced in place)."""
+    rows, near_rows, ok = table.tolist(), near.tolist(), end_ok.tolist()
+    seen0, deg0 = visited0.tolist(), degree0.tolist()
+    fixed_end, n_free = int(fixed_end), int(n_free)
+    state = [int(rng[0])]
+    total = 0.0
+    choice, forced_of = [0] * table.shape[1], [0] * table.shape[1]
+    for _ in range(int(probes)):
+        seen, deg = seen0[:], deg0[:]
+        c = int(prefix[-1])
+        depth = prefix.shape[0] - 1
+        forced = int(forced0)
+        product = 1.0
+        estimate = 0.0
+        while True:
+            remaining = n_free - depth - 2
+            m = 0
+            for j, x in enumerate(rows[c]):
+                if seen[x] or (x == fixed_end and remaining > 0):
+                    continue
+                if remaining == 0:
+                    if ok[x]:
+                        choice[m], forced_of[m] = j, forced
+                        m += 1
+                    continue
+                stranded = _visit(rows, seen, deg, x)
+                f = -2 if stranded and remaining > 1 else _links(rows, seen, deg, near_rows, c, j, forced, ok)
+                _unvisit(rows, seen, deg, x)
+                if f != -2:
+                    choice[m], forced_of[m] = j, f
+                    m += 1
+            if m == 0:
+                break
+            product *= m
+            estimate += product
+            if remaining == 0:
+                break
+            pick = xorshift(state) % m
+            x = rows[c][choice[pick]]
+            forced = forced_of[pick]
+            _visit(rows, seen, deg, x)
+            c = x
+            depth += 1
+        total += estimate
+    rng[0] = state[0]
+    return total / int(probes)

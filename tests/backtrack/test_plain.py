@@ -1,0 +1,131 @@
+"""The plain-Python backtracking (the first positions of every small search) against the compiled kernel.
+
+The twins must leave the same arrays after every call -- the stack, the
+registers, the counts, the estimates -- so that a search may start in Python
+and go on in the kernel; and every count and tour the api gives through them
+must be the kernel's.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chesstours as ct
+from chesstours import machine, policy
+from chesstours.backtrack import closed_tasks, open_tasks
+from chesstours.backtrack import kernel as compiled
+from chesstours.backtrack import plain as python
+from chesstours.backtrack.search import Search
+from chesstours.board import Board
+from chesstours.machine import PlainAllowance
+from chesstours.pieces import GIRAFFE, KNIGHT, ZEBRA, Leaper, move_table
+
+_ARRAYS = ("_visited", "_degree", "stack_square", "stack_next", "stack_count", "stack_cand", "stack_forced",
+           "regs")
+
+
+@pytest.fixture
+def all_in_python(monkeypatch):
+    """Every small search runs in plain Python to its end."""
+    monkeypatch.setattr(machine, "PLAIN_SEARCH_POSITIONS", 10**12)
+
+
+def _same_state(a: Search, b: Search) -> bool:
+    return all(np.array_equal(getattr(a, name), getattr(b, name)) for name in _ARRAYS)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 6), st.integers(2, 6), st.sampled_from([KNIGHT, ZEBRA, GIRAFFE, Leaper(0, 1), Leaper(1, 1)]),
+       st.sampled_from(["fixed", "warnsdorff"]), st.booleans(), st.data())
+def test_the_python_twin_leaves_the_kernels_arrays_after_every_call(rows, cols, piece, order, closed, data):
+    holes = data.draw(st.sets(st.integers(0, rows * cols - 1), max_size=3))
+    board = Board(rows, cols, holes)
+    if board.free_count < 2:
+        return
+    tasks = closed_tasks(board, piece) if closed else open_tasks(board, piece, symmetry=False)
+    if not tasks:
+        return
+    task = data.draw(st.sampled_from(tasks))
+    table, mask = move_table(board, piece), board.hole_mask if board.holes else None
+    budget = data.draw(st.sampled_from([1, 7, 100, 1 << 30]))
+    stop = data.draw(st.booleans())
+    a = Search(table, task.prefix, end=task.end, end_squares=task.end_squares, order=order, holes=mask,
+               plain=PlainAllowance(1 << 40))
+    b = Search(table, task.prefix, end=task.end, end_squares=task.end_squares, order=order, holes=mask)
+    assert np.array_equal(a.near, b.near) and a.done == b.done and _same_state(a, b)
+    for _ in range(200):
+        status_a, status_b = a.run(budget, stop_at_tour=stop), b.run(budget, stop_at_tour=stop)
+        assert status_a == status_b and _same_state(a, b)
+        if status_a == "exhausted":
+            break
+    assert a.estimate(60, seed=3) == b.estimate(60, seed=3)
+
+
+def test_a_search_goes_on_in_the_kernel_where_python_left_it():
+    table = move_table(Board(5, 6), KNIGHT)
+    allowance = PlainAllowance(2500)
+    mixed, kernel = Search(table, [0], plain=allowance), Search(table, [0])
+
+    def tours(search: Search) -> list[tuple[int, ...]]:
+        found = []
+        while (status := search.run(300, stop_at_tour=True)) != "exhausted":
+            if status == "found":
+                found.append(tuple(search.path()))
+        return found
+
+    assert tours(mixed) == tours(kernel) and allowance.positions == 0
+    assert (mixed.count, mixed.nodes) == (kernel.count, kernel.nodes) and kernel.count > 0
+
+
+def test_probes_draw_the_same_numbers_in_python_and_in_the_kernel():
+    board = Board(6, 6)
+    table = move_table(board, KNIGHT)
+    a, b = Search(table, [0, 13]), Search(table, [0, 13])
+    args = lambda s: (s._ktable, s.near, s._visited, s._degree, s.prefix, int(s.stack_forced[1]), s.end_ok,  # noqa: E731
+                      s.fixed_end, int(s.regs[5]), 500)
+    rng_a, rng_b = np.array([12345], dtype=np.uint64), np.array([12345], dtype=np.uint64)
+    assert python.probe(*args(a), rng_a) == compiled.probe(*args(b), rng_b)
+    assert rng_a[0] == rng_b[0]
+
+
+@pytest.mark.parametrize("board,kwargs,directed", [
+    ("5x5", {}, 1728),
+    ("5x5", {"start": "a1"}, 304),
+    ("5x5", {"start": "c3"}, 64),
+    ("3x4", {}, 16),
+    ("4x5", {}, 164),
+    ("5x6", {"closed": True}, 16),
+    ("3x10", {"closed": True}, 32),
+])
+def test_counts_of_the_literature_in_plain_python(all_in_python, board, kwargs, directed):
+    count = ct.count_tours(board, **kwargs)
+    assert count.directed == directed and count.method == "backtrack"
+
+
+def test_tours_found_and_listed_in_python_are_the_kernels(all_in_python, monkeypatch):
+    python_tours = [t.path.tolist() for t in ct.iter_tours("5x5", start="a1")][:40]
+    found = ct.find_tour("6x6", closed=True, method="backtrack")
+    monkeypatch.setattr(machine, "PLAIN_SEARCH_POSITIONS", 0)
+    assert python_tours == [t.path.tolist() for t in ct.iter_tours("5x5", start="a1")][:40]
+    assert np.array_equal(found.path, ct.find_tour("6x6", closed=True, method="backtrack").path)
+    found.validate()
+
+
+def test_small_boards_start_in_python_and_large_ones_in_the_kernel():
+    assert policy.plain_allowance(Board(5, 5)).positions == policy.PLAIN_SEARCH_POSITIONS
+    assert policy.plain_allowance(Board(20, 20)) is None
+
+
+def test_small_queries_never_load_numba(tmp_path):
+    code = ("import sys, chesstours as ct; ct.count_tours('5x5'); ct.count_tours('5x5', start='a1'); "
+            "ct.find_tour('6x6', method='backtrack'); list(ct.iter_tours('5x5', start='a1')); "
+            "ct.tour_exists('3x7', start='d2'); ct.count_bishop_routes('6x6'); print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
