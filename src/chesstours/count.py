@@ -248,18 +248,10 @@ def _count_in_tasks(board: Board, piece: Leaper, s: int | None, e: int | None, c
         return TourCount(board, piece, closed, s, e, directed, undirected, result.nodes, result.seconds, "backtrack",
                          result.complete, extra)
 
-    try:
-        result = count_spread(board, piece, s, e, closed, spread, where=prop, time_limit=time_limit,
-                              progress=progress)
-    except KeyboardInterrupt as exc:
-        exc.partial = tally(exc.partial)  # type: ignore[attr-defined]
-        raise
-    count = tally(result)
-    if not result.complete:
-        kept = f"; {spread.checkpoint} keeps them" if spread.checkpoint is not None else ""
-        raise LimitReached(f"Stopped at the time limit with {result.tasks_done} of {result.tasks_total} tasks "
-                           f"counted ({count.directed:,} tours so far){kept}.", partial=count)
-    return count
+    return _merged(lambda: count_spread(board, piece, s, e, closed, spread, where=prop, time_limit=time_limit,
+                                        progress=progress),
+                   tally, spread, lambda r, c: f"{r.tasks_done} of {r.tasks_total} tasks counted "
+                                               f"({c.directed:,} tours so far)")
 
 
 def _count_in_parts(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, spread: Spread,
@@ -274,17 +266,25 @@ def _count_in_parts(board: Board, piece: Leaper, s: int | None, e: int | None, c
         return TourCount(board, piece, closed, s, e, directed, undirected, result.nodes, result.seconds, "frontier",
                          result.complete, dict(result.extra))
 
+    return _merged(lambda: count_parts_spread(board, piece, fs, fe, closed, spread, squares, time_limit=time_limit,
+                                              progress=progress),
+                   tally, spread, lambda r, c: f"{r.tasks_done} of {r.tasks_total} parts counted (parts have "
+                                               "signed weights: no count until all are in)")
+
+
+def _merged(run: Callable[[], TaskResult], tally: Callable[[TaskResult], TourCount], spread: Spread,
+            so_far: Callable[[TaskResult, TourCount], str]) -> TourCount:
+    """The :class:`TourCount` of a count run in tasks; at the time limit a :class:`LimitReached` that says
+    ``so_far`` and carries it, and on Ctrl-C the same count on the interrupt."""
     try:
-        result = count_parts_spread(board, piece, fs, fe, closed, spread, squares, time_limit=time_limit,
-                                    progress=progress)
+        result = run()
     except KeyboardInterrupt as exc:
         exc.partial = tally(exc.partial)  # type: ignore[attr-defined]
         raise
     count = tally(result)
     if not result.complete:
         kept = f"; {spread.checkpoint} keeps them" if spread.checkpoint is not None else ""
-        raise LimitReached(f"Stopped at the time limit with {result.tasks_done} of {result.tasks_total} parts "
-                           f"counted (parts have signed weights: no count until all are in){kept}.", partial=count)
+        raise LimitReached(f"Stopped at the time limit with {so_far(result, count)}{kept}.", partial=count)
     return count
 
 

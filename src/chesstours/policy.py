@@ -458,8 +458,9 @@ def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, e
             plan = replace(searched, why="in tasks: backtracking, whose search splits into tasks of equal size "
                            "(the frontier count is split only to bound its memory)")
         else:
-            frontier = in_parts(replace(planned("frontier"), why="in tasks: the frontier count in parts, since "
-                                        "exhaustive search is out of reach"))
+            frontier = in_parts(replace(plan if plan.method == "frontier" else planned("frontier"),
+                                        why="in tasks: the frontier count in parts, since exhaustive search is "
+                                        "out of reach"))
             plan = frontier if "split_on" in frontier.extra else searched  # unless too wide to split at all
     if plan.method == "frontier":
         return plan if "split_on" in plan.extra else in_parts(plan)
@@ -477,6 +478,7 @@ def _with_parts(plan: Plan, split_on: int | None, workers: int, cluster: bool, r
     machine's memory (a cluster's workers are assumed to have as much).
     """
     from .frontier.split import frontier_parts, split_estimate, split_squares
+    from .frontier.sweep import estimate as frontier_estimate
     from .frontier.sweep import refusal as frontier_refusal
 
     board, piece, s, e, closed = plan.board, plan.piece, plan.start, plan.end, plan.closed
@@ -486,17 +488,17 @@ def _with_parts(plan: Plan, split_on: int | None, workers: int, cluster: bool, r
     if wide is not None:
         return replace(plan, refusal=wide)
     share = memory_limit() // (1 if cluster else workers)
-    whole = split_estimate(board, piece, closed, s, e, 1, 0)
+    whole = frontier_estimate(board, piece, s, e, closed, workers=1)
     k = split_on
     if k is None:
         k = next((k for k in range(1, MAX_SPLIT_ON + 1)
-                  if split_estimate(board, piece, closed, s, e, 1, k)["memory_bytes"] <= share), MAX_SPLIT_ON)
+                  if split_estimate(whole, 1, k)["memory_bytes"] <= share), MAX_SPLIT_ON)
     try:
         squares = split_squares(board, piece, closed, s, e, k)
     except InvalidArgument as exc:
         return replace(plan, refusal=str(exc))
     parts = frontier_parts(board, piece, closed, s, e, squares)
-    est = split_estimate(board, piece, closed, s, e, len(parts), k)
+    est = split_estimate(whole, len(parts), k)
     refusal = None
     if est["memory_bytes"] > share:
         refusal = (f"Even split on {k} square{'s' if k > 1 else ''}, a part of the count of {board} would hold about "
@@ -514,8 +516,8 @@ def _with_parts(plan: Plan, split_on: int | None, workers: int, cluster: bool, r
                    seconds=est["cpu_hours"] * 3600 / workers, refusal=refusal,
                    why=f"{plan.why}; split on {names} into {len(parts)} parts, run on {workers} workers",
                    extra={**plan.extra, "units": "states", "split_on": board.names(squares), "task_count": len(parts),
-                          "cpu_hours": est["cpu_hours"], "whole_states": whole["whole_states"],
-                          "whole_memory_bytes": whole["whole_memory_bytes"], "tasks": tasks})
+                          "cpu_hours": est["cpu_hours"], "whole_states": whole.states,
+                          "whole_memory_bytes": whole.memory_bytes, "tasks": tasks})
 
 
 def _with_tasks(plan: Plan, target: int, workers: int) -> Plan:

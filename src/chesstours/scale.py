@@ -128,7 +128,6 @@ def count_spread(board: Board, piece: Leaper, s: int | None, e: int | None, clos
     job = list_task if where is not None else count_task
     jobs = [TaskJob(board, piece, t, closed=closed, where=where, count_only=True) for t in tasks]
     fingerprint = _fingerprint("count", board, piece, s, e, closed, tasks, where)
-    book = Checkpoint(spread.checkpoint, fingerprint) if spread.checkpoint is not None else None
     result = TaskResult(tasks_total=len(tasks), extra={
         "tasks": len(tasks), "jobs": "cluster" if spread.cluster else worker_count(spread.jobs),
         **({"where": where.text} if where is not None else {})})
@@ -141,26 +140,8 @@ def count_spread(board: Board, piece: Leaper, s: int | None, e: int | None, clos
         result.tasks_done += 1
         result.seconds = time.perf_counter() - t0
 
-    with book if book is not None else nullcontext():
-        for i, r in (book.done if book is not None else {}).items():
-            add(i, r)
-        try:
-            for i, r in run_tasks_on(job, jobs, jobs=spread.jobs, cluster=spread.cluster,
-                                     skip=book.done if book is not None else (), deadline=deadline):
-                add(i, r)
-                if book is not None:
-                    book.record(i, {k: int(r[k]) for k in ("count", "both", "nodes") if k in r})
-                if progress is not None:
-                    progress(result)
-        except KeyboardInterrupt as exc:
-            result.complete, result.stopped_by = False, "interrupt"
-            exc.partial = result  # type: ignore[attr-defined]
-            raise
-    result.seconds = time.perf_counter() - t0
-    result.complete = result.tasks_done == result.tasks_total
-    if not result.complete:
-        result.stopped_by = "time limit"
-    return result
+    return _tally_tasks(job, jobs, spread, fingerprint, result, add, t0, deadline, progress,
+                        kept=lambda r: {k: int(r[k]) for k in ("count", "both", "nodes") if k in r})
 
 
 def count_parts_spread(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, spread: Spread,
@@ -188,7 +169,6 @@ def count_parts_spread(board: Board, piece: Leaper, s: int | None, e: int | None
     digest = hashlib.sha256(repr([(p.fixed, p.weight) for p in parts]).encode()).hexdigest()[:16]
     fingerprint = {"question": "count by frontier parts", **query_json(board, piece, closed, s, e),
                    "squares": board.names(squares), "tasks": len(parts), "split": digest}
-    book = Checkpoint(spread.checkpoint, fingerprint) if spread.checkpoint is not None else None
     result = TaskResult(tasks_total=len(parts), extra={
         "tasks": len(parts), "split_on": board.names(squares),
         "jobs": "cluster" if spread.cluster else worker_count(spread.jobs), "max_states": 0, "peak_memory_mb": 0.0})
@@ -201,15 +181,30 @@ def count_parts_spread(board: Board, piece: Leaper, s: int | None, e: int | None
         result.tasks_done += 1
         result.seconds = time.perf_counter() - t0
 
+    return _tally_tasks(count_part, jobs, spread, fingerprint, result, add, t0, deadline, progress)
+
+
+def _tally_tasks(fn: Callable[[Any], dict[str, Any]], jobs: list[Any], spread: Spread, fingerprint: dict[str, Any],
+                 result: TaskResult, add: Callable[[int, dict[str, Any]], None], t0: float, deadline: float | None,
+                 progress: Callable[[TaskResult], None] | None,
+                 kept: Callable[[dict[str, Any]], dict[str, Any]] = dict) -> TaskResult:
+    """Run ``fn`` over ``jobs`` where ``spread`` says, ``add`` each result into ``result``, and record it.
+
+    Tasks the checkpoint holds are added from it and not run again; each
+    finished task's ``kept(r)`` is recorded. At the time limit ``complete`` is
+    False (``stopped_by`` says why); a KeyboardInterrupt carries ``result`` in
+    its ``partial``.
+    """
+    book = Checkpoint(spread.checkpoint, fingerprint) if spread.checkpoint is not None else None
     with book if book is not None else nullcontext():
         for i, r in (book.done if book is not None else {}).items():
             add(i, r)
         try:
-            for i, r in run_tasks_on(count_part, jobs, jobs=spread.jobs, cluster=spread.cluster,
+            for i, r in run_tasks_on(fn, jobs, jobs=spread.jobs, cluster=spread.cluster,
                                      skip=book.done if book is not None else (), deadline=deadline):
                 add(i, r)
                 if book is not None:
-                    book.record(i, r)
+                    book.record(i, kept(r))
                 if progress is not None:
                     progress(result)
         except KeyboardInterrupt as exc:

@@ -84,7 +84,7 @@ from ..board import Board
 from ..errors import InvalidArgument
 from ..pieces import Leaper
 from .plan import best_plan, neighbours
-from .sweep import choose_halves, estimate, frontier_count
+from .sweep import FrontierEstimate, choose_halves, frontier_count
 
 __all__ = ["Part", "PartJob", "split_squares", "frontier_parts", "count_part", "split_estimate", "part_fraction", "PART_FRACTION"]
 
@@ -199,11 +199,9 @@ def frontier_parts(board: Board, piece: Leaper, closed: bool, start: int | None,
     return parts
 
 
-def split_estimate(board: Board, piece: Leaper, closed: bool, start: int | None, end: int | None,
-                   parts: int, k: int) -> dict[str, float]:
-    """A rough forecast of one part (states, memory, seconds) and of all of them (CPU-hours), from the cost model."""
-    whole = estimate(board, piece, start, end, closed, workers=1)
+def split_estimate(whole: FrontierEstimate, parts: int, k: int) -> dict[str, float]:
+    """A rough forecast of one part (states, memory, seconds) and of all of them (CPU-hours), from the cost
+    model and the whole count's forecast (:func:`chesstours.frontier.sweep.estimate`, on one thread)."""
     share = part_fraction(k)
     return {"states": whole.states * share, "memory_bytes": whole.memory_bytes * share,
-            "seconds": whole.seconds * share, "cpu_hours": whole.seconds * share * parts / 3600,
-            "whole_states": whole.states, "whole_memory_bytes": whole.memory_bytes}
+            "seconds": whole.seconds * share, "cpu_hours": whole.seconds * share * parts / 3600}
