@@ -19,6 +19,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..rng_kernel import xorshift as _xorshift
 from .layout import (
     CODE_BUDGET,
     CODE_EXHAUSTED,
@@ -246,17 +247,6 @@ def setup_prefix(table, visited, degree, prefix, end_ok, fixed_end):
                 return -2
             forced = u
     return forced
-
-
-@numba.njit(cache=True, nogil=True)
-def _xorshift(state):
-    """One step of xorshift64* (:func:`chesstours.rng.xorshift`); ``state`` is a one-element uint64 array."""
-    x = state[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    state[0] = x
-    return x * np.uint64(2685821657736338717)
 
 
 @numba.njit(cache=True, nogil=True)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..rng_kernel import xorshift as _xorshift
+
 __all__ = ["follow", "rotate"]
 
 
@@ -41,17 +43,6 @@ def _knight_distance(a, b, cols):
     dc = abs(a % cols - b % cols)
     d = max((dr + 1) // 2, (dc + 1) // 2)
     return max(d, (dr + dc + 2) // 3)
-
-
-@numba.njit(cache=True, nogil=True)
-def _xorshift(state):
-    """One step of xorshift64* (:func:`chesstours.rng.xorshift`); ``state`` is a one-element uint64 array."""
-    x = state[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    state[0] = x
-    return x * np.uint64(2685821657736338717)
 
 
 @numba.njit(cache=True, nogil=True)

@@ -10,21 +10,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..rng_kernel import xorshift as _xorshift
 from .rule import BLOCKED as _BLOCKED
 from .rule import FREE_BELOW as _FREE_BELOW
 
 __all__ = ["walk"]
-
-
-@numba.njit(cache=True, nogil=True)
-def _xorshift(state):
-    """One step of xorshift64*; ``state`` is a one-element uint64 array."""
-    x = state[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    state[0] = x
-    return x * np.uint64(2685821657736338717)
 
 
 @numba.njit(cache=True, nogil=True)
