@@ -22,7 +22,7 @@ from pathlib import Path
 from .errors import InvalidArgument
 
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "PlainAllowance",
-           "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS"]
+           "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below"]
 
 #: The share of this machine's memory that one job may plan to use.
 MEMORY_SHARE = 0.75
@@ -89,8 +89,32 @@ class PlainAllowance:
 
 def plain_allowance(free_squares: int) -> PlainAllowance | None:
     """The plain-Python allowance of a query on a board of ``free_squares`` squares: :data:`PLAIN_SEARCH_POSITIONS`
-    positions up to :data:`PLAIN_SEARCH_SQUARES` squares, None (compiled code from the start) above."""
-    return PlainAllowance(PLAIN_SEARCH_POSITIONS) if free_squares <= PLAIN_SEARCH_SQUARES else None
+    positions up to :data:`PLAIN_SEARCH_SQUARES` squares, None (compiled code from the start) above, or
+    after :func:`use_compiled_only`."""
+    if _compiled_only or free_squares > PLAIN_SEARCH_SQUARES:
+        return None
+    return PlainAllowance(PLAIN_SEARCH_POSITIONS)
+
+
+_compiled_only = False
+
+
+def use_compiled_only(on: bool = True) -> None:
+    """From now on, run every search and walk of this process in compiled code, whatever its size.
+
+    The plain-Python twins exist for a process that has not loaded its
+    kernels yet. A long-lived process that has (the web server, once warmed
+    up) gains nothing from them, and loses: plain Python holds the
+    interpreter lock that its other threads, and its event loop, need.
+    """
+    global _compiled_only
+    _compiled_only = bool(on)
+
+
+def compiled_below(squares: int, plain_up_to: int) -> bool:
+    """Whether work on ``squares`` squares runs compiled: above ``plain_up_to``, or always after
+    :func:`use_compiled_only`."""
+    return _compiled_only or squares > plain_up_to
 
 
 def _writable(folder: Path) -> bool:

@@ -129,3 +129,29 @@ def test_small_queries_never_load_numba(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+def test_a_process_that_asks_for_compiled_code_only_gets_it_on_every_board(monkeypatch):
+    # What the web server does once its kernels are loaded: plain Python would hold the interpreter lock.
+    monkeypatch.setattr(machine, "_compiled_only", False)
+    python_walk = ct.find_tour("12x12", method="warnsdorff").path.tolist()
+    assert machine.compiled_below(144, 4096) is False
+    machine.use_compiled_only()
+    assert policy.plain_allowance(Board(5, 5)) is None
+    assert machine.compiled_below(144, 4096) is True
+    assert ct.find_tour("12x12", method="warnsdorff").path.tolist() == python_walk  # the same walk, compiled
+    assert ct.count_tours("5x5", start="a1").directed == 304
+    machine.use_compiled_only(False)
+    assert policy.plain_allowance(Board(5, 5)).positions == policy.PLAIN_SEARCH_POSITIONS
+
+
+def test_the_server_runs_small_searches_compiled_once_warmed_up(tmp_path):
+    code = ("import sys, time, chesstours as ct\n"
+            "from chesstours import machine\n"
+            "from chesstours.web.app import _warm_up\n"
+            "_warm_up(compiled_only=True)\n"
+            "print(machine.plain_allowance(25) is None, 'chesstours.construct.kernel' in sys.modules,"
+            " 'chesstours.warnsdorff.kernel' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True", "True"]

@@ -12,6 +12,7 @@ import numpy as np
 from ..board import Board
 from ..errors import ChessToursError, InvalidArgument, NoTour
 from ..existence.reasons import obstruction
+from ..machine import compiled_below
 from ..pieces import KNIGHT, Leaper
 from ..tour import Tour
 from .blocks import block_steps, plan_blocks
@@ -34,7 +35,7 @@ def follow_steps(step: np.ndarray, start: int, closed: bool, compiled: bool | No
     """
     path = np.empty(step.size, dtype=np.int32)
     if compiled is None:
-        compiled = step.size > COMPILED_ABOVE
+        compiled = compiled_below(step.size, COMPILED_ABOVE)
     if compiled:
         from .kernel import follow
     else:

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..machine import compiled_below
 from ..rng import seeded
 from .plain import COMPILED_ABOVE, knight_distance, rotate_python
 
@@ -84,7 +85,7 @@ def rotate_to_end(path: np.ndarray, rows: int, cols: int, end: int, seed: int = 
         return None
     limit = work_budget(path.size, cols, int(path[-1]), end)
     if compiled is None:
-        compiled = path.size > COMPILED_ABOVE
+        compiled = compiled_below(path.size, COMPILED_ABOVE)
     if compiled:
         from .kernel import rotate
     else:

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..board import Board
 from ..errors import InvalidArgument
+from ..machine import compiled_below
 from ..pieces import KNIGHT, Leaper
 from ..rng import seeded
 from .rule import BLOCKED, TIEBREAKS, walk_python
@@ -112,7 +113,7 @@ def warnsdorff(
     path = np.empty(board.free_count, dtype=np.int32)
     rng = np.array([seeded(seed)], dtype=np.uint64)
     if compiled is None:
-        compiled = board.free_count > COMPILED_ABOVE
+        compiled = compiled_below(board.free_count, COMPILED_ABOVE)
     if compiled:
         from .kernel import walk
     else:

@@ -36,6 +36,7 @@ from .. import __version__
 from ..count import count_tours, estimate_count
 from ..errors import ChessToursError, LimitReached, NoTour, ResourceError
 from ..find import find_tour
+from ..machine import use_compiled_only
 from . import drawing
 from .limits import Busy, Lanes, Limits
 from .routes import ROUTERS
@@ -56,18 +57,21 @@ _HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY
             (b"referrer-policy", b"no-referrer"), (b"cross-origin-opener-policy", b"same-origin")]
 
 
-def create_app(limits: Limits | None = None, warm_up: bool = True) -> FastAPI:
+def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only: bool = False) -> FastAPI:
     """Build the app: the api under ``/api``, its schema at ``/docs``, the page at ``/``.
 
     ``warm_up`` loads the compiled kernels in a background thread at start-up,
-    so that the first visitor does not wait for them.
+    so that the first visitor does not wait for them. ``compiled_only`` then runs every
+    search of this process in compiled code (:func:`chesstours.machine.use_compiled_only`):
+    for a server that owns its process, not for one started inside another program.
     """
     limits = limits or Limits()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         if warm_up:
-            threading.Thread(target=_warm_up, name="chesstours-warm-up", daemon=True).start()
+            threading.Thread(target=_warm_up, args=(compiled_only,), name="chesstours-warm-up",
+                             daemon=True).start()
         try:
             yield
         finally:
@@ -189,10 +193,11 @@ async def _refuse(send, status: int, sentence: str) -> None:
     await send({"type": "http.response.body", "body": response.body})
 
 
-def _warm_up() -> None:
+def _warm_up(compiled_only: bool = False) -> None:
     """Load the compiled kernels (from numba's cache, or compile them) before the first visitor needs them.
 
-    Small queries start in plain Python and would not load them, so the kernels are loaded outright.
+    Small queries start in plain Python and would not load them, so the kernels are loaded outright;
+    with ``compiled_only`` (a server in a process of its own), small queries then run compiled too.
     """
     from ..backtrack.search import load_kernels
     from ..bishop.search import load_kernels as load_bishop_kernels
@@ -204,5 +209,11 @@ def _warm_up() -> None:
         find_tour("5x5", method="warnsdorff")
         estimate_count("5x5")
         count_tours("5x5", start="a1", workers=1)
+        if compiled_only:
+            # From here on, every search and walk runs compiled (the construction's loops are loaded by the
+            # tour after): plain Python would hold the interpreter lock that the event loop needs.
+            use_compiled_only()
+            find_tour("5x5", method="warnsdorff")
+            find_tour("10x10", end="a2", method="construct")
     except ChessToursError:  # pragma: no cover - a warm-up never fails a server
         pass
