@@ -71,6 +71,47 @@ def test_a_search_moves_to_the_slow_lane_only_when_its_quick_budget_runs_out():
     assert [s for _, s in calls] == [0.2]
 
 
+def test_a_picture_is_refused_before_its_search_when_the_picture_lane_is_full():
+    lanes = Lanes(Limits(picture_threads=1, picture_queue=0))
+    searched, drawn = [], []
+
+    def search(seconds):
+        searched.append(seconds)
+        return {"tour": "found"}
+
+    def draw(found, seconds):
+        drawn.append(found)
+        return b"picture"
+
+    async def scenario():
+        await lanes.picture.admit()  # a picture being drawn holds the lane's one place
+        with pytest.raises(Busy):
+            await lanes.search_and_draw(search, draw, 5.0)
+        assert searched == [] and lanes.picture.refused == 1
+        lanes.picture.leave()
+        picture = await lanes.search_and_draw(search, draw, 5.0)
+        return picture
+
+    assert asyncio.run(scenario()) == b"picture"
+    assert len(searched) == 1 and drawn == [{"tour": "found"}]
+    assert (lanes.picture.running, lanes.quick.running) == (0, 0)
+
+
+def test_a_search_that_fails_gives_its_picture_place_back():
+    lanes = Lanes(Limits(picture_threads=1, picture_queue=0))
+
+    def search(seconds):
+        raise ct.NoTour("no tour here")
+
+    async def scenario():
+        with pytest.raises(ct.NoTour):
+            await lanes.search_and_draw(search, lambda found, seconds: b"", 5.0)
+        return await lanes.search_and_draw(lambda s: "found", lambda found, seconds: found.encode(), 5.0)
+
+    assert asyncio.run(scenario()) == b"found"
+    assert lanes.picture.running == 0
+
+
 def _get(url: str) -> tuple[int, dict, dict]:
     try:
         with urllib.request.urlopen(url, timeout=30) as response:

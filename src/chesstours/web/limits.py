@@ -14,7 +14,8 @@ tour of 8x8). Every request that searches goes through these checks:
   to the ``slow`` lane, which has one thread and a queue of a few places.
   Counts, traces and searches asked to be exhaustive (``method=backtrack``)
   go to the ``slow`` lane directly; pictures are drawn in a process of their
-  own behind a third lane (:mod:`chesstours.web.drawing`). A lane whose queue is full, or whose
+  own behind a third lane (:mod:`chesstours.web.drawing`), whose place a picture
+  request takes before its search. A lane whose queue is full, or whose
   wait runs out, refuses the request at once with :class:`Busy` (HTTP 503),
   so a flood of expensive requests is turned away in microseconds and never
   holds a thread that a cheap request needs.
@@ -31,8 +32,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import os
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -46,6 +49,7 @@ from ..errors import ChessToursError, InvalidArgument, LimitReached
 __all__ = ["Busy", "Lane", "Lanes", "Limits", "OverLimit"]
 
 T = TypeVar("T")
+P = TypeVar("P")
 
 
 class OverLimit(InvalidArgument):
@@ -244,8 +248,11 @@ class Lane:
             retry_after=self.retry_after,
         )
 
-    async def run(self, fn: Callable[..., T], *args) -> T:
-        """Run ``fn(*args)`` in a thread of this lane; :raises Busy: when there is no room."""
+    async def admit(self) -> None:
+        """Take a place in this lane, waiting in its queue if there is room; :raises Busy: when there is none.
+
+        The place is given back by the :meth:`run` that follows (``admitted=True``), or by :meth:`leave`.
+        """
         self._bind()
         assert self._slots is not None
         if self._slots.locked():
@@ -261,13 +268,26 @@ class Lane:
         else:
             await self._slots.acquire()
         self.running += 1
+
+    def leave(self) -> None:
+        """Give back a place taken by :meth:`admit` that no :meth:`run` used."""
+        assert self._slots is not None
+        self.running -= 1
+        self._slots.release()
+
+    async def run(self, fn: Callable[..., T], *args, admitted: bool = False) -> T:
+        """Run ``fn(*args)`` in a thread of this lane; :raises Busy: when there is no room.
+
+        With ``admitted``, in the place that :meth:`admit` took before.
+        """
+        if not admitted:
+            await self.admit()
         if self.nice:
             return await self._run_niced(fn, *args)
         try:
             return await anyio.to_thread.run_sync(fn, *args, limiter=self._limiter)
         finally:
-            self.running -= 1
-            self._slots.release()
+            self.leave()
 
     async def _run_niced(self, fn: Callable[..., T], *args) -> T:
         """Run on the lane's own low-priority threads; the slot is given back when the thread is done with it
@@ -321,6 +341,25 @@ class Lanes:
     async def draw(self, fn: Callable[[float], T], time_limit: float) -> T:
         """Run ``fn(seconds)``, which draws a picture (in the drawing process), in the picture lane."""
         return await self.picture.run(fn, time_limit)
+
+    async def search_and_draw(self, search: Callable[[float], T], draw: Callable[[T, float], P], time_limit: float,
+                              heavy: bool = False) -> P:
+        """Search as :meth:`search` does, then ``draw(found, seconds)`` in the picture lane.
+
+        The place in the picture lane is taken before the search: when that lane
+        is full, a flood of pictures is turned away at once, without a search
+        that would only hold a quick thread (and, on small boards, the
+        interpreter) for a picture that could not be drawn.
+        """
+        await self.picture.admit()
+        t0 = time.perf_counter()
+        try:
+            found = await self.search(search, time_limit, heavy)
+        except BaseException:
+            self.picture.leave()
+            raise
+        left = max(0.1, time_limit - (time.perf_counter() - t0)) if time_limit > 0 else time_limit
+        return await self.picture.run(functools.partial(draw, found), left, admitted=True)
 
     async def count(self, fn: Callable[[], T]) -> T:
         """Run a count in the slow lane."""

@@ -7,8 +7,6 @@ returns what ``chesstours tour 8x8 --start a1 --closed --format json`` prints, a
 
 from __future__ import annotations
 
-import functools
-import time
 from enum import Enum
 from typing import Annotated
 
@@ -117,14 +115,13 @@ async def get_tour(
         return service.tour(b, p, start, end, closed, method.value, tiebreak.value if tiebreak else None, seed,
                             order.value, prefix or None, seconds)
 
-    t0 = time.perf_counter()
-    found = await _lanes(request).search(search, limit, heavy=method.value == "backtrack")
+    heavy = method.value == "backtrack"
     if picture is None:
-        return found
+        return await _lanes(request).search(search, limit, heavy=heavy)
     # The picture is drawn in the drawing process, its wait bounded by the picture lane: a cheap
     # search never waits behind it, and its memory is not the server's.
-    left = max(0.1, limit - (time.perf_counter() - t0)) if limit > 0 else limit
-    data = await _lanes(request).draw(functools.partial(drawing.draw, found, picture), left)
+    data = await _lanes(request).search_and_draw(search, lambda found, seconds: drawing.draw(found, picture, seconds), limit,
+                                                 heavy=heavy)
     return Response(data, media_type=MEDIA_TYPES[format.value])
 
 
