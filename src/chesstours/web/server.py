@@ -18,8 +18,8 @@ from .limits import Limits
 __all__ = ["free_port", "running_server", "serve"]
 
 
-class _TimedH11(H11Protocol):
-    """uvicorn's HTTP/1.1 connection, closed when it has not sent a whole request's head in time.
+class _HeadTimer:
+    """A mixin for uvicorn's HTTP/1.1 connections: closed when they have not sent a whole request's head in time.
 
     uvicorn times out a connection only between requests, once it has
     answered one; a connection that never sends a request, or sends its
@@ -31,29 +31,43 @@ class _TimedH11(H11Protocol):
     header_seconds = 10.0
 
     def connection_made(self, transport) -> None:
-        super().connection_made(transport)
+        super().connection_made(transport)  # type: ignore[misc]
         self._head_timer: asyncio.TimerHandle | None = None
         self._arm()
 
     def _arm(self) -> None:
         if getattr(self, "_head_timer", None) is not None:
             self._head_timer.cancel()  # type: ignore[union-attr]
-        self._head_timer = self.loop.call_later(self.header_seconds, self._head_late)
+        self._head_timer = self.loop.call_later(self.header_seconds, self._head_late)  # type: ignore[attr-defined]
 
     def _head_late(self) -> None:
         self._head_timer = None
-        if (self.cycle is None or self.cycle.response_complete) and not self.transport.is_closing():
-            self.transport.close()
+        cycle, transport = self.cycle, self.transport  # type: ignore[attr-defined]
+        if (cycle is None or cycle.response_complete) and not transport.is_closing():
+            transport.close()
 
     def on_response_complete(self) -> None:
-        super().on_response_complete()
-        if not self.transport.is_closing():
+        super().on_response_complete()  # type: ignore[misc]
+        if not self.transport.is_closing():  # type: ignore[attr-defined]
             self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if getattr(self, "_head_timer", None) is not None:
             self._head_timer.cancel()  # type: ignore[union-attr]
-        super().connection_lost(exc)
+        super().connection_lost(exc)  # type: ignore[misc]
+
+
+def _protocol(header_seconds: float) -> type:
+    """uvicorn's fastest HTTP/1.1 connection here, with the head timer: httptools' parser (C) where it is
+    installed, h11's (pure Python) else."""
+    base: type
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+        base = HttpToolsProtocol
+    except ImportError:  # pragma: no cover - httptools is a dependency on CPython
+        base = H11Protocol
+    return type("TimedHTTP", (_HeadTimer, base), {"header_seconds": header_seconds})
 
 
 def _connections() -> int:
@@ -67,15 +81,15 @@ def _connections() -> int:
     return max(64, min(4096, soft - 64)) if soft > 0 else 4096
 
 
-def _config(host: str, port: int, limits: Limits, log_level: str) -> uvicorn.Config:
-    protocol = type("TimedH11", (_TimedH11,), {"header_seconds": limits.header_seconds})
+def _config(host: str, port: int, limits: Limits, log_level: str, own_process: bool = False) -> uvicorn.Config:
+    protocol = _protocol(limits.header_seconds)
     return uvicorn.Config(
-        create_app(limits),
+        create_app(limits, compiled_only=own_process),
         host=host,
         port=port,
         http=protocol,
         # Connections beyond this are answered 503 by uvicorn itself, before any work. Searches are
-        # bounded by the lanes (limits.py), not by this; idle connections are closed by _TimedH11.
+        # bounded by the lanes (limits.py), not by this; idle connections are closed by _HeadTimer.
         limit_concurrency=_connections(),
         backlog=1024,
         timeout_keep_alive=5,
@@ -86,7 +100,7 @@ def _config(host: str, port: int, limits: Limits, log_level: str) -> uvicorn.Con
 
 def serve(host: str = "127.0.0.1", port: int = 8000, limits: Limits | None = None) -> None:
     """Run the app with uvicorn until Ctrl-C."""
-    uvicorn.Server(_config(host, port, limits or Limits(), "info")).run()
+    uvicorn.Server(_config(host, port, limits or Limits(), "info", own_process=True)).run()
 
 
 def free_port(host: str = "127.0.0.1") -> int:
