@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from pathlib import Path
 
 import pytest
 
-from chesstours.errors import InvalidArgument
+from chesstours.errors import InvalidArgument, LimitReached, ResourceError
 from chesstours.jobs import Checkpoint, TaskFailed, extrapolate, run_tasks_on, sample_indices
 
 
@@ -33,6 +34,14 @@ def always_dies(x: int) -> int:
     os._exit(1)
 
 
+def runs_into(what: str) -> int:
+    if what == "memory":
+        raise MemoryError()
+    if what == "disk":
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    raise LimitReached("out of time in the worker")
+
+
 def test_every_task_comes_back_once_with_its_index():
     got = dict(run_tasks_on(square, list(range(20)), jobs=2))
     assert got == {i: i * i for i in range(20)}
@@ -49,8 +58,18 @@ def test_a_worker_that_dies_has_its_tasks_run_again(tmp_path):
 
 
 def test_a_task_that_always_kills_its_worker_fails_with_one_sentence():
-    with pytest.raises(TaskFailed, match="worker died each time"):
+    with pytest.raises(ResourceError, match="Task 0 killed its worker each time it was sent"):
         list(run_tasks_on(always_dies, [1], jobs=1, retries=1))
+
+
+@pytest.mark.parametrize("task, error, match", [
+    ("memory", ResourceError, "A worker ran out of memory on task 0"),
+    ("disk", ResourceError, "A worker failed on task 0: No space left on device"),
+    ("limit", LimitReached, "out of time in the worker"),
+])
+def test_a_task_out_of_memory_disk_or_time_fails_as_the_machine_or_the_limit_it_ran_into(task, error, match):
+    with pytest.raises(error, match=match):
+        list(run_tasks_on(runs_into, [task], jobs=1))
 
 
 def test_a_task_that_raises_fails_naming_it():

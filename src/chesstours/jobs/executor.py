@@ -10,6 +10,12 @@ started it. A worker that dies (killed, out of memory) breaks the pool; the
 pool is started anew and the tasks that had not finished are sent again, up
 to ``retries`` times each. On a cluster, :mod:`dask.distributed` does the
 same itself: the scheduler reruns the tasks of a worker that is lost.
+
+A task's error reaches the caller as what it means: a :class:`~chesstours.errors.ChessToursError`
+as it was raised (a limit, a full disk); a worker out of memory, a system error, or a
+worker that died each time its task was sent, as a
+:class:`~chesstours.errors.ResourceError` (the machine's problem); anything else as
+:class:`TaskFailed`, a bug.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from ..errors import ChessToursError, InvalidArgument
+from ..errors import ChessToursError, InvalidArgument, ResourceError, os_problem
 
 __all__ = ["run_tasks_on", "TaskFailed", "LOCAL", "connect"]
 
@@ -34,8 +40,27 @@ _POLL = 0.1
 LOCAL = "the local pool"
 
 
-class TaskFailed(ChessToursError):
-    """A task raised an error, or killed its worker more than ``retries`` times."""
+class TaskFailed(RuntimeError):
+    """A task raised an error that is neither the library's nor the machine's: a bug."""
+
+
+def _task_error(i: int, exc: BaseException, where: str = "") -> Exception:
+    """What a task's error means to the caller (see the module docstring)."""
+    if isinstance(exc, ChessToursError):
+        return exc
+    if isinstance(exc, MemoryError):
+        return ResourceError(f"A worker{where} ran out of memory on task {i}; give each worker more memory, "
+                             "or run fewer workers at once.")
+    if isinstance(exc, OSError):
+        return os_problem(exc, f"A worker{where} failed on task {i}: {exc.strerror or exc}.")
+    if type(exc).__name__ == "KilledWorker":  # dask.distributed gave up on a task that kept killing its worker
+        return _died(i, where)
+    return TaskFailed(f"Task {i} failed{where}: {type(exc).__name__}: {exc}")
+
+
+def _died(i: int, where: str = "") -> ResourceError:
+    return ResourceError(f"Task {i} killed its worker{where} each time it was sent (out of memory?); give each "
+                         "worker more memory, or run fewer workers at once.")
 
 
 def run_tasks_on(fn: Callable[[T], R], tasks: Sequence[T], *, jobs: int | None = None, cluster: str | None = None,
@@ -63,8 +88,12 @@ def run_tasks_on(fn: Callable[[T], R], tasks: Sequence[T], *, jobs: int | None =
 
     Raises
     ------
+    ChessToursError
+        A task raised it (a limit, a full disk).
+    ResourceError
+        A worker ran out of memory or hit a system error, or died more than ``retries`` times.
     TaskFailed
-        A task raised, or its worker died more than ``retries`` times.
+        A task raised any other error (a bug).
     InvalidArgument
         The cluster cannot be reached, or Dask is not installed.
     """
@@ -101,7 +130,7 @@ def _on_pool(fn: Callable[[T], R], todo: dict[int, T], jobs: int | None, retries
                     except BrokenProcessPool:
                         raise
                     except Exception as exc:
-                        raise TaskFailed(f"Task {i} failed: {type(exc).__name__}: {exc}") from exc
+                        raise _task_error(i, exc) from exc
                     del todo[i]
                     yield i, result
         except BrokenProcessPool:
@@ -109,8 +138,7 @@ def _on_pool(fn: Callable[[T], R], todo: dict[int, T], jobs: int | None, retries
             for i in todo:
                 deaths[i] = deaths.get(i, 0) + 1
                 if deaths[i] > retries:
-                    raise TaskFailed(f"Task {i} was sent {retries + 1} times and its worker died each time "
-                                     "(out of memory?).") from None
+                    raise _died(i) from None
         finally:
             _stop(pool)
 
@@ -164,7 +192,7 @@ def _on_dask(fn: Callable[[T], R], todo: dict[int, T], address: str, retries: in
                 i = running.pop(future)
                 if future.status != "finished":
                     error = future.exception()
-                    raise TaskFailed(f"Task {i} failed on the cluster: {type(error).__name__}: {error}")
+                    raise _task_error(i, error, " on the cluster") from error
                 yield i, future.result()
     finally:
         if running:
