@@ -152,8 +152,16 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     for process in list(processes.values()):
         if process.is_alive():
             process.terminate()
+    end = time.monotonic() + 5
     for process in list(processes.values()):
-        process.join(timeout=5)
+        process.join(timeout=max(0.0, end - time.monotonic()))
+        # A worker's pipe closes a moment before it can be reaped, and join() may return in between:
+        # wait until it is gone, so that no worker outlives the pool.
+        while process.is_alive() and time.monotonic() < end:
+            time.sleep(0.005)
+        if process.is_alive():  # pragma: no cover - a worker that ignores SIGTERM
+            process.kill()
+            process.join(timeout=1)
 
 
 # -- a Dask cluster ----------------------------------------------------------------------
