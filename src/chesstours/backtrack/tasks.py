@@ -147,8 +147,9 @@ def closed_tasks(board: Board, piece: Leaper, start: int | None = None, end: int
     return [Task((start, nbrs[i]), 1, nbrs[j]) for i in range(len(nbrs)) for j in range(i + 1, len(nbrs))]
 
 
-#: Positions per second per core, for turning node estimates into time (measured: 12-20 million).
-NODES_PER_SECOND = 12_000_000
+#: Positions per second per core, for turning node estimates into time (measured on counts of half a second or
+#: more, one thread: 22-28 million; 6x6 from a1 25 million, 4x9 28 million, 5x7 from a1 22 million).
+NODES_PER_SECOND = 25_000_000
 
 
 def estimate_nodes(board: Board, piece: Leaper, tasks: list[Task], probes: int = 4000, seed: int = 0,
