@@ -22,7 +22,7 @@ from pathlib import Path
 from .errors import InvalidArgument
 
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "PlainAllowance",
-           "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below"]
+           "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below", "kernels_loaded"]
 
 #: The share of this machine's memory that one job may plan to use.
 MEMORY_SHARE = 0.75
@@ -87,13 +87,19 @@ class PlainAllowance:
         return f"PlainAllowance({self.positions})"
 
 
-def plain_allowance(free_squares: int) -> PlainAllowance | None:
+def plain_allowance(free_squares: int, kernels: str | None = None) -> PlainAllowance | None:
     """The plain-Python allowance of a query on a board of ``free_squares`` squares: :data:`PLAIN_SEARCH_POSITIONS`
-    positions up to :data:`PLAIN_SEARCH_SQUARES` squares, None (compiled code from the start) above, or
-    after :func:`use_compiled_only`."""
-    if _compiled_only or free_squares > PLAIN_SEARCH_SQUARES:
+    positions up to :data:`PLAIN_SEARCH_SQUARES` squares; None (compiled code from the start) above, after
+    :func:`use_compiled_only`, or once the module ``kernels`` (the family's compiled kernels) is loaded in
+    this process: there is no compiling left to save, and plain Python is fifty times slower."""
+    if _compiled_only or free_squares > PLAIN_SEARCH_SQUARES or (kernels is not None and kernels_loaded(kernels)):
         return None
     return PlainAllowance(PLAIN_SEARCH_POSITIONS)
+
+
+def kernels_loaded(module: str) -> bool:
+    """Whether the module of compiled kernels ``module`` has been loaded in this process."""
+    return module in sys.modules
 
 
 _compiled_only = False

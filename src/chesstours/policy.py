@@ -218,12 +218,13 @@ def check_count(method: str) -> None:
 def plain_allowance(board: Board) -> PlainAllowance | None:
     """Where a query's backtracking runs: a :class:`~chesstours.backtrack.PlainAllowance` of
     :data:`PLAIN_SEARCH_POSITIONS` positions in plain Python on boards of at most
-    :data:`PLAIN_SEARCH_SQUARES` free squares, then the kernel; None (the kernel from the start) above.
+    :data:`PLAIN_SEARCH_SQUARES` free squares, then the kernel; None (the kernel from the start) above,
+    and once this process has loaded the kernel.
 
     Small searches are over before numba could load; a large one pays a tenth
     of a second more, nothing next to compiling the kernel on a first run.
     """
-    return _plain_allowance(board.free_count)
+    return _plain_allowance(board.free_count, kernels="chesstours.backtrack.kernel")
 
 
 def default_start(board: Board) -> int:

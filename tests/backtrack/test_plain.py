@@ -32,7 +32,8 @@ _ARRAYS = ("_visited", "_degree", "stack_square", "stack_next", "stack_count", "
 
 @pytest.fixture
 def all_in_python(monkeypatch):
-    """Every small search runs in plain Python to its end."""
+    """Every small search runs in plain Python to its end, as in a process that has not loaded the kernels."""
+    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)
     monkeypatch.setattr(machine, "PLAIN_SEARCH_POSITIONS", 10**12)
 
 
@@ -117,9 +118,18 @@ def test_tours_found_and_listed_in_python_are_the_kernels(all_in_python, monkeyp
     found.validate()
 
 
-def test_small_boards_start_in_python_and_large_ones_in_the_kernel():
+def test_small_boards_start_in_python_and_large_ones_in_the_kernel(monkeypatch):
+    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)  # a fresh process
     assert policy.plain_allowance(Board(5, 5)).positions == policy.PLAIN_SEARCH_POSITIONS
     assert policy.plain_allowance(Board(20, 20)) is None
+
+
+def test_once_the_kernels_are_loaded_small_boards_run_compiled_too():
+    from chesstours.backtrack.search import load_kernels
+
+    load_kernels()
+    assert policy.plain_allowance(Board(5, 5)) is None
+    assert machine.plain_allowance(25) is not None  # a family that names no kernels keeps its allowance
 
 
 def test_small_queries_never_load_numba(tmp_path):
@@ -134,6 +144,7 @@ def test_small_queries_never_load_numba(tmp_path):
 def test_a_process_that_asks_for_compiled_code_only_gets_it_on_every_board(monkeypatch):
     # What the web server does once its kernels are loaded: plain Python would hold the interpreter lock.
     monkeypatch.setattr(machine, "_compiled_only", False)
+    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)
     python_walk = ct.find_tour("12x12", method="warnsdorff").path.tolist()
     assert machine.compiled_below(144, 4096) is False
     machine.use_compiled_only()

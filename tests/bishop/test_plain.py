@@ -52,6 +52,7 @@ def test_a_search_goes_on_in_the_kernel_where_python_left_it():
 
 
 def test_routes_counted_and_found_in_python_are_the_kernels(monkeypatch):
+    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)  # as in a fresh process
     monkeypatch.setattr(machine, "PLAIN_SEARCH_POSITIONS", 10**12)
     count = ct.count_bishop_routes("8x8")
     shortest = ct.solve_bishop("8x8", shortest=True)
@@ -65,6 +66,7 @@ def test_routes_counted_and_found_in_python_are_the_kernels(monkeypatch):
 
 @pytest.mark.parametrize("board", ["5x5", "6x6", "4x9", "5x7"])
 def test_small_boards_count_alike_in_python_and_compiled(monkeypatch, board):
+    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)  # as in a fresh process
     python = ct.count_bishop_routes(board, end="any")
     monkeypatch.setattr(machine, "PLAIN_SEARCH_POSITIONS", 0)
     assert python.count == ct.count_bishop_routes(board, end="any").count

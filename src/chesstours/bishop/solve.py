@@ -123,7 +123,7 @@ def _searches(board: Board) -> PlainAllowance | None:
     loaded then), else the compiled kernels, loaded before the clock starts."""
     from .search import load_kernels
 
-    plain = plain_allowance(board.size)
+    plain = plain_allowance(board.size, kernels="chesstours.bishop.kernel")
     if plain is None:
         load_kernels()
     return plain
