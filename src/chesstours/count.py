@@ -113,7 +113,7 @@ def count_tours(
         ``auto`` (planned by :func:`chesstours.policy.plan_count`) uses the
         theory for an instant zero, then the frontier sweep where its frontier
         fits and backtracking is estimated to take longer than
-        :data:`~chesstours.policy.FRONTIER_ABOVE_SECONDS`; else backtracking. The chosen method is in
+        :data:`~chesstours.policy.FRONTIER_ABOVE_SECONDS` and than the sweep; else backtracking. The chosen method is in
         ``TourCount.method``; a frontier count adds ``max_states`` and
         ``peak_memory_mb`` to ``TourCount.extra``.
     time_limit, node_limit

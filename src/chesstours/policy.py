@@ -96,7 +96,7 @@ __all__ = [
     "FindMethod", "CountMethod", "Tiebreak", "Order", "BishopMethod",
     "FIND_METHODS", "COUNT_METHODS", "TIEBREAKS", "ORDERS", "BISHOP_METHODS", "BISHOP_METHOD_HELP",
     "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
-    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
+    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
     "ESTIMATE_ABOVE_SQUARES", "WALK_COMPILED_ABOVE", "CONSTRUCT_COMPILED_ABOVE", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
     "plain_allowance", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
     "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "estimate_backtracking", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
@@ -125,8 +125,13 @@ LIST_ORDER: Order = "fixed"
 #: (:mod:`chesstours.construct`) instead of walking Warnsdorff's rule first.
 CONSTRUCT_ABOVE = 10_000
 #: ``auto`` counts by the frontier method when backtracking is estimated to take longer than this
-#: (measured on two cores: backtracking wins below a few tenths of a second, the frontier above).
+#: (measured on two cores: backtracking wins below a few tenths of a second, the frontier above) ...
 FRONTIER_ABOVE_SECONDS = 0.25
+#: ... and longer than the frontier method's own estimate divided by this. That estimate, from the width
+#: of the frontier alone, runs high on short boards (6x6 open: 6.8 s forecast, 1.2 s run, where
+#: backtracking takes 0.7 s; 6x7 closed: 0.65 s forecast, 0.09 s run) and is about right on long ones
+#: (7x7 open: 108 s forecast, about 100 s run; 6x8 open: 6.8 s, 10 s).
+FRONTIER_FORECAST_HIGH = 4.0
 #: Exhaustive counts by backtracking are refused outright above this many free squares.
 MAX_BACKTRACK_COUNT_SQUARES = 400
 #: Without a time limit, counts estimated to take longer than this are refused (a time limit lets them run).
@@ -173,8 +178,8 @@ FIND_METHOD_HELP: dict[str, str] = {
 #: What each method of :func:`~chesstours.count_tours` does, for help texts.
 COUNT_METHOD_HELP: dict[str, str] = {
     "auto": f"the theory for an instant zero; backtracking on boards of at most {ESTIMATE_ABOVE_SQUARES} squares; "
-            f"the frontier method where it fits and backtracking would take more than {FRONTIER_ABOVE_SECONDS:g} s; "
-            "else backtracking",
+            f"the frontier method where it fits and backtracking would take more than {FRONTIER_ABOVE_SECONDS:g} s "
+            "and longer than the frontier; else backtracking",
     "frontier": "a dynamic programme sweeping the board: its cost grows with the width of the board, not with "
                 "the number of tours",
     "backtrack": "visit every tour (symmetry reduction, every core)",
@@ -422,8 +427,9 @@ def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, e
     ``auto``: the theory for an instant zero; backtracking at once on boards
     of at most :data:`ESTIMATE_ABOVE_SQUARES` free squares (without a spill
     folder); the frontier method where its frontier fits and backtracking is
-    estimated to take longer than :data:`FRONTIER_ABOVE_SECONDS` (or a spill
-    folder is given); else backtracking. A node limit asks for backtracking.
+    estimated to take longer than :data:`FRONTIER_ABOVE_SECONDS` and than the
+    frontier method (its forecast divided by :data:`FRONTIER_FORECAST_HIGH`),
+    or a spill folder is given; else backtracking. A node limit asks for backtracking.
     Counts estimated to take longer than ``refuse_above`` seconds are
     refused; by default that is
     :data:`MAX_UNLIMITED_SECONDS` unless a time or node limit is given (the
@@ -562,10 +568,15 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
             estimates.append(estimate_backtracking(board, piece, start, end, closed, workers, plain))
         return estimates[0]
 
-    def frontier_estimate() -> Any:
-        from .frontier.sweep import estimate
+    forecasts: list[Any] = []
 
-        return estimate(board, piece, start, end, closed, workers)
+    def frontier_estimate() -> Any:
+        """The frontier method's forecast, made once for the plan."""
+        if not forecasts:
+            from .frontier.sweep import estimate
+
+            forecasts.append(estimate(board, piece, start, end, closed, workers))
+        return forecasts[0]
 
     def frontier(why: str, refusal: str | None) -> Plan:
         est = frontier_estimate()
@@ -621,10 +632,14 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
         if spill_dir is not None:
             return frontier("a spill folder asks for the frontier method", None)
         nodes, seconds, _ = estimated()
-        if seconds > FRONTIER_ABOVE_SECONDS:
+        sweep = frontier_estimate().seconds / FRONTIER_FORECAST_HIGH
+        if seconds > FRONTIER_ABOVE_SECONDS and seconds > sweep:
             return frontier(f"backtracking would visit about {nodes:.1e} positions ({format_duration(seconds)}, "
-                            f"more than {FRONTIER_ABOVE_SECONDS:g} s); the frontier method counts without visiting "
-                            "the tours", None)
+                            f"more than {FRONTIER_ABOVE_SECONDS:g} s and than the frontier method's "
+                            f"{format_duration(sweep)}); the frontier method counts without visiting the tours", None)
+        if seconds > FRONTIER_ABOVE_SECONDS:
+            return backtrack(f"backtracking is estimated at {format_duration(seconds)}, quicker than the frontier "
+                             f"method's {format_duration(sweep)}")
         return backtrack(f"backtracking is estimated at {format_duration(seconds)}, quicker than setting up the "
                          "frontier method")
     return backtrack("the frontier method cannot count this board here: " + why_not, why_not)

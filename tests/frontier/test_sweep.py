@@ -253,6 +253,21 @@ def test_auto_sweeps_closed_whole_boards_and_backtracks_quick_counts():
     assert count_tours("4x4").method == "theory"
 
 
+def test_auto_backtracks_where_backtracking_beats_the_sweep_even_past_a_quarter_second():
+    from chesstours import policy
+    from chesstours.board import Board
+    from chesstours.pieces import KNIGHT
+
+    # 6x6 open: backtracking about 0.7 s on two cores, the sweep 1.2 s (forecast 6.8 s, four times too high).
+    plan = policy.plan_count(Board(6, 6), KNIGHT)
+    assert plan.method == "backtrack" and plan.seconds > policy.FRONTIER_ABOVE_SECONDS
+    assert "quicker than the frontier method's" in plan.why
+    # 4x10 open: backtracking over a second, the sweep a twentieth of one.
+    plan = policy.plan_count(Board(4, 10), KNIGHT)
+    assert plan.method == "frontier" and "than the frontier method's" in plan.why
+    assert count_tours("6x6").directed == 6_637_920
+
+
 def test_counts_carry_into_a_second_64_bit_limb():
     table = np.zeros(3 * 1024, np.uint64)
     table[0::3] = ft.EMPTY_KEY
