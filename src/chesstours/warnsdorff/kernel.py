@@ -17,6 +17,16 @@ from .rule import FREE_BELOW as _FREE_BELOW
 __all__ = ["walk"]
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _place(weight, offsets, k, cur, square, path, step):
+    """Put the walk on padded square ``cur`` (``square`` unpadded) at ``step``: block it, and take one from
+    the weight of each of its ``k`` neighbours."""
+    weight[cur] = _BLOCKED
+    for j in range(k):
+        weight[cur + offsets[j]] -= 1
+    path[step] = square
+
+
 @numba.njit(cache=True, nogil=True)
 def walk(weight, offsets, dr, dc, width, rows, cols, start_r, start_c, end, rule, rng, path):
     """Walk Warnsdorff's rule from (``start_r``, ``start_c``); return the squares placed.
@@ -39,10 +49,7 @@ def walk(weight, offsets, dr, dc, width, rows, cols, start_r, start_c, end, rule
     frame = (width - cols) // 2
     r, c = start_r, start_c
     cur = (r + frame) * width + c + frame
-    weight[cur] = _BLOCKED
-    for j in range(k):
-        weight[cur + offsets[j]] -= 1
-    path[0] = r * cols + c
+    _place(weight, offsets, k, cur, r * cols + c, path, 0)
     if k == 8 and end < 0 and (rule == 0 or rule == 2):
         return _keyed8(weight, offsets, dr, dc, rows, cols, cur, r, c, rule == 2, path)
     big = np.int64(1) << 40
@@ -90,10 +97,7 @@ def walk(weight, offsets, dr, dc, width, rows, cols, start_r, start_c, end, rule
         cur += offsets[best]
         r += dr[best]
         c += dc[best]
-        weight[cur] = _BLOCKED
-        for j in range(k):
-            weight[cur + offsets[j]] -= 1
-        path[step] = r * cols + c
+        _place(weight, offsets, k, cur, r * cols + c, path, step)
     return n
 
 
@@ -121,8 +125,5 @@ def _keyed8(weight, offsets, dr, dc, rows, cols, cur, r, c, roth, path):
         cur += offsets[best]
         r += dr[best]
         c += dc[best]
-        weight[cur] = _BLOCKED
-        for j in range(8):
-            weight[cur + offsets[j]] -= 1
-        path[step] = r * cols + c
+        _place(weight, offsets, 8, cur, r * cols + c, path, step)
     return n
