@@ -39,6 +39,15 @@ def test_a_route_on_8x8_is_the_json_of_chesstours_bishop(client, capsys):
     assert route.is_valid()
 
 
+@pytest.mark.parametrize("method", ["construct", "backtrack"])
+def test_a_method_asked_for_is_the_one_the_cli_uses(client, capsys, method):
+    board = "20x20" if method == "construct" else "8x8"
+    data = client.get("/api/bishop", params={"board": board, "method": method}).json()
+    assert without_timing(data) == without_timing(cli_json(capsys, "bishop", board, "--method", method, "--format",
+                                                           "json"))
+    assert BishopRoute.from_dict(data).is_valid()
+
+
 def test_the_shortest_route_on_8x8_has_17_slides_with_its_proof(client):
     data = client.get("/api/bishop", params={"board": "8x8", "shortest": "true"}).json()
     assert data["slide_count"] == 17 and len(data["slides"]) == 18
@@ -102,6 +111,8 @@ def test_holes_are_passed_to_the_solver(client):
         ({"board": "8x8", "limit": "three"}, 422, "Invalid value 'three' for limit"),
         ({"board": "8x8", "shortest": "maybe"}, 422, "Invalid value 'maybe' for shortest"),
         ({}, 422, "The parameter board is required."),
+        ({"board": "8x8", "count": "true", "method": "construct"}, 400, "drop method=construct"),
+        ({"board": "8x8", "method": "guess"}, 422, "Invalid value 'guess' for method"),
     ],
 )
 def test_bad_input_is_400_or_422_with_one_sentence(client, params, status, sentence):

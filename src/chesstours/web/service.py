@@ -143,13 +143,13 @@ def board_moves(board: Board, piece: Leaper) -> dict:
 # -- the bishop puzzle -------------------------------------------------------------
 
 
-def bishop(board: Board, start: str, end: str, shortest: bool, time_limit: float) -> dict:
-    """One bishop route, as ``chesstours bishop BOARD ... --format json`` prints it.
+def bishop(board: Board, start: str, end: str, shortest: bool, time_limit: float, method: str = "auto") -> dict:
+    """One bishop route, as ``chesstours bishop BOARD ... --method METHOD --format json`` prints it.
 
     :raises NoTour: when no route exists; :raises LimitReached: when ``time_limit`` runs out
         (with ``shortest``, its ``partial`` is the route with the fewest slides found so far).
     """
-    return solve_bishop(board, start, end, shortest, time_limit=time_limit).to_dict()
+    return solve_bishop(board, start, end, shortest, method=method, time_limit=time_limit).to_dict()  # type: ignore[arg-type]
 
 
 def bishop_routes(board: Board, start: str, end: str, shortest: bool, limit: int, time_limit: float,

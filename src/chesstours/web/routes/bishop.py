@@ -7,6 +7,7 @@ Parameters and JSON are those of the command line, as :mod:`.tours` does for tou
 ``/api/bishop?board=8x8&shortest=true``     ``chesstours bishop 8x8 --shortest --format json``
 ``/api/bishop?board=8x8&count=true``        ``chesstours bishop 8x8 --count --json``
 ``/api/bishop?board=8x8&limit=3``           the first three routes (``--limit 3``), in one object
+``/api/bishop?board=20x20&method=construct``  ``chesstours bishop 20x20 --method construct --format json``
 ==========================================  ===============================================
 
 Every search has the server's time limit; boards are limited in size (counts
@@ -17,10 +18,12 @@ with the fewest slides found so far).
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 
+from ... import policy
 from ...board import Board
 from ...errors import InvalidArgument
 from .. import service
@@ -29,7 +32,8 @@ from .state import limits_of as _limits
 
 router = APIRouter(prefix="/api", tags=["bishop"])
 
-
+BishopMethod = Enum("BishopMethod", {m: m for m in policy.BISHOP_METHODS}, type=str)  # type: ignore[misc]
+_AUTO = BishopMethod("auto")
 
 
 @router.get("/bishop", summary="The bishop puzzle: a route, a few, or their count")
@@ -46,6 +50,7 @@ async def get_bishop(
     count: Annotated[bool, Query(description="Count the routes exactly.")] = False,
     limit: Annotated[int | None, Query(description="List at most this many routes, in the move order of the "
                                                    "puzzle's original Delphi program.")] = None,
+    method: Annotated[BishopMethod, Query(description=policy.describe(policy.BISHOP_METHOD_HELP))] = _AUTO,
     holes: Annotated[str, Query(description="Squares removed from the board, comma-separated: d4,e5.",
                                 max_length=2048)] = "",
     time_limit: Annotated[float | None, Query(description="Stop after this many seconds (at most the server's "
@@ -61,6 +66,9 @@ async def get_bishop(
     b = Board.parse(board.strip(), holes)
     if count and limit is not None:
         raise InvalidArgument("Choose count or limit, not both.")
+    if method.value != "auto" and (count or limit is not None):
+        raise InvalidArgument(f"method chooses how one route is found; count and limit search every route "
+                              f"(drop method={method.value}).")
     if limit is not None and not 1 <= limit <= limits.bishop_routes:
         raise InvalidArgument(f"limit must be from 1 to {limits.bishop_routes} here, not {limit}.")
     limits.check_bishop_board(b, count=count)
@@ -81,4 +89,5 @@ async def get_bishop(
             return service.bishop_routes(b, start, end, shortest, limit, left, keep_partial=last)
 
         return await _lanes(request).search(listing, cap)
-    return await _lanes(request).search(lambda left: service.bishop(b, start, end, shortest, left), cap)
+    return await _lanes(request).search(lambda left: service.bishop(b, start, end, shortest, left, method.value),
+                                        cap)
