@@ -90,7 +90,7 @@ from .machine import plain_allowance as _plain_allowance
 from .pieces import KNIGHT, Leaper
 from .warnsdorff import COMPILED_ABOVE as WALK_COMPILED_ABOVE
 from .warnsdorff.rule import TIEBREAKS, Tiebreak
-from .words import format_bytes, format_duration
+from .words import about_duration, format_bytes, format_duration
 
 __all__ = [
     "FindMethod", "CountMethod", "Tiebreak", "Order", "BishopMethod",
@@ -513,8 +513,8 @@ def _with_parts(plan: Plan, split_on: int | None, workers: int, cluster: bool, r
                    f"{format_bytes(share)} a worker has here.")
     elif refuse_above is not None and time_limit is None and est["cpu_hours"] * 3600 / workers > min(
             refuse_above, MAX_UNLIMITED_SECONDS):
-        refusal = (f"Counting the tours of {board} in {len(parts)} parts would take about "
-                   f"{format_duration(est['cpu_hours'] * 3600 / workers)} on {workers} workers; give a time limit "
+        refusal = (f"Counting the tours of {board} in {len(parts)} parts would take "
+                   f"{about_duration(est['cpu_hours'] * 3600 / workers)} on {workers} workers; give a time limit "
                    "to count as far as it gets (with --checkpoint, to go on later).")
     names = " ".join(board.names(squares))
     tasks = [{"id": i, "part": p.describe(board), "weight": p.weight, "states": est["states"],
@@ -602,10 +602,10 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
         if refuse_above is not None and seconds > refuse_above:
             if frontier_why is not None:
                 refused = (f"{frontier_why[:-1]}; and exhaustive search would visit about {nodes:.1e} positions, "
-                           f"about {format_duration(seconds)} here.")
+                           f"{about_duration(seconds)} here.")
             else:
                 refused = (f"Counting every tour of {board} by exhaustive search would visit about {nodes:.1e} "
-                           f"positions, about {format_duration(seconds)} here; give a time limit to count as far "
+                           f"positions, {about_duration(seconds)} here; give a time limit to count as far "
                            "as it gets.")
         return replace(query, method="backtrack", why=why, states=nodes, seconds=seconds, threads=threads,
                        refusal=refused)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-__all__ = ["Status", "format_duration", "format_bytes"]
+__all__ = ["Status", "format_duration", "about_duration", "format_bytes"]
 
 
 class Status(str, Enum):
@@ -66,6 +66,13 @@ def format_duration(seconds: float) -> str:
             n = round(seconds / size)
             return f"{n:,} {unit}{'' if n == 1 else 's'}"
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def about_duration(seconds: float) -> str:
+    """:func:`format_duration` after "about", which "under a second" does not take: ``"about 3 hours"``,
+    ``"under a second"``."""
+    text = format_duration(seconds)
+    return text if text == "under a second" else f"about {text}"
 
 
 def format_bytes(nbytes: float) -> str:

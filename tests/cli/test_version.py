@@ -52,7 +52,9 @@ def test_the_shell_completes_commands_and_options():
 
 
 def test_show_completion_prints_a_script():
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    # Typer detects the shell from the parent processes unless told to take the shell named after the option
+    # (a test run started by no shell, in the background or by a service, has none to detect).
+    env = {**os.environ, "PYTHONPATH": str(SRC), "_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}
     done = subprocess.run([sys.executable, "-m", "chesstours", "--show-completion", "bash"], env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "_CHESSTOURS_COMPLETE" in done.stdout

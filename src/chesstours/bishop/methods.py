@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Literal, get_args
 
 from ..board import Board
 from ..errors import InvalidArgument
-from ..words import format_duration
+from ..words import about_duration
 
 if TYPE_CHECKING:
     from .search import BishopSearch
@@ -95,5 +95,5 @@ def count_refusal(board: Board, search: BishopSearch) -> str | None:
     if seconds <= MAX_UNLIMITED_SECONDS:
         return None
     return (f"Counting every bishop route of {board} would take about {steps:.1e} steps of exhaustive search "
-            f"(Knuth's estimate from {ESTIMATE_PROBES:,} random descents), about {format_duration(seconds)} here; "
+            f"(Knuth's estimate from {ESTIMATE_PROBES:,} random descents), {about_duration(seconds)} here; "
             f"give a time limit to count as far as it gets.")

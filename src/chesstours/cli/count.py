@@ -20,7 +20,7 @@ from ..board import Board
 from ..count import count_strip
 from ..errors import InvalidArgument, LimitReached
 from ..pieces import parse_piece
-from ..words import format_duration
+from ..words import about_duration
 from .common import (
     EXIT_LIMIT,
     BoardArg,
@@ -73,7 +73,7 @@ def _frontier_report(update, board: Board):
         elif "jobs" in p.extra:  # tasks (or frontier parts) on a pool or a cluster
             rate = p.tasks_done / p.seconds if p.seconds > 0 else 0.0
             left = (p.tasks_total - p.tasks_done) / rate if rate > 0 else None
-            eta = f", about {format_duration(left)} left" if left is not None else ""
+            eta = f", {about_duration(left)} left" if left is not None else ""
             if "split_on" in p.extra:  # signed parts: no running count until all are in
                 update(p.tasks_done, p.tasks_total, f"{p.tasks_done:,}/{p.tasks_total:,} parts, "
                        f"{p.extra['max_states']:,} states at most, {rate:.2g} parts/s{eta}")

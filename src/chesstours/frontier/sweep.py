@@ -17,7 +17,7 @@ from ..board import Board
 from ..errors import InvalidArgument
 from ..machine import worker_count
 from ..pieces import Leaper
-from ..words import format_bytes, format_duration
+from ..words import about_duration, format_bytes
 from .disk import Layers, disk_needed
 from .join import Halves, count_by_halves, plan_halves
 from .layout import MAX_MIDDLE, MAX_SLOTS
@@ -143,7 +143,7 @@ def refusal(board: Board, piece: Leaper, start: int | None = None, end: int | No
         _check_size(board, slots, closed, memory_limit, spill_dir)
         seconds = estimate_seconds(slots, closed, thread_count(workers))
         if max_seconds is not None and seconds > max_seconds:
-            return (f"Counting tours of {board} by the frontier method would take about {format_duration(seconds)} here; "
+            return (f"Counting tours of {board} by the frontier method would take {about_duration(seconds)} here; "
                     "give a time limit to try anyway.")
     except InvalidArgument as exc:
         return str(exc)

@@ -23,7 +23,7 @@ from ..exists import Existence, tour_exists
 from ..find import find_tour
 from ..pieces import Leaper, move_table
 from ..trace import trace_search
-from ..words import format_duration
+from ..words import about_duration
 from .limits import OverLimit
 
 __all__ = ["bishop", "bishop_count", "bishop_routes", "board_moves", "count", "existence", "tour", "trace"]
@@ -85,7 +85,7 @@ def count(
     if plan.refusal is not None:
         if plan.seconds is not None and plan.seconds > time_limit:
             raise OverLimit(
-                f"Counting the tours of {board} would take about {format_duration(plan.seconds)} here, more than "
+                f"Counting the tours of {board} would take {about_duration(plan.seconds)} here, more than "
                 f"this server's {time_limit:g}-second limit; the command line has none "
                 f"(chesstours count {board.rows}x{board.cols})."
             )
