@@ -117,10 +117,10 @@ def use_compiled_only(on: bool = True) -> None:
     _compiled_only = bool(on)
 
 
-def compiled_below(squares: int, plain_up_to: int) -> bool:
-    """Whether work on ``squares`` squares runs compiled: above ``plain_up_to``, or always after
-    :func:`use_compiled_only`."""
-    return _compiled_only or squares > plain_up_to
+def compiled_below(squares: int, plain_up_to: int, kernels: str | None = None) -> bool:
+    """Whether work on ``squares`` squares runs compiled: above ``plain_up_to``; or always after
+    :func:`use_compiled_only`, or once the module ``kernels`` (the compiled loops) is loaded in this process."""
+    return _compiled_only or squares > plain_up_to or (kernels is not None and kernels_loaded(kernels))
 
 
 def _writable(folder: Path) -> bool:

@@ -166,3 +166,17 @@ def test_the_server_runs_small_searches_compiled_once_warmed_up(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "True", "True"]
+
+
+def test_walks_and_rotations_run_compiled_on_small_boards_once_their_loops_are_loaded(monkeypatch):
+    from chesstours.construct.plain import KERNELS
+
+    monkeypatch.setattr(machine, "_compiled_only", False)
+    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)
+    assert machine.compiled_below(30, 4096, KERNELS) is False  # a fresh process: plain Python
+    monkeypatch.setattr(machine, "kernels_loaded", lambda module: module == KERNELS)
+    assert machine.compiled_below(30, 4096, KERNELS) is True
+    assert machine.compiled_below(30, 4096, "chesstours.warnsdorff.kernel") is False
+    tour = ct.find_tour("5x6", start="a1", end="b3", method="construct")  # rotated to its end by the kernel
+    assert tour.end == Board(5, 6).square("b3")
+    tour.validate()

@@ -17,7 +17,7 @@ from ..pieces import KNIGHT, Leaper
 from ..tour import Tour
 from .blocks import block_steps, plan_blocks
 from .data import base_tours
-from .plain import COMPILED_ABOVE, follow_python
+from .plain import COMPILED_ABOVE, KERNELS, follow_python
 from .strips import plan_strip, strip_start_reason, strip_steps
 
 __all__ = ["construct_tour", "construct_path", "follow_steps", "can_construct"]
@@ -35,7 +35,7 @@ def follow_steps(step: np.ndarray, start: int, closed: bool, compiled: bool | No
     """
     path = np.empty(step.size, dtype=np.int32)
     if compiled is None:
-        compiled = compiled_below(step.size, COMPILED_ABOVE)
+        compiled = compiled_below(step.size, COMPILED_ABOVE, KERNELS)
     if compiled:
         from .kernel import follow
     else:
@@ -196,7 +196,12 @@ def _rotated(board: Board, path: np.ndarray, is_closed: bool, e: int) -> np.ndar
     for way in ways:
         if way[-1] == e:
             return way
-    tries = 1 if board.size > 1_000_000 else max(_ROTATION_TRIES, 4096 // board.size)
+    if board.size > 1_000_000:
+        tries = 1
+    elif compiled_below(board.size, COMPILED_ABOVE, KERNELS):
+        tries = max(_ROTATION_TRIES, 4096 // board.size)
+    else:  # in plain Python a try costs fifty times more: where the rotations fail, the search decides
+        tries = _ROTATION_TRIES
     for seed in range(tries):
         for way in ways:
             moved = rotate_to_end(way.copy(), board.rows, board.cols, e, seed)

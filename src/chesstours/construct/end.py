@@ -50,7 +50,7 @@ import numpy as np
 
 from ..machine import compiled_below
 from ..rng import seeded
-from .plain import COMPILED_ABOVE, knight_distance, rotate_python
+from .plain import COMPILED_ABOVE, KERNELS, knight_distance, rotate_python
 
 __all__ = ["MAX_WORK", "rotate_to_end", "work_budget"]
 
@@ -85,7 +85,7 @@ def rotate_to_end(path: np.ndarray, rows: int, cols: int, end: int, seed: int = 
         return None
     limit = work_budget(path.size, cols, int(path[-1]), end)
     if compiled is None:
-        compiled = compiled_below(path.size, COMPILED_ABOVE)
+        compiled = compiled_below(path.size, COMPILED_ABOVE, KERNELS)
     if compiled:
         from .kernel import rotate
     else:

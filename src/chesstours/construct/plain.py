@@ -12,10 +12,12 @@ import numpy as np
 
 from ..rng import xorshift
 
-__all__ = ["COMPILED_ABOVE", "follow_python", "knight_distance", "rotate_python"]
+__all__ = ["COMPILED_ABOVE", "KERNELS", "follow_python", "knight_distance", "rotate_python"]
 
 #: Tours of more squares than this are followed and rotated by the compiled loops, smaller ones here.
 COMPILED_ABOVE = 4096
+#: The module of the compiled loops: once a process has loaded it, the loops run compiled on every board.
+KERNELS = "chesstours.construct.kernel"
 
 
 def follow_python(step: np.ndarray, start: int, path: np.ndarray) -> tuple[int, int]:

@@ -115,7 +115,7 @@ def warnsdorff(
     path = np.empty(board.free_count, dtype=np.int32)
     rng = np.array([seeded(seed)], dtype=np.uint64)
     if compiled is None:
-        compiled = compiled_below(board.free_count, COMPILED_ABOVE)
+        compiled = compiled_below(board.free_count, COMPILED_ABOVE, "chesstours.warnsdorff.kernel")
     if compiled:
         from .kernel import walk
     else:
