@@ -19,8 +19,11 @@ def median_time(fn, runs: int) -> tuple[float, object]:
 
 def table(title: str, header: list[str], rows: list[list[str]], text_columns: int = 1) -> None:
     """Print an aligned table: the first ``text_columns`` columns left-aligned, numbers right."""
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
     print(f"\n{title}")
+    if not rows:
+        print("(no rows: nothing matched)")
+        return
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
     print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
     print("  ".join("-" * w for w in widths))
     for r in rows:

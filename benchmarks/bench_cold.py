@@ -116,8 +116,8 @@ def main() -> None:
         for board in boards:  # the tours that check reads, written by a warm run
             run(["tour", *board.split(), "-o", str(tour_file(folder, board))], warm_cache, args.timeout)
         lines = commands(boards, QUICK if args.quick else COMMANDS, args.only, folder)
-        if not args.quick and args.only is None:
-            lines += [extra.split() for extra in EXTRA]
+        if not args.quick:
+            lines += [extra.split() for extra in EXTRA if args.only is None or args.only in extra]
         rows = []
         for line in lines:
             status = run(line, warm_cache, args.timeout)[1]  # fills the warm cache
