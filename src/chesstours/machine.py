@@ -17,12 +17,14 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .errors import InvalidArgument
 
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "PlainAllowance",
-           "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below", "kernels_loaded"]
+           "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below", "kernels_loaded"]
 
 #: The share of this machine's memory that one job may plan to use.
 MEMORY_SHARE = 0.75
@@ -85,6 +87,30 @@ class PlainAllowance:
 
     def __repr__(self) -> str:
         return f"PlainAllowance({self.positions})"
+
+
+def advance_in_turn(plain: PlainAllowance | None, budget: int, python: Any, engine: Callable[[], Any],
+                    advance: Callable[[Any, int], int], nodes: Callable[[], int], going_on: int) -> int:
+    """Run a resumable search for ``budget`` positions, in plain Python while ``plain`` lasts, then compiled.
+
+    ``engine()`` gives the module of kernels to run now (``python``, the plain-Python twins, or the compiled
+    ones); ``advance(engine, positions)`` runs one call of it and returns its status code; ``nodes()`` counts
+    the positions searched so far. The positions searched in Python are taken from ``plain``; a search still
+    ``going_on`` when the allowance ends goes on in the compiled kernel, from where Python left it, within the
+    same budget. Returns the last status code.
+    """
+    while True:
+        kernels = engine()
+        in_python = kernels is python
+        step = min(budget, plain.positions) if in_python and plain is not None else budget
+        before = nodes()
+        status = advance(kernels, step)
+        done = nodes() - before
+        if in_python and plain is not None:
+            plain.take(done)
+        budget -= done
+        if status != going_on or budget <= 0:
+            return status
 
 
 def plain_allowance(free_squares: int, kernels: str | None = None) -> PlainAllowance | None:

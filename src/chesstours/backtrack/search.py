@@ -15,7 +15,7 @@ from functools import cache
 import numpy as np
 
 from ..board import Board
-from ..machine import PlainAllowance
+from ..machine import PlainAllowance, advance_in_turn
 from ..pieces import KNIGHT, move_table
 from ..rng import seeded
 from ..words import Status
@@ -212,21 +212,17 @@ class Search:
                 self._single_given = True
                 return FOUND
             return EXHAUSTED
-        while True:  # in Python while the allowance lasts, then on in the kernel within the same budget
-            engine = self._engine()
-            python = engine is plain_kernels
-            step = min(budget, self.plain.positions) if python else budget  # type: ignore[union-attr]
-            before = self.nodes
-            status = engine.advance(
+
+        def advance(engine, step: int) -> int:
+            return engine.advance(
                 self._ktable, self.near, self._visited, self._degree, self.stack_square, self.stack_next,
                 self.stack_count, self.stack_cand, self.stack_forced, self.end_ok, self.fixed_end, self.order,
                 stop_at_tour, step, self.regs,
             )
-            if python:
-                self.plain.take(self.nodes - before)  # type: ignore[union-attr]
-            budget -= self.nodes - before
-            if status != CODE_BUDGET or budget <= 0:
-                break
+
+        # in Python while the allowance lasts, then on in the kernel within the same budget
+        status = advance_in_turn(self.plain, budget, plain_kernels, self._engine, advance, lambda: self.nodes,
+                                 CODE_BUDGET)
         if status == CODE_EXHAUSTED:
             self.done = True
         return STATUS_OF_CODE[status]

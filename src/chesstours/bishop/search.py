@@ -77,7 +77,7 @@ from functools import cache
 import numpy as np
 
 from ..board import Board
-from ..machine import PlainAllowance
+from ..machine import PlainAllowance, advance_in_turn
 from ..words import Status
 from . import plain as plain_kernels
 from .layout import (
@@ -256,21 +256,17 @@ class BishopSearch:
                 self._trivial_given = True
                 return FOUND
             return EXHAUSTED
-        while True:  # in Python while the allowance lasts, then on in the kernel within the same budget
-            engine = self._engine()
-            python = engine is plain_kernels
-            step = min(budget, self.plain.positions) if python else budget  # type: ignore[union-attr]
-            before = self.nodes
-            status = engine.advance(
+
+        def advance(engine, step: int) -> int:
+            return engine.advance(
                 self.step_to, self.order, self.flags, self.visits, self.stack_square, self.stack_next,
                 self.stack_dir, self.stack_set_source, self.stack_slides, self.stack_last, self.end, self.use_bound,
                 self.line_squares, self.b_line_of, self.scratch, self.best, stop_at_route, step, self.regs,
             )
-            if python:
-                self.plain.take(self.nodes - before)  # type: ignore[union-attr]
-            budget -= self.nodes - before
-            if status != CODE_BUDGET or budget <= 0:
-                break
+
+        # in Python while the allowance lasts, then on in the kernel within the same budget
+        status = advance_in_turn(self.plain, budget, plain_kernels, self._engine, advance, lambda: self.nodes,
+                                 CODE_BUDGET)
         if status == CODE_EXHAUSTED:
             self.done = True
         return STATUS_NAMES[status]
