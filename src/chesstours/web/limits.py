@@ -338,10 +338,6 @@ class Lanes:
                 raise
         return await self.slow.run(fn, time_limit - quick)
 
-    async def draw(self, fn: Callable[[float], T], time_limit: float) -> T:
-        """Run ``fn(seconds)``, which draws a picture (in the drawing process), in the picture lane."""
-        return await self.picture.run(fn, time_limit)
-
     async def search_and_draw(self, search: Callable[[float], T], draw: Callable[[T, float], P], time_limit: float,
                               heavy: bool = False) -> P:
         """Search as :meth:`search` does, then ``draw(found, seconds)`` in the picture lane.
