@@ -118,9 +118,7 @@ def plain_allowance(free_squares: int, kernels: str | None = None) -> PlainAllow
     positions up to :data:`PLAIN_SEARCH_SQUARES` squares; None (compiled code from the start) above, after
     :func:`use_compiled_only`, or once the module ``kernels`` (the family's compiled kernels) is loaded in
     this process: there is no compiling left to save, and plain Python is fifty times slower."""
-    if _compiled_only or free_squares > PLAIN_SEARCH_SQUARES or (kernels is not None and kernels_loaded(kernels)):
-        return None
-    return PlainAllowance(PLAIN_SEARCH_POSITIONS)
+    return None if compiled_below(free_squares, PLAIN_SEARCH_SQUARES, kernels) else PlainAllowance(PLAIN_SEARCH_POSITIONS)
 
 
 def kernels_loaded(module: str) -> bool:

@@ -65,7 +65,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import cache, partial
 from typing import Any, Literal, get_args
 
 from .arguments import query_json
@@ -560,23 +560,17 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
 
         return refusal(*args)
 
-    estimates: list[tuple[float, float, int]] = []
-
+    @cache
     def estimated() -> tuple[float, float, int]:
         """Backtracking's estimate, made once for the plan."""
-        if not estimates:
-            estimates.append(estimate_backtracking(board, piece, start, end, closed, workers, plain))
-        return estimates[0]
+        return estimate_backtracking(board, piece, start, end, closed, workers, plain)
 
-    forecasts: list[Any] = []
-
+    @cache
     def frontier_estimate() -> Any:
         """The frontier method's forecast, made once for the plan."""
-        if not forecasts:
-            from .frontier.sweep import estimate
+        from .frontier.sweep import estimate
 
-            forecasts.append(estimate(board, piece, start, end, closed, workers))
-        return forecasts[0]
+        return estimate(board, piece, start, end, closed, workers)
 
     def frontier(why: str, refusal: str | None) -> Plan:
         est = frontier_estimate()
@@ -632,14 +626,14 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
         if spill_dir is not None:
             return frontier("a spill folder asks for the frontier method", None)
         nodes, seconds, _ = estimated()
+        if seconds <= FRONTIER_ABOVE_SECONDS:
+            return backtrack(f"backtracking is estimated at {format_duration(seconds)}, quicker than setting up "
+                             "the frontier method")
         sweep = frontier_estimate().seconds / FRONTIER_FORECAST_HIGH
-        if seconds > FRONTIER_ABOVE_SECONDS and seconds > sweep:
+        if seconds > sweep:
             return frontier(f"backtracking would visit about {nodes:.1e} positions ({format_duration(seconds)}, "
                             f"more than {FRONTIER_ABOVE_SECONDS:g} s and than the frontier method's "
                             f"{format_duration(sweep)}); the frontier method counts without visiting the tours", None)
-        if seconds > FRONTIER_ABOVE_SECONDS:
-            return backtrack(f"backtracking is estimated at {format_duration(seconds)}, quicker than the frontier "
-                             f"method's {format_duration(sweep)}")
-        return backtrack(f"backtracking is estimated at {format_duration(seconds)}, quicker than setting up the "
-                         "frontier method")
+        return backtrack(f"backtracking is estimated at {format_duration(seconds)}, quicker than the frontier "
+                         f"method's {format_duration(sweep)}")
     return backtrack("the frontier method cannot count this board here: " + why_not, why_not)
