@@ -11,9 +11,10 @@ Prints three tables; every time is the median of several runs:
   processes and on a Dask LocalCluster of two worker processes started
   once before the runs, and the Dask path's overhead;
 * the frontier count in parts (:mod:`chesstours.frontier.split`): the
-  whole count against its parts conditioned on one square (or ``--split-on``
-  squares), on two worker processes: the count, the largest part's states
-  and peak memory against the whole count's, and the time; with
+  whole count against its parts conditioned on one, two and three squares
+  (``--split-on``), on two worker processes: the count, the largest part's
+  states and peak memory against the whole count's, the time, and the work
+  of all the parts against the whole count's on one thread; with
   ``--sample-parts N``, only N parts drawn at random are run, and the time
   of all of them is extrapolated (7x7 open: ``--parts-board 7x7 --parts-open
   --sample-parts 4``);
@@ -27,7 +28,7 @@ Usage::
     python benchmarks/bench_scale.py                 # 6x7 closed, 3 runs, 20,000 draws
     python benchmarks/bench_scale.py --board 5x8 --open --runs 1   # a longer job (about 90 s on one worker)
     python benchmarks/bench_scale.py --only sample --draws 100000
-    python benchmarks/bench_scale.py --only parts --parts-board 7x7 --parts-open --sample-parts 4 --runs 1
+    python benchmarks/bench_scale.py --only parts --parts-board 7x7 --parts-open --split-on 3 --runs 1
 """
 
 from __future__ import annotations
@@ -106,37 +107,40 @@ def bench_dask(spec: str, closed: bool, runs: int, tasks: int) -> None:
           ["where", "tasks", "s a task", "count", "s", "overhead"], rows)
 
 
-def bench_parts(spec: str, closed: bool, k: int, runs: int, sample: int | None, seed: int) -> None:
+def bench_parts(spec: str, closed: bool, ks: list[int], runs: int, sample: int | None, seed: int) -> None:
     board = Board.parse(spec)
     whole_t, whole = median_time(lambda: frontier_count(board, KNIGHT, closed), runs)
-    squares = split_squares(board, KNIGHT, closed, None, None, k)
-    parts = frontier_parts(board, KNIGHT, closed, None, None, squares)
-    chosen = list(range(len(parts))) if sample is None else sorted(random.Random(seed).sample(range(len(parts)),
-                                                                                               sample))
-    jobs = [PartJob(board, KNIGHT, closed, None, None, parts[i], 1) for i in chosen]
-
-    def run() -> dict[int, dict]:
-        return dict(run_tasks_on(count_part, jobs, jobs=2))
-
-    parts_t, got = median_time(run, runs)
-    total = sum(parts[chosen[i]].weight * int(r["count"]) for i, r in got.items())
-    states = max(int(r["max_states"]) for r in got.values())
-    peak = max(int(r["peak_bytes"]) for r in got.values())
-    work = sum(float(r["seconds"]) for r in got.values()) * len(parts) / len(chosen)
+    one_t, _ = median_time(lambda: frontier_count(board, KNIGHT, closed, workers=1), runs)
     kind = "closed" if closed else "open"
-    rows = [["whole (2 threads)", "1", f"{whole.count:,}", f"{whole.max_states:,}", "1.00",
-             f"{whole.peak_bytes / 2**20:,.0f}", "1.00", f"{whole_t:.2f}", "1.00x"]]
-    label = f"{len(chosen)} of {len(parts)} parts" if sample is not None else f"{len(parts)} parts"
-    rows.append([f"{label} on 2 processes", f"{len(chosen)}",
-                 f"{total:,}" + (" (equal)" if sample is None and total == whole.count else ""),
-                 f"{states:,}", f"{states / whole.max_states:.2f}", f"{peak / 2**20:,.0f}",
-                 f"{peak / whole.peak_bytes:.2f}", f"{parts_t:.2f}", f"{parts_t / whole_t:.2f}x"])
-    if sample is not None:
-        rows.append([f"all {len(parts)} parts, extrapolated (one core each)", "-", "-", "-", "-", "-", "-",
-                     f"{work / 2:.0f}", f"{work / 2 / whole_t:.1f}x"])
-    table(f"{spec} {kind} by the frontier whole and in parts conditioned on {' '.join(board.names(squares))} "
-          f"(median of {runs}; count: undirected)",
-          ["run", "parts", "count", "widest", "share", "MiB", "share", "s", "vs whole"], rows)
+    rows = [["whole (2 threads)", "1", "-", f"{whole.count:,}", f"{whole.max_states:,}", "1.00",
+             f"{whole.peak_bytes / 2**20:,.0f}", "1.00", f"{whole_t:.2f}", "1.00x", "1.00x"]]
+    for k in ks:
+        squares = split_squares(board, KNIGHT, closed, None, None, k)
+        parts = frontier_parts(board, KNIGHT, closed, None, None, squares)
+        chosen = list(range(len(parts))) if sample is None else sorted(
+            random.Random(seed).sample(range(len(parts)), min(sample, len(parts))))
+        jobs = [PartJob(board, KNIGHT, closed, None, None, parts[i], 1) for i in chosen]
+
+        def run(jobs=jobs) -> dict[int, dict]:
+            return dict(run_tasks_on(count_part, jobs, jobs=2))
+
+        parts_t, got = median_time(run, runs)
+        total = sum(parts[chosen[i]].weight * int(r["count"]) for i, r in got.items())
+        states = max(int(r["max_states"]) for r in got.values())
+        peak = max(int(r["peak_bytes"]) for r in got.values())
+        work = sum(float(r["seconds"]) for r in got.values()) * len(parts) / len(chosen)
+        whole_part = sample is None or len(chosen) == len(parts)
+        label = f"{len(chosen)} of {len(parts)} parts" if not whole_part else f"{len(parts)} parts"
+        rows.append([f"{label}, 2 processes", f"{len(chosen)}", " ".join(board.names(squares)),
+                     f"{total:,}" + (" (equal)" if whole_part and total == whole.count else ""),
+                     f"{states:,}", f"{states / whole.max_states:.2f}", f"{peak / 2**20:,.0f}",
+                     f"{peak / whole.peak_bytes:.2f}",
+                     f"{parts_t:.2f}" if whole_part else f"{work / 2:.0f} (extrapolated)",
+                     f"{parts_t / whole_t:.2f}x" if whole_part else f"{work / 2 / whole_t:.1f}x",
+                     f"{work / one_t:.2f}x"])
+    table(f"{spec} {kind} by the frontier whole and in parts (median of {runs}; count: undirected; "
+          "work: the parts' seconds on one core each against the whole count's on one thread)",
+          ["run", "parts", "on", "count", "widest", "share", "MiB", "share", "s", "vs whole", "work"], rows)
 
 
 def bench_sample(depth: int, draws: int, seed: int) -> None:
@@ -168,7 +172,7 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--parts-board", default="6x6")
     p.add_argument("--parts-open", action="store_true", help="parts of open tours (default: closed)")
-    p.add_argument("--split-on", type=int, default=1)
+    p.add_argument("--split-on", default="1,2,3", help="squares to condition on, a row each (comma-separated)")
     p.add_argument("--sample-parts", type=int, default=None, help="run only this many parts, drawn at random")
     p.add_argument("--only", choices=["workers", "dask", "parts", "sample"])
     a = p.parse_args()
@@ -178,7 +182,8 @@ def main() -> None:
     if a.only in (None, "dask"):
         bench_dask(a.board, not a.open, a.runs, a.tasks)
     if a.only in (None, "parts"):
-        bench_parts(a.parts_board, not a.parts_open, a.split_on, a.runs, a.sample_parts, a.seed)
+        bench_parts(a.parts_board, not a.parts_open, [int(k) for k in a.split_on.split(",")], a.runs,
+                    a.sample_parts, a.seed)
     if a.only in (None, "sample"):
         bench_sample(a.depth, a.draws, a.seed)
     print(f"\n({time.perf_counter() - t0:.0f} s in all)")

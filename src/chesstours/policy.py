@@ -150,8 +150,10 @@ TASKS_PER_WORKER = 32
 MIN_TASKS = 128
 #: Workers a cluster is assumed to have when a plan is made for it (it may have more).
 CLUSTER_WORKERS = 8
-#: A frontier count in parts is conditioned on at most this many squares (the parts grow as 36 to the power).
+#: A frontier count split on edges is conditioned on at most this many squares (the parts grow as 36 to the
+#: power), and one split on classes on at most :data:`MAX_CLASS_SPLIT_ON` (3 to the power).
 MAX_SPLIT_ON = 3
+MAX_CLASS_SPLIT_ON = 8
 
 
 def task_target(jobs: int | None = None, cluster: str | None = None) -> int:
@@ -481,10 +483,10 @@ def _with_parts(plan: Plan, split_on: int | None, workers: int, cluster: bool, r
     """The plan of a frontier count in parts (:mod:`chesstours.frontier.split`): the squares, the parts, their cost.
 
     ``split_on`` squares are conditioned on; by default the fewest (one to
-    :data:`MAX_SPLIT_ON`) whose largest part fits a worker's share of this
+    :data:`MAX_SPLIT_ON` on edges, :data:`MAX_CLASS_SPLIT_ON` on classes) whose largest part fits a worker's share of this
     machine's memory (a cluster's workers are assumed to have as much).
     """
-    from .frontier.split import frontier_parts, split_estimate, split_squares
+    from .frontier.split import frontier_parts, split_estimate, split_room, split_squares
     from .frontier.sweep import estimate as frontier_estimate
     from .frontier.sweep import refusal as frontier_refusal
 
@@ -496,16 +498,18 @@ def _with_parts(plan: Plan, split_on: int | None, workers: int, cluster: bool, r
         return replace(plan, refusal=wide)
     share = memory_limit() // (1 if cluster else workers)
     whole = frontier_estimate(board, piece, s, e, closed, workers=1)
+    by_class, room = split_room(board, piece, closed, s, e)
+    most = max(1, min(room, MAX_CLASS_SPLIT_ON if by_class else MAX_SPLIT_ON))
     k = split_on
     if k is None:
-        k = next((k for k in range(1, MAX_SPLIT_ON + 1)
-                  if split_estimate(whole, 1, k)["memory_bytes"] <= share), MAX_SPLIT_ON)
+        k = next((k for k in range(1, most + 1)
+                  if split_estimate(whole, 1, k, by_class)["memory_bytes"] <= share), most)
     try:
         squares = split_squares(board, piece, closed, s, e, k)
     except InvalidArgument as exc:
         return replace(plan, refusal=str(exc))
     parts = frontier_parts(board, piece, closed, s, e, squares)
-    est = split_estimate(whole, len(parts), k)
+    est = split_estimate(whole, len(parts), k, by_class)
     refusal = None
     if est["memory_bytes"] > share:
         refusal = (f"Even split on {k} square{'s' if k > 1 else ''}, a part of the count of {board} would hold about "
@@ -521,7 +525,8 @@ def _with_parts(plan: Plan, split_on: int | None, workers: int, cluster: bool, r
               "memory_bytes": est["memory_bytes"], "seconds": est["seconds"]} for i, p in enumerate(parts)]
     return replace(plan, threads=workers, states=est["states"], memory_bytes=est["memory_bytes"],
                    seconds=est["cpu_hours"] * 3600 / workers, refusal=refusal,
-                   why=f"{plan.why}; split on {names} into {len(parts)} parts, run on {workers} workers",
+                   why=f"{plan.why}; split on {'classes at' if by_class else 'the edges of'} {names} into "
+                       f"{len(parts)} parts, run on {workers} workers",
                    extra={**plan.extra, "units": "states", "split_on": board.names(squares), "task_count": len(parts),
                           "cpu_hours": est["cpu_hours"], "whole_states": whole.states,
                           "whole_memory_bytes": whole.memory_bytes, "tasks": tasks})

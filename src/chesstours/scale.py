@@ -166,11 +166,11 @@ def count_parts_spread(board: Board, piece: Leaper, s: int | None, e: int | None
     parts = frontier_parts(board, piece, closed, s, e, squares)
     threads = 1 if spread.cluster is not None else max(1, worker_count(None) // worker_count(spread.jobs))
     jobs = [PartJob(board, piece, closed, s, e, part, threads) for part in parts]
-    digest = hashlib.sha256(repr([(p.fixed, p.weight) for p in parts]).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(repr([(p.fixed, p.classes, p.weight) for p in parts]).encode()).hexdigest()[:16]
     fingerprint = {"question": "count by frontier parts", **query_json(board, piece, closed, s, e),
                    "squares": board.names(squares), "tasks": len(parts), "split": digest}
     result = TaskResult(tasks_total=len(parts), extra={
-        "tasks": len(parts), "split_on": board.names(squares),
+        "tasks": len(parts), "split_on": board.names(squares), "signed": any(p.weight < 0 for p in parts),
         "jobs": "cluster" if spread.cluster else worker_count(spread.jobs), "max_states": 0, "peak_memory_mb": 0.0})
 
     def add(i: int, r: dict[str, Any]) -> None:

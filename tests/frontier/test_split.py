@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import chesstours as ct
 from chesstours import KNIGHT, Board, Leaper
 from chesstours.errors import InvalidArgument
-from chesstours.frontier import frontier_count
+from chesstours.frontier import choose_halves, frontier_count
 from chesstours.frontier.split import PartJob, count_part, frontier_parts, split_squares
 from tests.oracle import neighbours, walk_all
 
@@ -74,23 +74,58 @@ def test_the_parts_add_up_to_the_whole_count(rows, cols, closed, k, ends, data):
     assert got == frontier_count(board, KNIGHT, closed, start, end).count
 
 
-def test_two_squares_hold_far_fewer_states_than_one_and_than_the_whole():
+def tours_by_search(board: Board, closed: bool, start: int | None) -> list[dict[int, frozenset]]:
+    """Every undirected path (or cycle), by the backtracking search: the tour edges at every square."""
+    out, seen = [], set()
+    for tour in ct.iter_tours(board, start, closed=closed):
+        path = list(tour.path)
+        edges = {frozenset(e) for e in zip(path, path[1:])} | ({frozenset((path[-1], path[0]))} if closed else set())
+        if frozenset(edges) not in seen:  # an open tour comes once from each end
+            seen.add(frozenset(edges))
+            out.append({v: frozenset(u for e in edges if v in e for u in e if u != v) for v in path})
+    return out
+
+
+@pytest.mark.parametrize("spec, closed, start", [("5x5", False, None), ("5x5", False, "a1"), ("5x6", True, None),
+                                                  ("6x6", True, "c1"), ("5x6", False, "c3")])
+def test_each_class_counts_the_tours_that_give_its_square_those_edges_in_the_left_half(spec, closed, start):
+    board = Board.parse(spec)
+    s = None if start is None else board.square(start)
+    tours = tours_by_search(board, closed, s)
+    left = set(choose_halves(board, KNIGHT, closed, s).left.order)
+    squares = split_squares(board, KNIGHT, closed, s, None, 2)
+    total = 0
+    for part in frontier_parts(board, KNIGHT, closed, s, None, squares):
+        assert part.weight == 1 and not part.fixed
+        want = sum(1 for at in tours if all(len(at[v] & left) == c for v, c in part.classes))
+        got = count_part(PartJob(board, KNIGHT, closed, s, None, part))["count"]
+        assert got == want, part.describe(board)
+        total += got
+    assert total == len(tours) == frontier_count(board, KNIGHT, closed, s).count
+
+
+def test_each_class_square_cuts_the_largest_part():
     board = Board(6, 6)
-    whole = frontier_count(board, KNIGHT, False)
-    one = [count_part(PartJob(board, KNIGHT, False, None, None, p))["max_states"]
-           for p in frontier_parts(board, KNIGHT, False, None, None, split_squares(board, KNIGHT, False, None, None, 1))]
-    assert max(one) < whole.max_states / 2
-    two = frontier_parts(board, KNIGHT, False, None, None, split_squares(board, KNIGHT, False, None, None, 2))
-    assert len(two) == len(one) ** 2
-    sample = two[:: len(two) // 24]
-    assert max(count_part(PartJob(board, KNIGHT, False, None, None, p))["max_states"] for p in sample) \
-        < whole.max_states / 8
+    whole = frontier_count(board, KNIGHT, False, workers=1)
+    largest = []
+    for k in (1, 2, 3):
+        parts = frontier_parts(board, KNIGHT, False, None, None, split_squares(board, KNIGHT, False, None, None, k))
+        assert len(parts) == 3 ** k
+        counts = [count_part(PartJob(board, KNIGHT, False, None, None, p)) for p in parts]
+        assert sum(c["count"] for c in counts) == whole.count
+        largest.append(max(c["max_states"] for c in counts))
+    # the shares of the cost model in chesstours.frontier.split, for the first square and each further one
+    assert largest[0] < 0.65 * whole.max_states
+    assert largest[1] < 0.6 * largest[0] and largest[2] < 0.7 * largest[1]
 
 
 def test_a_split_count_is_the_same_on_two_processes_and_with_every_option():
     c = ct.count_tours("5x6", method="frontier", jobs=2)
     assert (c.directed, c.undirected, c.method, c.complete) == (37_568, 18_784, "frontier", True)
-    assert c.extra["split_on"] == ["c3"] and c.extra["tasks"] == 36
+    assert c.extra["split_on"] == ["d2"] and c.extra["tasks"] == 3  # on classes: a meet in the middle
+    strip = ct.count_tours("4x7", method="frontier", jobs=2)  # on edges: one sweep
+    assert strip.undirected == frontier_count(Board(4, 7), KNIGHT, False).count > 0
+    assert strip.extra["tasks"] > 3 and len(strip.extra["split_on"]) == 1
     closed_from = ct.count_tours("6x6", closed=True, start="c1", split_on=1, jobs=2)
     assert (closed_from.directed, closed_from.undirected) == (2 * 9862, 9862)
     to_end = ct.count_tours("6x6", closed=True, end="a1", split_on=1, jobs=2)
@@ -115,12 +150,13 @@ def test_a_split_count_interrupted_half_way_resumes_from_its_checkpoint_exactly(
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt) as stop:
-        ct.count_tours("5x6", method="frontier", jobs=2, checkpoint=path, progress=stop_after_ten)
+        ct.count_tours("5x6", method="frontier", jobs=2, split_on=3, checkpoint=path, progress=stop_after_ten)
     assert stop.value.partial.complete is False
     assert len(json.loads(path.read_text())["done"]) == 10
     resumed = []
-    c = ct.count_tours("5x6", method="frontier", jobs=2, checkpoint=path, progress=lambda p: resumed.append(1))
-    assert c.directed == 37_568 and len(resumed) == 36 - 10
+    c = ct.count_tours("5x6", method="frontier", jobs=2, split_on=3, checkpoint=path,
+                       progress=lambda p: resumed.append(1))
+    assert c.directed == 37_568 and c.extra["tasks"] == 27 and len(resumed) == 27 - 10
 
 
 def test_a_split_count_is_refused_or_stopped_in_one_sentence():
@@ -131,20 +167,44 @@ def test_a_split_count_is_refused_or_stopped_in_one_sentence():
     with pytest.raises(InvalidArgument, match="square of its middle line|squares of its middle line"):
         ct.count_tours("3x4", split_on=3)
     with pytest.raises(InvalidArgument, match="fixed end"):
-        frontier_parts(Board(5, 5), KNIGHT, False, 12, None, [12])
+        frontier_parts(Board(4, 7), KNIGHT, False, 12, None, [12])
+    with pytest.raises(InvalidArgument, match="not all decided"):  # a square of the left half's inside
+        frontier_count(Board(6, 6), KNIGHT, False, classes={Board(6, 6).square("a1"): 1})
+    with pytest.raises(InvalidArgument, match="too small or too narrow"):  # no meet in the middle: no classes
+        frontier_count(Board(4, 7), KNIGHT, False, classes={Board(4, 7).square("d2"): 1})
     with pytest.raises(ct.LimitReached, match="parts counted"):
         ct.count_tours("6x6", split_on=1, jobs=2, time_limit=1.0)
 
 
 def test_the_plan_of_a_split_count_lists_its_parts():
     plan = ct.policy.plan_count(Board(7, 7), split=True, jobs=2)
-    assert plan.method == "frontier" and plan.extra["split_on"] == ["d4"] and plan.extra["task_count"] == 36
+    assert plan.method == "frontier" and plan.extra["split_on"] == ["d2"] and plan.extra["task_count"] == 3
+    assert "split on classes at d2" in plan.why
     assert plan.memory_bytes < plan.extra["whole_memory_bytes"] and plan.extra["cpu_hours"] > 0
-    parts = frontier_parts(Board(7, 7), KNIGHT, False, None, None, [Board(7, 7).square("d4")])
-    assert sum(p.weight for p in parts) == 28 - 6 * 8  # 28 pairs of weight 1, 8 ends of weight -(8 - 2)
+    assert [t["part"] for t in plan.extra["tasks"]] == ["d2:0+2", "d2:1+1", "d2:2+0"]
+    three = ct.policy.plan_count(Board(7, 7), split=True, jobs=2, split_on=3)
+    assert three.extra["task_count"] == 27 and three.memory_bytes < plan.memory_bytes / 2
+    board = Board(4, 7)  # one sweep: split on edges
+    [s] = split_squares(board, KNIGHT, False, None, None, 1)
+    d = len(neighbours(board, KNIGHT)[s])
+    parts = frontier_parts(board, KNIGHT, False, None, None, [s])
+    # d (d - 1) / 2 pairs of weight 1, d ends of weight -(d - 2)
+    assert len(parts) == d * (d - 1) // 2 + d and sum(p.weight for p in parts) == d * (d - 1) // 2 - d * (d - 2)
 
 
-@pytest.mark.skipif(not os.environ.get("CHESSTOURS_SLOW"), reason="about an hour on two cores: set CHESSTOURS_SLOW=1")
-def test_7x7_open_by_the_split_frontier():
-    c = ct.count_tours("7x7", method="frontier", jobs=2, split_on=1)
-    assert c.directed == SEVEN_OPEN
+def test_7x7_open_by_the_split_frontier_each_part_under_a_quarter_of_the_whole_counts_memory():
+    # about three and a half minutes on two cores: the whole count, then its 27 parts on two processes
+    whole = frontier_count(Board(7, 7), KNIGHT, False)
+    assert 2 * whole.count == SEVEN_OPEN
+    c = ct.count_tours("7x7", method="frontier", jobs=2, split_on=3)
+    assert c.directed == SEVEN_OPEN and c.extra["tasks"] == 27 and c.extra["split_on"] == ["d2", "d4", "d6"]
+    assert c.extra["peak_memory_mb"] * 2**20 < whole.peak_bytes / 4
+
+
+@pytest.mark.skipif(not os.environ.get("CHESSTOURS_SLOW"), reason="about two minutes on two cores: set CHESSTOURS_SLOW=1")
+def test_7x7_open_by_the_split_frontier_on_a_dask_cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  host="127.0.0.1") as local:
+        c = ct.count_tours("7x7", method="frontier", cluster=local.scheduler_address, split_on=3)
+    assert (c.directed, c.extra["jobs"], c.extra["tasks"]) == (SEVEN_OPEN, "cluster", 27)

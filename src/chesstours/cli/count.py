@@ -74,8 +74,9 @@ def _frontier_report(update, board: Board):
             rate = p.tasks_done / p.seconds if p.seconds > 0 else 0.0
             left = (p.tasks_total - p.tasks_done) / rate if rate > 0 else None
             eta = f", {about_duration(left)} left" if left is not None else ""
-            if "split_on" in p.extra:  # signed parts: no running count until all are in
-                update(p.tasks_done, p.tasks_total, f"{p.tasks_done:,}/{p.tasks_total:,} parts, "
+            if "split_on" in p.extra:  # parts of either sign (a split on edges): no running count until all are in
+                so_far = "" if p.extra.get("signed", True) else f"{p.count:,} undirected tours, "
+                update(p.tasks_done, p.tasks_total, f"{p.tasks_done:,}/{p.tasks_total:,} parts, {so_far}"
                        f"{p.extra['max_states']:,} states at most, {rate:.2g} parts/s{eta}")
             else:
                 update(p.tasks_done, p.tasks_total,

@@ -38,6 +38,7 @@ References
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -64,6 +65,9 @@ class Halves:
     left: Sweep
     right: Sweep
     middle: list[int]
+    #: The squares of the middle frontier a class may be taken on (see :func:`plan_halves`): their edges in
+    #: each half are all decided as the half adds them. In the order both halves have, the soonest first.
+    class_squares: list[int]
 
     @property
     def max_slots(self) -> int:
@@ -71,10 +75,15 @@ class Halves:
 
 
 def plan_halves(board: Board, piece: Leaper, closed: bool, split: int, start: int | None = None,
-                end: int | None = None, fixed: Fixed | None = None) -> Halves:
+                end: int | None = None, fixed: Fixed | None = None,
+                classes: Mapping[int, int] | None = None) -> Halves:
     """Plan the halves of a meet in the middle cut after the first ``split`` squares of the greedy order.
 
     ``fixed``: edges ruled out (see :func:`~chesstours.frontier.plan.neighbours`).
+    ``classes``: ``{square: edges}``, count only the tours that give each such
+    square of the middle frontier that many edges in the left half (and the
+    rest, a tour's end counting as one, in the right); the squares are those
+    of :func:`class_squares`.
     """
     nb = neighbours(board, piece, fixed)
     lines = line_orders(board, piece)["greedy"]
@@ -87,15 +96,22 @@ def plan_halves(board: Board, piece: Leaper, closed: bool, split: int, start: in
         raise ValueError(f"a meet in the middle needs a square of the first part off the middle frontier "
                          f"(cut after {split} of {len(order)} squares)")
     mid = set(middle)
+    classes = classes or {}
     left = plan({v: [u for u in nb[v] if u in a] for v in order[:split]}, order[:split], closed=closed,
-                start=start, end=end, kept=mid, external={v: sum(u in b for u in nb[v]) for v in middle})
+                start=start, end=end, kept=mid, external={v: sum(u in b for u in nb[v]) for v in middle},
+                degrees=classes)
     right_nbrs = {v: [u for u in nb[v] if u in b or (v in b and u in mid)] for v in order[split:] + middle}
     right_lines = [[v for v in line if v in b] for line in lines[::-1]]
     right_lines += [[v for v in line if v in mid] for line in lines[::-1]]
     right_lines = greedy([line for line in right_lines if line], right_nbrs, mid)
     right = plan(right_nbrs, [v for line in right_lines for v in line], closed=closed, start=start, end=end,
-                 kept=mid, external={v: sum(u in a for u in nb[v]) for v in middle}, caps=mid)
-    return Halves(split, left, right, middle)
+                 kept=mid, external={v: sum(u in a for u in nb[v]) for v in middle}, caps=mid,
+                 degrees={v: 2 - c for v, c in classes.items()})
+    pos_left = {v: t for t, v in enumerate(order[:split])}
+    pos_right = {v: t for t, v in enumerate(right.order)}
+    decided = [v for v in middle if all(pos_left[u] < pos_left[v] for u in nb[v] if u in a)]
+    decided.sort(key=lambda v: (max(pos_left[v], pos_right[v]), v))
+    return Halves(split, left, right, middle, decided)
 
 
 def _perm(sweep: Sweep, middle: list[int]) -> np.ndarray:

@@ -144,7 +144,7 @@ def line_orders(board: Board, piece: Leaper) -> dict[str, list[list[int]]]:
 def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: int | None = None,
          end: int | None = None, kept: frozenset[int] | set[int] = frozenset(),
          external: dict[int, int] | None = None, line_ends: list[int] | None = None,
-         caps: frozenset[int] | set[int] = frozenset()) -> Sweep:
+         caps: frozenset[int] | set[int] = frozenset(), degrees: Mapping[int, int] | None = None) -> Sweep:
     """The steps of a sweep adding ``order`` one square at a time.
 
     ``nbrs[v]`` are the squares joined to ``v`` by the edges this sweep
@@ -153,8 +153,14 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
     elsewhere, which count as neighbours still to come. A square of ``caps``
     may be *capped* as it is added (an open tour ends there; see
     ``frontier_kernel.CAP``), and a fixed end among them must be.
+
+    ``degrees[v]``: the edges this sweep must give ``v``, a cap counting as
+    one (a class of a split count, :mod:`chesstours.frontier.split`). They
+    are all decided as ``v`` is added, so ``v`` may have no neighbour later
+    in the order.
     """
     external = external or {}
+    degrees = degrees or {}
     pos = {v: t for t, v in enumerate(order)}
     back = {v: [u for u in nbrs[v] if u in pos and pos[u] < pos[v]] for v in order}
     ahead = {v: sum(1 for u in nbrs[v] if u in pos and pos[u] > pos[v]) for v in order}
@@ -162,6 +168,9 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
     last = {v: never if v in kept else max([pos[v]] + [pos[u] for u in nbrs[v] if u in pos]) for v in order}
     ends = set() if closed else {x for x in (start, end) if x is not None}
     forced = (start, end) if closed and start is not None and end is not None else None
+    for v in degrees:
+        if v not in pos or ahead[v]:
+            raise ValueError(f"the edges of square {v} are not all decided as it is added")
     need = 2 if closed else 1
     frontier: list[int] = []
     steps, widest = [], 0
@@ -182,6 +191,8 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
             other = forced[1] if v == forced[0] else forced[0]
             if other in back[v]:  # this sweep decides the edge start-end: take it
                 choices = [c for c in choices if slot[other] in c]
+        if v in degrees:
+            choices = [c for c in choices if (c[0] != -1) + (c[1] != -1) == degrees[v]]
         departs = [i for i, u in enumerate(combined) if last[u] == t]
         kept_now = [u for u in combined if last[u] != t]
         touched = [u for u in kept_now if u == v or slot[u] in mine]

@@ -10,11 +10,11 @@ import contextlib
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..board import Board
-from ..errors import InvalidArgument
+from ..errors import InvalidArgument, ResourceError
 from ..machine import worker_count
 from ..pieces import Leaper
 from ..words import about_duration, format_bytes
@@ -60,8 +60,12 @@ def estimate_states(slots: int, closed: bool = True) -> float:
 
 
 def choose_halves(board: Board, piece: Leaper, closed: bool, start: int | None = None,
-                  end: int | None = None, fixed: Fixed | None = None) -> Halves | None:
+                  end: int | None = None, fixed: Fixed | None = None,
+                  classes: Mapping[int, int] | None = None) -> Halves | None:
     """The halves of a meet in the middle for this count, or None where a plain sweep is the way.
+
+    ``classes``: see :func:`~chesstours.frontier.join.plan_halves`; a
+    ``ValueError`` if a square cannot take one.
 
     The cut falls after ``(lines + b) // 2`` lines for a leaper reaching
     ``b`` lines: the right half also adds the middle frontier, about ``b``
@@ -74,13 +78,15 @@ def choose_halves(board: Board, piece: Leaper, closed: bool, start: int | None =
     if len(lines) < HALVES_FROM_LINES or width < HALVES_FROM_LINES:
         return None
     cut = (len(lines) + piece.b) // 2
+    split = sum(len(line) for line in lines[:cut])
     try:
-        halves = plan_halves(board, piece, closed, sum(len(line) for line in lines[:cut]), start, end, fixed)
+        halves = plan_halves(board, piece, closed, split, start, end, fixed)
     except ValueError:
         return None
     if len(halves.middle) > MAX_MIDDLE or halves.max_slots > MAX_SLOTS:
         return None
-    return halves
+    # a ValueError here: classes on squares that cannot take them
+    return plan_halves(board, piece, closed, split, start, end, fixed, classes) if classes else halves
 
 
 def estimate_seconds(slots: int, closed: bool, threads: int) -> float:
@@ -165,6 +171,7 @@ def frontier_count(
     spill_dir: str | os.PathLike | None = None,
     table_budget: int | None = None,
     fixed: Fixed | None = None,
+    classes: Mapping[int, int] | None = None,
 ) -> FrontierResult:
     """Count the Hamiltonian cycles (``closed``) or paths of the leaper graph.
 
@@ -183,6 +190,10 @@ def frontier_count(
     ``fixed``: ``{square: neighbours}``, count only the tours whose edges at
     each such square go to those neighbours (one part of a split count,
     :mod:`chesstours.frontier.split`).
+    ``classes``: ``{square: edges}``, count only the tours that give each such
+    square of the middle frontier of the meet in the middle that many edges
+    in its left half (a class of a split count; see
+    :func:`~chesstours.frontier.join.plan_halves`).
 
     Raises
     ------
@@ -202,8 +213,11 @@ def frontier_count(
         return FrontierResult(0, 1, 0, time.perf_counter() - t0, 0, states_total=1)  # no edge start-end to use
     _check_size(board, _quick_slots(board, piece), closed, memory_limit, spill_dir)
     budget = 2 - len({x for x in (start, end) if x is not None})
-    cut = None if halves is False else choose_halves(board, piece, closed, start, end, fixed)
-    if halves and cut is None:
+    try:
+        cut = None if halves is False else choose_halves(board, piece, closed, start, end, fixed, classes)
+    except ValueError as exc:  # classes on squares that cannot take them
+        raise InvalidArgument(f"Cannot count a class of the tours of {board}: {exc}.") from None
+    if (halves or classes) and cut is None:
         raise InvalidArgument(f"{board} is too small or too narrow to count by meet in the middle.")
     with _layers(spill_dir) as layers:
         tables = _table_budget(layers, table_budget, memory_limit)
@@ -216,6 +230,9 @@ def frontier_count(
                                          index_budget=None if memory_limit is None else memory_limit // 4)
                 return _disk(result, layers)
             except NarrowOverflow:
+                if classes:
+                    raise ResourceError(f"A class of the tours of {board} counts past 2**64 in a half; "
+                                        "count it whole, or split it on edges.") from None
                 pass  # a half counts past 2**64: the whole sweep carries two limbs
         sweep = best_plan(board, piece, start, end, closed, fixed)
         _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir)
