@@ -268,8 +268,9 @@ def _count_in_parts(board: Board, piece: Leaper, s: int | None, e: int | None, c
 
     return _merged(lambda: count_parts_spread(board, piece, fs, fe, closed, spread, squares, time_limit=time_limit,
                                               progress=progress),
-                   tally, spread, lambda r, c: f"{r.tasks_done} of {r.tasks_total} parts counted (parts have "
-                                               "signed weights: no count until all are in)")
+                   tally, spread, lambda r, c: f"{r.tasks_done} of {r.tasks_total} parts counted " + (
+                       "(parts have signed weights: no count until all are in)" if r.extra["signed"]
+                       else f"and {c.directed:,} directed tours in them"))
 
 
 def _merged(run: Callable[[], TaskResult], tally: Callable[[TaskResult], TourCount], spread: Spread,

@@ -154,6 +154,10 @@ CLUSTER_WORKERS = 8
 #: power), and one split on classes on at most :data:`MAX_CLASS_SPLIT_ON` (3 to the power).
 MAX_SPLIT_ON = 3
 MAX_CLASS_SPLIT_ON = 8
+#: A count run in tasks by ``auto`` backtracks unless backtracking is refused, or forecast past this many
+#: seconds where the frontier count in parts is forecast to be faster (a count with a time limit, which
+#: backtracking is not refused for however long it would take).
+BACKTRACK_IN_TASKS_SECONDS = 60.0
 
 
 def task_target(jobs: int | None = None, cluster: str | None = None) -> int:
@@ -463,14 +467,25 @@ def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, e
                        refuse_above=refuse_above, time_limit=time_limit)
     if method == "auto" and plan.method in ("frontier", "backtrack"):
         searched = plan if plan.method == "backtrack" else planned("backtrack")
-        if searched.refusal is None:
+        frontier = None
+        slow = searched.seconds is not None and searched.seconds > BACKTRACK_IN_TASKS_SECONDS
+        if searched.refusal is not None or slow:
+            reason = "out of reach" if searched.refusal is not None else \
+                f"slower ({about_duration(searched.seconds or 0.0)})"
+            parts = in_parts(replace(plan if plan.method == "frontier" else planned("frontier"),
+                                     why=f"in tasks: the frontier count in parts, since exhaustive search is {reason}"))
+            # unless too wide to split at all, or (given a time limit) slower than the search
+            if "split_on" in parts.extra and (searched.refusal is not None
+                                              or (parts.refusal is None and parts.seconds is not None
+                                                  and parts.seconds < (searched.seconds or 0.0))):
+                frontier = parts
+        if frontier is not None:
+            plan = frontier
+        elif searched.refusal is None:
             plan = replace(searched, why="in tasks: backtracking, whose search splits into tasks of equal size "
                            "(the frontier count is split only to bound its memory)")
         else:
-            frontier = in_parts(replace(plan if plan.method == "frontier" else planned("frontier"),
-                                        why="in tasks: the frontier count in parts, since exhaustive search is "
-                                        "out of reach"))
-            plan = frontier if "split_on" in frontier.extra else searched  # unless too wide to split at all
+            plan = searched
     if plan.method == "frontier":
         return plan if "split_on" in plan.extra else in_parts(plan)
     if not list_tasks or plan.method != "backtrack" or board.free_count > MAX_BACKTRACK_COUNT_SQUARES:

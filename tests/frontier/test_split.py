@@ -172,7 +172,7 @@ def test_a_split_count_is_refused_or_stopped_in_one_sentence():
         frontier_count(Board(6, 6), KNIGHT, False, classes={Board(6, 6).square("a1"): 1})
     with pytest.raises(InvalidArgument, match="too small or too narrow"):  # no meet in the middle: no classes
         frontier_count(Board(4, 7), KNIGHT, False, classes={Board(4, 7).square("d2"): 1})
-    with pytest.raises(ct.LimitReached, match="parts counted"):
+    with pytest.raises(ct.LimitReached, match="parts counted and .* directed tours in them"):
         ct.count_tours("6x6", split_on=1, jobs=2, time_limit=1.0)
 
 
@@ -190,6 +190,14 @@ def test_the_plan_of_a_split_count_lists_its_parts():
     parts = frontier_parts(board, KNIGHT, False, None, None, [s])
     # d (d - 1) / 2 pairs of weight 1, d ends of weight -(d - 2)
     assert len(parts) == d * (d - 1) // 2 + d and sum(p.weight for p in parts) == d * (d - 1) // 2 - d * (d - 2)
+
+
+def test_auto_in_tasks_counts_in_parts_where_backtracking_would_be_slower():
+    # given a time limit, backtracking is not refused, however long it would take
+    plan = ct.policy.plan_count(Board(8, 8), split=True, jobs=2, time_limit=5)
+    assert plan.method == "frontier" and "exhaustive search is slower" in plan.why
+    assert plan.refusal is None and plan.extra["task_count"] == 3 ** 8
+    assert ct.policy.plan_count(Board(6, 7), closed=True, split=True, jobs=2).method == "backtrack"
 
 
 def test_7x7_open_by_the_split_frontier_each_part_under_a_quarter_of_the_whole_counts_memory():

@@ -317,7 +317,8 @@ def _check_size(board: Board, slots: int, closed: bool, memory_limit: int | None
         raise InvalidArgument(
             f"Counting tours of {board} by the frontier method would need about {states:.0e} states "
             f"({format_bytes(need)}), more than the {format_bytes(memory_limit)} allowed; with a spill folder (--spill-dir) "
-            f"they would take about {format_bytes(disk_needed(states))} of disk instead."
+            f"they would take about {format_bytes(disk_needed(states))} of disk instead, and a count in parts "
+            "(--jobs, --cluster) needs less in each part."
         )
 
 
