@@ -104,6 +104,17 @@ def test_each_class_counts_the_tours_that_give_its_square_those_edges_in_the_lef
     assert total == len(tours) == frontier_count(board, KNIGHT, closed, s).count
 
 
+@pytest.mark.parametrize("spec, piece, closed", [("6x6", Leaper(0, 1), False), ("6x6", Leaper(0, 1), True),
+                                                  ("7x5", KNIGHT, False), ("6x5", KNIGHT, False)])
+def test_classes_add_up_to_the_whole_count_for_other_leapers_and_shapes(spec, piece, closed):
+    board = Board.parse(spec)
+    squares = split_squares(board, piece, closed, None, None, 2)
+    parts = frontier_parts(board, piece, closed, None, None, squares)
+    assert all(p.classes and p.weight == 1 for p in parts)
+    got = [count_part(PartJob(board, piece, closed, None, None, p))["count"] for p in parts]
+    assert sum(got) == frontier_count(board, piece, closed).count and sum(1 for g in got if g) >= 2
+
+
 def test_each_class_square_cuts_the_largest_part():
     board = Board(6, 6)
     whole = frontier_count(board, KNIGHT, False, workers=1)
