@@ -139,9 +139,11 @@ def count_tours(
         into parts instead (:mod:`chesstours.frontier.split`).
     split_on : int, optional
         Split the frontier count into parts conditioned on this many squares
-        of the middle line: each part holds fewer states (a worker needs less
-        memory), all together take longer. Default (in tasks): the fewest
-        squares whose parts fit a worker's memory.
+        of the middle line (:mod:`chesstours.frontier.split`): each part
+        holds fewer states, so a worker needs less memory; on boards of five
+        lines and more the parts together cost about the whole count's time
+        for a few squares, on narrower boards many times more. Default (in
+        tasks): the fewest squares whose parts fit a worker's memory.
     where : str or TourProperty, optional
         Count only the tours with a property (:mod:`chesstours.backtrack.where`):
         ``"symmetric"``, ``"symmetric90"``, clues such as ``"a1=1,h8=64"``.

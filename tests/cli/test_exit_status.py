@@ -119,10 +119,18 @@ def _env():
     return {**os.environ, "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
 
+def _default_signals() -> None:
+    """In the child: the three signals at their defaults, as a terminal's job has them. A job that a
+    non-interactive shell starts in the background ignores SIGINT, and one under nohup SIGHUP; the
+    child would inherit that, and rightly keep ignoring them."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)])
 def test_a_signal_stops_a_listing_cleanly_with_its_status(sig, code):
     proc = subprocess.Popen([sys.executable, "-m", "chesstours", "tours", "8x8"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=_env())
+                            stderr=subprocess.PIPE, env=_env(), preexec_fn=_default_signals)
     try:
         assert proc.stdout.readline()  # listing: the handlers are in place
         proc.send_signal(sig)
