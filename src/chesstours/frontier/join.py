@@ -82,8 +82,8 @@ def plan_halves(board: Board, piece: Leaper, closed: bool, split: int, start: in
     ``fixed``: edges ruled out (see :func:`~chesstours.frontier.plan.neighbours`).
     ``classes``: ``{square: edges}``, count only the tours that give each such
     square of the middle frontier that many edges in the left half (and the
-    rest, a tour's end counting as one, in the right); the squares are those
-    of :func:`class_squares`.
+    rest, a tour's end counting as one, in the right); the squares are among
+    the halves' ``class_squares``.
     """
     nb = neighbours(board, piece, fixed)
     lines = line_orders(board, piece)["greedy"]
