@@ -58,8 +58,9 @@ So the first square leaves the largest part about 0.6 of the whole count's
 peak, and each further square 0.6 of that (:data:`CLASS_FRACTION`), until
 the steps before the first square are the widest (6x8 open at four squares).
 The work of all the parts is about the whole count's for a few squares on a
-board whose middle is wide (7x7: less, since smaller tables are faster), and
-grows with the squares where the steps before them weigh more (6x8).
+board whose middle is wide (7x7: less, it seems because smaller tables and
+indexes run faster), and grows with the squares where the steps before them
+weigh more (6x8).
 :data:`CLASS_WORK` is 7x7's, rounded up: the boards that need a split are
 the wide ones. Small counts' memory falls less, where the batch buffers
 (48 MiB a thread at most) weigh more than the tables.
