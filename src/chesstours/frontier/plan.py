@@ -35,7 +35,7 @@ from ..board import Board
 from ..pieces import Leaper, move_table
 from .layout import CAP
 
-__all__ = ["Step", "Sweep", "Fixed", "plan", "line_orders", "best_plan", "greedy", "neighbours"]
+__all__ = ["Step", "Sweep", "Fixed", "edges_given", "plan", "line_orders", "best_plan", "greedy", "neighbours"]
 
 
 @dataclass
@@ -141,6 +141,11 @@ def line_orders(board: Board, piece: Leaper) -> dict[str, list[list[int]]]:
     return {"greedy": greedy(evens, nbrs), "evens": evens, "plain": lines}
 
 
+def edges_given(a: int, b: int) -> int:
+    """The edges the choice ``(a, b)`` of a step gives its new square, a cap counting as one (``-1``: none)."""
+    return int(a != -1) + int(b != -1)
+
+
 def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: int | None = None,
          end: int | None = None, kept: frozenset[int] | set[int] = frozenset(),
          external: dict[int, int] | None = None, line_ends: list[int] | None = None,
@@ -192,7 +197,7 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
             if other in back[v]:  # this sweep decides the edge start-end: take it
                 choices = [c for c in choices if slot[other] in c]
         if v in degrees:
-            choices = [c for c in choices if (c[0] != -1) + (c[1] != -1) == degrees[v]]
+            choices = [c for c in choices if edges_given(*c) == degrees[v]]
         departs = [i for i, u in enumerate(combined) if last[u] == t]
         kept_now = [u for u in combined if last[u] != t]
         touched = [u for u in kept_now if u == v or slot[u] in mine]

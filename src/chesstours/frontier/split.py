@@ -140,7 +140,7 @@ from dataclasses import dataclass
 from ..board import Board
 from ..errors import InvalidArgument
 from ..pieces import Leaper
-from .plan import best_plan, neighbours
+from .plan import best_plan, edges_given, neighbours
 from .sweep import FrontierEstimate, choose_halves, frontier_count
 
 __all__ = ["Part", "PartJob", "split_squares", "split_room", "frontier_parts", "count_part", "split_estimate",
@@ -214,7 +214,7 @@ def _class_choices(board: Board, piece: Leaper, closed: bool, start: int | None,
 
     def arities(sweep, v: int) -> set[int]:
         step = sweep.steps[sweep.order.index(v)]
-        return {int(a != -1) + int(b != -1) for a, b in zip(step.choice_a, step.choice_b)}
+        return {edges_given(a, b) for a, b in zip(step.choice_a.tolist(), step.choice_b.tolist())}
 
     out: dict[int, list[int]] = {}
     for v in halves.class_squares:
