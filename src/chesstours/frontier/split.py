@@ -37,9 +37,9 @@ boards both halves grow to the middle frontier and peak there (7x7 open:
 class square is added), so a part's peak falls with each square, while its
 steps before the first square are repeated by every part. Measured with
 ``python benchmarks/bench_scale.py --only parts --parts-board 7x7
---parts-open --split-on 1,2,3,4`` (and ``6x8``; the largest part's widest step and peak memory against the whole
-count's on two threads; the work of all the parts, each on one core, against
-the whole count's on one thread):
+--parts-open --split-on 1,2,3,4`` (and ``6x8``): the largest part's widest
+step and peak memory against the whole count's on two threads, and the work
+of all the parts, each on one core, against the whole count's on one thread:
 
 ==========  ==============  =====  ======  ===========  ======
 board       squares         parts  states  peak memory  work
@@ -60,8 +60,7 @@ the steps before the first square are the widest (6x8 open at four squares).
 The work of all the parts is about the whole count's for a few squares on a
 board whose middle is wide (7x7: less, it seems because smaller tables and
 indexes run faster), and grows with the squares where the steps before them
-weigh more (6x8).
-:data:`CLASS_WORK` is 7x7's, rounded up: the boards that need a split are
+weigh more (6x8). :data:`CLASS_WORK` is 7x7's, rounded up: the boards that need a split are
 the wide ones. Small counts' memory falls less, where the batch buffers
 (48 MiB a thread at most) weigh more than the tables.
 
@@ -90,8 +89,8 @@ neighbour of another, give the product of their choices, with the product
 of their weights. The whole count never appears; each part is exact, and the
 sum is exact (Python integers).
 
-Its cost model. Fixing the edges of ``s`` fixes its slot on the frontier for as long as it
-stays there: its degree is known at every step, and a pair on one side of
+Its cost model. Fixing the edges of ``s`` fixes its slot on the frontier
+for as long as it stays there: its degree is known at every step, and a pair on one side of
 the middle line takes ``s`` off the middle frontier altogether. But the
 other squares' mates still vary as much as before, and a part whose pair
 straddles the middle line keeps about half of the states. Measured on
