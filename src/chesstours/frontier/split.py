@@ -223,6 +223,36 @@ def _class_choices(board: Board, piece: Leaper, closed: bool, start: int | None,
     return out
 
 
+def _split_candidates(board: Board, piece: Leaper, closed: bool, start: int | None,
+                      end: int | None) -> tuple[bool, list[int]]:
+    """Whether a split of this count is on classes (else on edges), and every square it may take, in order.
+
+    With a meet in the middle, the squares of the middle frontier a class may
+    be taken on, the soonest decided first; otherwise the squares of the middle
+    line with at least three neighbours, nearest the centre first, each one
+    not a neighbour of an earlier one.
+    """
+    by_class = _class_choices(board, piece, closed, start, end)
+    if by_class is not None:
+        return True, list(by_class)
+    # one sweep: the squares on the frontier when half the board is added
+    nbrs = neighbours(board, piece)
+    sweep = best_plan(board, piece, start, end, closed)
+    half = sweep.order[: len(sweep.order) // 2]
+    later = set(sweep.order[len(sweep.order) // 2:])
+    middle = [v for v in half if any(u in later for u in nbrs[v])]
+    cr, cc = (board.rows - 1) / 2, (board.cols - 1) / 2
+
+    def off_centre(v: int) -> tuple[float, int]:
+        return (board.row(v) - cr) ** 2 + (board.col(v) - cc) ** 2, v
+
+    chosen: list[int] = []
+    for v in sorted(middle, key=off_centre):
+        if v not in (start, end) and len(nbrs[v]) >= 3 and not any(v in nbrs[u] for u in chosen):
+            chosen.append(v)
+    return False, chosen
+
+
 def split_squares(board: Board, piece: Leaper, closed: bool, start: int | None, end: int | None,
                   k: int) -> list[int]:
     """The ``k`` squares to condition on.
@@ -236,27 +266,7 @@ def split_squares(board: Board, piece: Leaper, closed: bool, start: int | None, 
     InvalidArgument
         The board has fewer than ``k`` such squares.
     """
-    by_class = _class_choices(board, piece, closed, start, end)
-    if by_class is not None:
-        chosen = list(by_class)[:k]
-    else:  # one sweep: the squares on the frontier when half the board is added
-        nbrs = neighbours(board, piece)
-        sweep = best_plan(board, piece, start, end, closed)
-        half = sweep.order[: len(sweep.order) // 2]
-        later = set(sweep.order[len(sweep.order) // 2:])
-        middle = [v for v in half if any(u in later for u in nbrs[v])]
-        cr, cc = (board.rows - 1) / 2, (board.cols - 1) / 2
-
-        def off_centre(v: int) -> tuple[float, int]:
-            return (board.row(v) - cr) ** 2 + (board.col(v) - cc) ** 2, v
-
-        chosen = []
-        for v in sorted(middle, key=off_centre):
-            if len(chosen) == k:
-                break
-            if v in (start, end) or len(nbrs[v]) < 3 or any(v in nbrs[u] for u in chosen):
-                continue
-            chosen.append(v)
+    chosen = _split_candidates(board, piece, closed, start, end)[1][:k]
     if len(chosen) < k:
         raise InvalidArgument(f"{board} has {len(chosen)} square{'s' if len(chosen) != 1 else ''} of its middle "
                               f"line to split a count on, not {k}.")
@@ -303,15 +313,8 @@ def split_room(board: Board, piece: Leaper, closed: bool, start: int | None, end
     """Whether a split of this count is on classes (else on edges), and on at most how many squares
     (classes: every square that can take one; edges: the squares of the middle line, none a neighbour of
     another, with at least three neighbours)."""
-    by_class = _class_choices(board, piece, closed, start, end)
-    if by_class is not None:
-        return True, len(by_class)
-    for k in itertools.count(1):
-        try:
-            split_squares(board, piece, closed, start, end, k)
-        except InvalidArgument:
-            return False, k - 1
-    raise AssertionError("unreachable")  # pragma: no cover
+    by_class, squares = _split_candidates(board, piece, closed, start, end)
+    return by_class, len(squares)
 
 
 def split_estimate(whole: FrontierEstimate, parts: int, k: int, classes: bool = False) -> dict[str, float]:
