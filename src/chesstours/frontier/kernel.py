@@ -173,17 +173,23 @@ def _pack(work, keep, ends, relabel):
     return key
 
 
-@njit(cache=True, inline="always")
-def _relabel_table():
-    relabel = np.zeros(16, np.int64)
-    relabel[ENDED] = PACKED_ENDED
-    relabel[FULL] = PACKED_FULL
-    return relabel
+def scratch() -> np.ndarray:
+    """The work arrays of one thread's :func:`expand`: a state's codes, its codes after the step, the relabelling.
+
+    The caller makes them once: a kernel compiled without numba's reference
+    counting cannot allocate, and with it every call of an inlined helper on
+    an array costs an atomic increment and decrement (half the time of a
+    hash table insert).
+    """
+    s = np.zeros((3, 32), np.int64)
+    s[2, ENDED] = PACKED_ENDED
+    s[2, FULL] = PACKED_FULL
+    return s
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, keep, check, check_spare,
-           single, choice_mask, free_need, label_need, budget, cycle, finish, bk, bl, bh, nbuf, acc, err):
+           single, choice_mask, free_need, label_need, budget, cycle, finish, bk, bl, bh, nbuf, acc, err, scratch):
     """Extend states ``i0 .. i1`` by one square; return the index reached.
 
     The new square sits in slot ``nprev``; ``choice_a/b`` list the edge sets to
@@ -200,9 +206,9 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
     early when it is full.
     """
     n = nprev + 1
-    codes = np.zeros(32, np.int64)
-    work = np.zeros(32, np.int64)
-    relabel = _relabel_table()
+    codes = scratch[0]
+    work = scratch[1]
+    relabel = scratch[2]
     i = i0
     while i < i1:
         if nbuf[0] + choice_a.size > bk.size:

@@ -161,6 +161,9 @@ class _Worker:
         self.err = np.zeros(1, np.int64)
         self.acc = np.zeros(2, np.uint64)
         self.pos = 0
+        from . import kernel as fk
+
+        self.scratch = fk.scratch()
 
     def size(self) -> int:
         return sum(x[0].size for x in self.inputs)
@@ -195,7 +198,7 @@ class _Worker:
             i = fk.expand(keys, lo, hi, self.pos, j, st.nprev, st.choice_a, st.choice_b, st.one_end,
                           st.departs, st.keep, st.check, st.check_spare, st.single, st.choice_mask,
                           st.free_need, st.label_need, budget, closed, finish, *self.buf[:3], self.nbuf,
-                          self.acc, self.err)
+                          self.acc, self.err, self.scratch)
             left -= i - self.pos
             self.pos = i
             if i < j:
