@@ -221,16 +221,14 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
         full = 0
         free = 1 << nprev
         label = 0
-        for j in range(nprev):
+        for j in range(nprev):  # branch-free: the codes are random, a branch on them mispredicts
             c = codes[j]
-            if c == FULL:
-                full |= 1 << j
-            elif c == FREE:
-                free |= 1 << j
-            else:
-                label |= 1 << j
-                if c <= MAX_LABEL and c >= fresh:
-                    fresh = c + 1
+            is_full = c == FULL
+            is_free = c == FREE
+            full |= np.int64(is_full) << j
+            free |= np.int64(is_free) << j
+            label |= np.int64(not (is_full or is_free)) << j
+            fresh = max(fresh, c + 1 if c <= MAX_LABEL else 1)
         codes[nprev] = FREE
         # squares that must take an edge from v, whatever else happens
         required = (free & free_need) | (label & label_need)
