@@ -22,7 +22,7 @@ from chesstours.frontier import run as frontier_run
 from chesstours.frontier import table as ft
 from chesstours.frontier.disk import Layers
 from chesstours.frontier.join import count_by_halves, plan_halves
-from chesstours.frontier.plan import best_plan, neighbours
+from chesstours.frontier.plan import best_plan, mirror_map, neighbours
 from chesstours.frontier.residues import count_bound, from_residues, is_prime, moduli_for, primes_below
 from chesstours.frontier.run import WideOverflow
 from chesstours.frontier.sweep import choose_halves, frontier_count
@@ -437,6 +437,39 @@ def test_meet_in_the_middle_agrees_with_one_sweep_on_boards_with_holes(rows, col
     except InvalidArgument:  # a frontier too wide for one sweep
         return
     assert frontier_count(board, piece, closed, halves=True).count == one
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(3, 6), st.integers(3, 7), st.sampled_from([KNIGHT, ZEBRA, Leaper(1, 1), Leaper(0, 1), CAMEL]),
+       st.booleans(), st.sampled_from([None, False, True]), st.data())
+def test_keeping_one_state_of_each_mirror_pair_counts_what_keeping_every_state_counts(rows, cols, piece, closed,
+                                                                                     halves, data):
+    # holes that the board's reflection keeps, so that the count stays symmetric
+    image = mirror_map(Board(rows, cols))
+    seeds = data.draw(st.sets(st.integers(0, rows * cols - 1), max_size=3))
+    board = Board(rows, cols, seeds | {image[h] for h in seeds})
+    if board.free_count < 2 or (halves and choose_halves(board, piece, closed) is None):
+        return
+    try:
+        every = frontier_count(board, piece, closed, halves=halves, mirror=False)
+    except InvalidArgument:  # a frontier too wide for one sweep
+        return
+    pairs = frontier_count(board, piece, closed, halves=halves)
+    assert pairs.count == every.count
+    assert pairs.max_states <= every.max_states
+
+
+def test_keeping_one_state_of_each_mirror_pair_keeps_about_half():
+    board = Board(6, 8)
+    sweep = best_plan(board, KNIGHT, closed=False)
+    assert [t for t, step in enumerate(sweep.steps) if step.mirror.size] == [6 * k - 1 for k in range(1, 8)]
+    assert not any(s.mirror.size for s in best_plan(board, KNIGHT, 0, None, False).steps)  # a start breaks it
+    assert mirror_map(Board(6, 8, [0])) is None and mirror_map(Board(6, 8, [0, 40])) is not None  # a1 and a6
+    every = frontier_count(board, KNIGHT, False, mirror=False)
+    pairs = frontier_count(board, KNIGHT, False)
+    assert pairs.count == every.count == 24_964_893_804
+    assert 0.45 < pairs.halves[0] / every.halves[0] < 0.55 and 0.45 < pairs.halves[1] / every.halves[1] < 0.55
+    assert 0.45 < pairs.pairs / every.pairs < 0.55
 
 
 @pytest.mark.parametrize(("board", "closed", "start"), [(Board(6, 6), False, None), (Board(6, 7), True, None),

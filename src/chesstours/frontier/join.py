@@ -48,7 +48,7 @@ from ..board import Board
 from ..errors import LimitReached
 from ..pieces import Leaper
 from .disk import Layers, Spilled, load
-from .plan import Fixed, Sweep, greedy, line_orders, neighbours, plan
+from .plan import Fixed, Sweep, greedy, line_orders, mirror_map, neighbours, plan
 from .run import FrontierProgress, FrontierResult, NarrowOverflow, run_sweep
 
 __all__ = ["Halves", "plan_halves", "count_by_halves"]
@@ -76,14 +76,17 @@ class Halves:
 
 def plan_halves(board: Board, piece: Leaper, closed: bool, split: int, start: int | None = None,
                 end: int | None = None, fixed: Fixed | None = None,
-                classes: Mapping[int, int] | None = None) -> Halves:
+                classes: Mapping[int, int] | None = None, mirror: bool = True) -> Halves:
     """Plan the halves of a meet in the middle cut after the first ``split`` squares of the greedy order.
 
     ``fixed``: edges ruled out (see :func:`~chesstours.frontier.plan.neighbours`).
     ``classes``: ``{square: edges}``, count only the tours that give each such
     square of the middle frontier that many edges in the left half (and the
     rest, a tour's end counting as one, in the right); the squares are among
-    the halves' ``class_squares``.
+    the halves' ``class_squares``. ``mirror``: each half keeps one state of
+    each mirror pair where the count is symmetric (see
+    :func:`~chesstours.frontier.plan.plan`); the indexed half is made whole
+    again before the join.
     """
     nb = neighbours(board, piece, fixed)
     lines = line_orders(board, piece)["greedy"]
@@ -97,21 +100,49 @@ def plan_halves(board: Board, piece: Leaper, closed: bool, split: int, start: in
                          f"(cut after {split} of {len(order)} squares)")
     mid = set(middle)
     classes = classes or {}
+    # the halves keep one state of each mirror pair where the count is symmetric (see plan())
+    image = mirror_map(board) if mirror and start is None and end is None and not fixed and not classes else None
     left = plan({v: [u for u in nb[v] if u in a] for v in order[:split]}, order[:split], closed=closed,
                 start=start, end=end, kept=mid, external={v: sum(u in b for u in nb[v]) for v in middle},
-                degrees=classes)
+                degrees=classes, mirror=image)
     right_nbrs = {v: [u for u in nb[v] if u in b or (v in b and u in mid)] for v in order[split:] + middle}
     right_lines = [[v for v in line if v in b] for line in lines[::-1]]
     right_lines += [[v for v in line if v in mid] for line in lines[::-1]]
     right_lines = greedy([line for line in right_lines if line], right_nbrs, mid)
     right = plan(right_nbrs, [v for line in right_lines for v in line], closed=closed, start=start, end=end,
                  kept=mid, external={v: sum(u in a for u in nb[v]) for v in middle}, caps=mid,
-                 degrees={v: 2 - c for v, c in classes.items()})
+                 degrees={v: 2 - c for v, c in classes.items()}, mirror=image)
     pos_left = {v: t for t, v in enumerate(order[:split])}
     pos_right = {v: t for t, v in enumerate(right.order)}
     decided = [v for v in middle if all(pos_left[u] < pos_left[v] for u in nb[v] if u in a)]
     decided.sort(key=lambda v: (max(pos_left[v], pos_right[v]), v))
+    for sweep in (left, right):
+        if not sweep.steps[-1].mirror.size:  # the join needs the half's own states, or one of each pair
+            for step in sweep.steps:
+                step.mirror = step.mirror[:0]
     return Halves(split, left, right, middle, decided)
+
+
+def _images(sweep: Sweep) -> np.ndarray | None:
+    """For each final slot of a half, the slot of its square's image, if the half keeps one state of each pair."""
+    last = sweep.steps[-1]
+    if not last.mirror.size:
+        return None
+    kept = {int(w): i for i, w in enumerate(last.keep)}  # work slot of the last step -> final slot
+    return np.array([kept[int(w)] for w in last.mirror], np.int64)
+
+
+def _unfold(keys: np.ndarray, counts: np.ndarray, nslots: int, image: np.ndarray | None) -> tuple:
+    """The states of an indexed half, each mirror pair whole again (when the half kept one of each)."""
+    if image is None:
+        return keys, counts
+    from . import join_kernel as jk
+    from .kernel import scratch
+
+    keys, counts, odd = jk.unfold(keys, counts, nslots, image, scratch()[2])
+    if odd:
+        raise AssertionError("a state kept for a mirror pair has an odd count: the count is not symmetric")
+    return keys, counts
 
 
 def _perm(sweep: Sweep, middle: list[int]) -> np.ndarray:
@@ -171,7 +202,9 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     ends = 0 if closed else budget
     perm_small, perm = _perm(sweeps[small], halves.middle), _perm(sweeps[large], halves.middle)
     # the index takes about 40 bytes a state: join in as many passes as its budget asks
-    groups = 1 if index_budget is None else max(1, -(-sizes[small] * INDEX_BYTES // index_budget))
+    image = _images(sweeps[small])
+    indexed = sizes[small] * (1 if image is None else 2)  # whole again: each state of a pair its own entry
+    groups = 1 if index_budget is None else max(1, -(-indexed * INDEX_BYTES // index_budget))
     parts = runs[large].states
     streamed = sum(x[0].size for x in parts)
     accs = [np.zeros(2, np.uint64) for _ in parts]
@@ -180,9 +213,9 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     joining = 0
     with ThreadPoolExecutor(threads, thread_name_prefix="chesstours-join") as pool:
         for group in range(groups):
-            chosen = [(load(k), load(c)) if groups == 1  # one pass: every state, no need to read them
-                      else jk.select_group(load(k), load(c), nslots, perm_small, ends, group, groups)
-                      for k, c, _ in runs[small].states]
+            chosen = [_unfold(load(k), load(c), nslots, image) for k, c, _ in runs[small].states]
+            if groups > 1:
+                chosen = [jk.select_group(k, c, nslots, perm_small, ends, group, groups) for k, c in chosen]
             keys = np.concatenate([c[0] for c in chosen] or [np.zeros(0, np.uint64)])
             cnts = np.concatenate([c[1] for c in chosen] or [np.zeros(0, np.uint64)])
             del chosen

@@ -188,14 +188,16 @@ def scratch() -> np.ndarray:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, keep, check, check_spare,
+def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, keep, mirror, check, check_spare,
            single, choice_mask, free_need, label_need, budget, cycle, finish, bk, bl, bh, nbuf, acc, err, scratch):
     """Extend states ``i0 .. i1`` by one square; return the index reached.
 
     The new square sits in slot ``nprev``; ``choice_a/b`` list the edge sets to
     try (slots of earlier neighbours, -1 for none, ``CAP`` for a cap); ``one_end[slot]`` marks
     squares that must end the tour; ``departs`` lists the slots leaving the
-    frontier, ``keep`` the slots that stay, in order; ``check`` are the kept
+    frontier, ``keep`` the slots that stay, in order; ``mirror`` (or empty)
+    the work slots of their images, to keep the smaller key of a state and
+    its image (see :func:`chesstours.frontier.plan.plan`); ``check`` are the kept
     slots of v and its earlier neighbours and ``check_spare`` how many
     neighbours each has still to come; ``single`` are the kept slots with one
     neighbour to come, which can only end an open tour if they have no edge
@@ -302,6 +304,10 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
                 if forced > budget:
                     continue
             newkey = _pack(work, keep, ends, relabel)
+            if mirror.size:
+                image = _pack(work, mirror, ends, relabel)
+                if image < newkey:
+                    newkey = image
             j = nbuf[0]
             bk[j] = newkey
             bl[j] = clo

@@ -35,7 +35,8 @@ from ..board import Board
 from ..pieces import Leaper, move_table
 from .layout import CAP
 
-__all__ = ["Step", "Sweep", "Fixed", "edges_given", "plan", "line_orders", "best_plan", "greedy", "neighbours"]
+__all__ = ["Step", "Sweep", "Fixed", "edges_given", "plan", "line_orders", "best_plan", "greedy", "neighbours",
+           "mirror_map"]
 
 
 @dataclass
@@ -55,6 +56,10 @@ class Step:
     choice_mask: np.ndarray
     free_need: int
     label_need: int
+    #: Where the step leaves the problem symmetric under the board's mirror (see :func:`mirror_map`): for each
+    #: kept slot, the work slot of its square's mirror image; the step keeps the smaller key of a state and
+    #: its image. Empty where it does not.
+    mirror: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
 
 
 @dataclass
@@ -100,6 +105,24 @@ def _lines(board: Board) -> list[list[int]]:
         line = [board.index(p, i) if along_cols else board.index(i, p) for p in range(width)]
         out.append([v for v in line if v not in board.holes])
     return out
+
+
+def mirror_map(board: Board) -> dict[int, int] | None:
+    """The board's reflection that maps each line of the sweep onto itself, square by square; None with holes it moves.
+
+    A leaper's moves are symmetric, so where the squares added so far are
+    the reflection of themselves, the partial tours are too: a state and its
+    image complete in the same number of ways, and a sweep may keep only the
+    smaller key of the two, with the counts of both (see :func:`plan`).
+    """
+    along_cols = board.rows <= board.cols
+    image = {}
+    for v in range(board.size):
+        r, c = board.row(v), board.col(v)
+        image[v] = board.index(board.rows - 1 - r, c) if along_cols else board.index(r, board.cols - 1 - c)
+    if any(image[h] not in board.holes for h in board.holes):
+        return None
+    return image
 
 
 def _departures(v: int, nbrs: dict[int, list[int]], frontier: set[int], waiting: dict[int, int]) -> int:
@@ -149,7 +172,8 @@ def edges_given(a: int, b: int) -> int:
 def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: int | None = None,
          end: int | None = None, kept: frozenset[int] | set[int] = frozenset(),
          external: dict[int, int] | None = None, line_ends: list[int] | None = None,
-         caps: frozenset[int] | set[int] = frozenset(), degrees: Mapping[int, int] | None = None) -> Sweep:
+         caps: frozenset[int] | set[int] = frozenset(), degrees: Mapping[int, int] | None = None,
+         mirror: Mapping[int, int] | None = None) -> Sweep:
     """The steps of a sweep adding ``order`` one square at a time.
 
     ``nbrs[v]`` are the squares joined to ``v`` by the edges this sweep
@@ -163,6 +187,16 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
     one (a class of a split count, :mod:`chesstours.frontier.split`). They
     are all decided as ``v`` is added, so ``v`` may have no neighbour later
     in the order.
+
+    ``mirror``: a reflection of the squares (:func:`mirror_map`) under which
+    the whole problem is symmetric: its graph, kept squares, external edges
+    and caps, with no fixed end and no degrees. After each step whose squares
+    so far are their own image, the sweep keeps a state or its image,
+    whichever has the smaller key, with the counts of both (``Step.mirror``).
+    This is exact: the partial tours so far are symmetric, and a state and
+    its image have the same completions, reflected; a state that completes
+    has lost no partial tour to pruning, so it and its image were reached
+    equally often. About half the states are then kept.
     """
     external = external or {}
     degrees = degrees or {}
@@ -180,6 +214,8 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
     frontier: list[int] = []
     steps, widest = [], 0
     to_come = {v: ahead[v] + external.get(v, 0) for v in order}  # neighbours still to come, as v is added
+    added: set[int] = set()
+    unmatched = 0  # squares added whose image is not
     for t, v in enumerate(order):
         combined = frontier + [v]
         slot = {u: i for i, u in enumerate(combined)}
@@ -223,21 +259,31 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
             label_need=label_need,
             single=np.array([slot[u] for u in kept_now if u not in ends and to_come[u] == 1], np.int64),
         ))
+        if mirror is not None:
+            added.add(v)
+            unmatched += 0 if mirror[v] == v else (-1 if mirror[v] in added else 1)
+            image = [slot.get(mirror[u], -1) for u in kept_now]
+            if unmatched == 0 and image != [slot[u] for u in kept_now] and sorted(image) == sorted(steps[-1].keep):
+                steps[-1].mirror = np.array(image, np.int64)
         frontier = kept_now
         widest = max(widest, len(kept_now))
     return Sweep(list(order), steps, widest, list(line_ends or []), list(frontier))
 
 
 def best_plan(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
-              closed: bool = False, fixed: Fixed | None = None) -> Sweep:
+              closed: bool = False, fixed: Fixed | None = None, mirror: bool = True) -> Sweep:
     """The whole-board sweep of the narrowest frontier (then the fewest frontier squares in all).
 
     ``fixed``: the edges it rules out are left out; the order of the squares is the whole graph's.
+    Without ends or ``fixed``, and unless ``mirror`` is False, the sweep keeps one state of each mirror
+    pair (see :func:`plan`).
     """
     nbrs = neighbours(board, piece, fixed)
+    image = mirror_map(board) if mirror and start is None and end is None and not fixed else None
     plans = []
     for lines in line_orders(board, piece).values():
         order = [v for line in lines for v in line]
         ends = list(np.cumsum([len(line) for line in lines]) - 1)
-        plans.append(plan(nbrs, order, closed=closed, start=start, end=end, line_ends=[int(t) for t in ends]))
+        plans.append(plan(nbrs, order, closed=closed, start=start, end=end, line_ends=[int(t) for t in ends],
+                          mirror=image))
     return min(plans, key=lambda p: (p.max_slots, p.slot_sum))

@@ -61,11 +61,11 @@ def estimate_states(slots: int, closed: bool = True) -> float:
 
 def choose_halves(board: Board, piece: Leaper, closed: bool, start: int | None = None,
                   end: int | None = None, fixed: Fixed | None = None,
-                  classes: Mapping[int, int] | None = None) -> Halves | None:
+                  classes: Mapping[int, int] | None = None, mirror: bool = True) -> Halves | None:
     """The halves of a meet in the middle for this count, or None where a plain sweep is the way.
 
-    ``classes``: see :func:`~chesstours.frontier.join.plan_halves`; a
-    ``ValueError`` if a square cannot take one.
+    ``classes``, ``mirror``: see :func:`~chesstours.frontier.join.plan_halves`; a
+    ``ValueError`` if a square cannot take a class.
 
     The cut falls after ``(lines + b) // 2`` lines for a leaper reaching
     ``b`` lines: the right half also adds the middle frontier, about ``b``
@@ -80,13 +80,13 @@ def choose_halves(board: Board, piece: Leaper, closed: bool, start: int | None =
     cut = (len(lines) + piece.b) // 2
     split = sum(len(line) for line in lines[:cut])
     try:
-        halves = plan_halves(board, piece, closed, split, start, end, fixed)
+        halves = plan_halves(board, piece, closed, split, start, end, fixed, mirror=mirror)
     except ValueError:
         return None
     if len(halves.middle) > MAX_MIDDLE or halves.max_slots > MAX_SLOTS:
         return None
     # a ValueError here: classes on squares that cannot take them
-    return plan_halves(board, piece, closed, split, start, end, fixed, classes) if classes else halves
+    return plan_halves(board, piece, closed, split, start, end, fixed, classes, mirror) if classes else halves
 
 
 def estimate_seconds(slots: int, closed: bool, threads: int) -> float:
@@ -172,6 +172,7 @@ def frontier_count(
     table_budget: int | None = None,
     fixed: Fixed | None = None,
     classes: Mapping[int, int] | None = None,
+    mirror: bool = True,
 ) -> FrontierResult:
     """Count the Hamiltonian cycles (``closed``) or paths of the leaper graph.
 
@@ -195,6 +196,12 @@ def frontier_count(
     in its left half (a class of a split count; see
     :func:`~chesstours.frontier.join.plan_halves`).
 
+    ``mirror``: where the count is symmetric under the board's reflection
+    (no ends given, nothing fixed, no class, holes that the reflection keeps),
+    keep one state of each mirror pair (see
+    :func:`~chesstours.frontier.plan.plan`): about half the states, the work
+    and the join. False: every state, as a part of a split count has them.
+
     Raises
     ------
     InvalidArgument
@@ -214,7 +221,7 @@ def frontier_count(
     _check_size(board, _quick_slots(board, piece), closed, memory_limit, spill_dir)
     budget = 2 - len({x for x in (start, end) if x is not None})
     try:
-        cut = None if halves is False else choose_halves(board, piece, closed, start, end, fixed, classes)
+        cut = None if halves is False else choose_halves(board, piece, closed, start, end, fixed, classes, mirror)
     except ValueError as exc:  # classes on squares that cannot take them
         raise InvalidArgument(f"Cannot count a class of the tours of {board}: {exc}.") from None
     if (halves or classes) and cut is None:
@@ -234,7 +241,7 @@ def frontier_count(
                     raise ResourceError(f"A class of the tours of {board} counts past 2**64 in a half; "
                                         "count it whole, or split it on edges.") from None
                 pass  # a half counts past 2**64: the whole sweep carries two limbs
-        sweep = best_plan(board, piece, start, end, closed, fixed)
+        sweep = best_plan(board, piece, start, end, closed, fixed, mirror)
         _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir)
         result = _run(sweep, closed, budget, deadline, progress, t0, strip=False, workers=workers, layers=layers,
                       degrees=_degrees(board, piece, fixed),
