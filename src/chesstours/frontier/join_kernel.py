@@ -297,16 +297,38 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
     Only states whose degree key falls in ``group`` of ``ngroups`` are joined
     (the indexed half holds that group alone). ``work[0]`` counts the pairs
     tried (the work done).
+
+    The states are read, then sorted by their degree keys, so that they
+    meet their runs of partners in the order of the index: each run is
+    found once and read front to back, instead of four misses of the cache
+    a state (which took most of the join's time).
     """
     codes = np.zeros(32, np.int64)
     first = np.zeros(16, np.int64)
     total = np.zeros(2, np.uint64)
-    tried = 0
+    n = 0
+    dks = np.empty(keys.size, np.uint64)
+    mas = np.empty(keys.size, np.uint64)
+    cnt = np.empty(keys.size, np.uint64)
     for i in range(keys.size):
         d, ma = read_state(keys[i], nslots, perm, codes, first)
-        if not in_group(d, group, ngroups):
-            continue
-        j = find_run(table, d)
+        if in_group(d, group, ngroups):
+            dks[n] = d
+            mas[n] = ma
+            cnt[n] = counts[i]
+            n += 1
+    dks, mas, cnt = dks[:n], mas[:n], cnt[:n]
+    radix_sort(dks, mas, cnt, 2 * nslots + 2)
+    tried = 0
+    last = EMPTY
+    run = -1
+    for i in range(n):
+        d = dks[i]
+        ma = mas[i]
+        if d != last:
+            last = d
+            run = find_run(table, d)
+        j = run
         if j < 0:
             continue
         nends = 0
@@ -343,5 +365,5 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
             j += 1
         tried += j - j0
         if total[0] or total[1]:
-            mul_add_wide(acc, total, counts[i], err)
+            mul_add_wide(acc, total, cnt[i], err)
     work[0] += tried
