@@ -1,3 +1,5 @@
+import mmap
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -49,6 +51,22 @@ def test_large_boards_use_the_kernel_and_validate():
     r = warnsdorff(b, 0, tiebreak="roth")
     assert r.complete
     Tour(b, KNIGHT, r.path).validate()
+
+
+def test_a_path_on_ordinary_pages_is_the_same_walk(monkeypatch):
+    from chesstours.warnsdorff import walk
+
+    board = Board(120, 130)
+    usual = warnsdorff(board, 0, compiled=True)
+    monkeypatch.setattr(walk, "PLAIN_PAGES_FROM", 1024)  # this board's path, then, on an anonymous map
+    mapped = warnsdorff(board, 0, compiled=True)
+    owner = mapped.path
+    while isinstance(owner, np.ndarray):
+        owner = owner.base
+    assert isinstance(owner, memoryview) and isinstance(owner.obj, mmap.mmap)
+    assert not isinstance(usual.path.base, memoryview)
+    assert mapped.complete and np.array_equal(mapped.path, usual.path)
+    Tour(board, KNIGHT, mapped.path).validate()
 
 
 def test_the_first_rule_fails_on_a_large_board_and_says_so():
