@@ -100,6 +100,24 @@ def select_group(keys, cnt, nslots, perm, total_ends, group, ngroups):
 
 
 @njit(cache=True, nogil=True)
+def _radix_pass(src_k, src_a, src_b, dst_k, dst_a, dst_b, shift):
+    """One pass of :func:`radix_sort`: the arrays ``src_*`` into ``dst_*``, stably, by 11 bits from ``shift``."""
+    mask = np.uint64(2047)
+    counts = np.zeros(2049, np.int64)
+    for i in range(src_k.size):
+        counts[np.int64((src_k[i] >> np.uint64(shift)) & mask) + 1] += 1
+    for d in range(2048):
+        counts[d + 1] += counts[d]
+    for i in range(src_k.size):
+        x = src_k[i]
+        d = np.int64((x >> np.uint64(shift)) & mask)
+        j = counts[d]
+        counts[d] = j + 1
+        dst_k[j] = x
+        dst_a[j] = src_a[i]
+        dst_b[j] = src_b[i]
+
+
 def radix_sort(keys, a, b, bits):
     """Sort ``keys`` (whose values fit in ``bits`` bits) in place, and ``a`` and ``b`` with them: an LSD radix sort.
 
@@ -111,30 +129,20 @@ def radix_sort(keys, a, b, bits):
     k2 = np.empty(n, np.uint64)
     a2 = np.empty(n, np.uint64)
     b2 = np.empty(n, np.uint64)
-    digit = 11
-    mask = np.uint64((1 << digit) - 1)
-    shift = 0
-    src_k, src_a, src_b, dst_k, dst_a, dst_b = keys, a, b, k2, a2, b2
-    while shift < bits:
-        counts = np.zeros((1 << digit) + 1, np.int64)
-        for i in range(n):
-            counts[np.int64((src_k[i] >> np.uint64(shift)) & mask) + 1] += 1
-        for d in range(1 << digit):
-            counts[d + 1] += counts[d]
-        for i in range(n):
-            x = src_k[i]
-            d = np.int64((x >> np.uint64(shift)) & mask)
-            j = counts[d]
-            counts[d] = j + 1
-            dst_k[j] = x
-            dst_a[j] = src_a[i]
-            dst_b[j] = src_b[i]
-        src_k, src_a, src_b, dst_k, dst_a, dst_b = dst_k, dst_a, dst_b, src_k, src_a, src_b
-        shift += digit
-    if src_k is not keys:
-        keys[:] = src_k
-        a[:] = src_a
-        b[:] = src_b
+    passes = (bits + 10) // 11
+    for p in range(passes):
+        if p % 2 == 0:
+            _radix_pass(keys, a, b, k2, a2, b2, 11 * p)
+        else:
+            _radix_pass(k2, a2, b2, keys, a, b, 11 * p)
+    if passes % 2:
+        for i in range(n):  # a loop: a slice assignment takes seconds to compile
+            keys[i] = k2[i]
+            a[i] = a2[i]
+            b[i] = b2[i]
+
+
+radix_sort = njit(cache=True, nogil=True)(radix_sort)
 
 
 @njit(cache=True, nogil=True)
