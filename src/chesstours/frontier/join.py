@@ -213,16 +213,21 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     joining = 0
     with ThreadPoolExecutor(threads, thread_name_prefix="chesstours-join") as pool:
         for group in range(groups):
-            chosen = [_unfold(load(k), load(c), nslots, image) for k, c, _ in runs[small].states]
-            if groups > 1:
-                chosen = [jk.select_group(k, c, nslots, perm_small, ends, group, groups) for k, c in chosen]
-            keys = np.concatenate([c[0] for c in chosen] or [np.zeros(0, np.uint64)])
-            cnts = np.concatenate([c[1] for c in chosen] or [np.zeros(0, np.uint64)])
-            del chosen
+
+            def read(state, group=group) -> tuple:
+                """One part of the indexed half: whole again, in the group, read."""
+                keys, cnts = _unfold(load(state[0]), load(state[1]), nslots, image)
+                if groups > 1:
+                    keys, cnts = jk.select_group(keys, cnts, nslots, perm_small, ends, group, groups)
+                return jk.read_half(keys, cnts, nslots, perm_small, ends)
+
+            chosen = list(pool.map(read, runs[small].states))
             if groups == 1:
                 runs[small].states.clear()  # read whole into the index: free it
-            index = jk.index_half(keys, cnts, nslots, perm_small, ends)
-            del keys, cnts
+            read_all = [np.concatenate([c[i] for c in chosen] or [np.zeros(0, np.uint64)]) for i in range(3)]
+            del chosen
+            index = jk.index_half(*read_all, nslots)
+            del read_all
             joining = max(joining, sum(a.nbytes for a in index)
                           + sum(a.nbytes for x in parts for a in x if not isinstance(a, Spilled)))
 

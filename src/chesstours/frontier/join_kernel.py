@@ -179,13 +179,12 @@ def unfold(keys, cnt, nslots, image, relabel):
 
 
 @njit(cache=True, nogil=True)
-def index_half(keys, cnt, nslots, perm, total_ends):
-    """Read every state of the indexed half: sorted by the degree key a partner must have.
+def read_half(keys, cnt, nslots, perm, total_ends):
+    """Read states of the indexed half: the degree key a partner must have, the packed mates, the count.
 
-    ``total_ends``: the free ends of an open tour (0 for a cycle), shared by the halves.
-    Returns ``want`` (sorted degree keys), packed ``mates`` and
-    ``counts`` in the same order, and a hash table ``slots`` from a degree key
-    to the first index of its run in ``want``.
+    ``total_ends``: the free ends of an open tour (0 for a cycle), shared by
+    the halves. The parts of a half are read on every core, then
+    :func:`index_half` sorts them together.
     """
     n = keys.size
     want = np.empty(n, np.uint64)
@@ -196,6 +195,18 @@ def index_half(keys, cnt, nslots, perm, total_ends):
     for i in range(n):
         d, mates[i] = read_state(keys[i], nslots, perm, codes, first)
         want[i] = partner_key(d, nslots, total_ends)
+    return want, mates, counts
+
+
+@njit(cache=True, nogil=True)
+def index_half(want, mates, counts, nslots):
+    """Index the read states of a half (:func:`read_half`, in place): sorted by the degree key a partner must have.
+
+    Returns ``want`` (sorted degree keys), packed ``mates`` and ``counts`` in
+    the same order, and a hash table from a degree key to the first index of
+    its run in ``want``.
+    """
+    n = want.size
     radix_sort(want, mates, counts, 2 * nslots + 2)
     runs = 0
     for i in range(n):

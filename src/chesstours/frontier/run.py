@@ -393,8 +393,9 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
             per_worker = _parts_a_thread(expect // threads, PARTS_A_THREAD if layers is None else 1024)
             nparts = per_worker * threads
             capacity = max(64, int(expect / nparts / LOAD) + 1)
-            for w in workers:
-                w.begin(per_worker, nparts.bit_length() - 1, capacity, want)
+            # each thread makes its own tables: filling them with the empty key is a pass over their memory
+            pbits = nparts.bit_length() - 1
+            each(lambda w, n=per_worker, p=pbits, c=capacity, b=want: w.begin(n, p, c, b))
             while any(w.busy() for w in workers):
                 each(lambda w, st=st: w.grow(st, budget, closed, finish))
                 done = 1.0 - sum(w.size() - w.pos for w in workers) / max(1, size)
