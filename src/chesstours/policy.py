@@ -128,9 +128,9 @@ CONSTRUCT_ABOVE = 10_000
 #: (measured on two cores: backtracking wins below a few tenths of a second, the frontier above) ...
 FRONTIER_ABOVE_SECONDS = 0.25
 #: ... and longer than the frontier method's own estimate divided by this. That estimate, from the width
-#: of the frontier alone, runs high on short boards (6x6 open: 6.8 s forecast, 1.2 s run, where
-#: backtracking takes 0.7 s; 6x7 closed: 0.65 s forecast, 0.09 s run) and is about right on long ones
-#: (7x7 open: 108 s forecast, about 100 s run; 6x8 open: 6.8 s, 10 s).
+#: of the frontier alone, runs high on short boards (6x6 open: 2.3 s forecast, 0.52 s run, where
+#: backtracking takes 0.7 s; 6x7 closed: 0.22 s forecast, 0.07 s run) and is about right on long ones
+#: (7x7 open: 37 s forecast, 35 s run; 6x8 open: 2.3 s, 3.9 s).
 FRONTIER_FORECAST_HIGH = 4.0
 #: Exhaustive counts by backtracking are refused outright above this many free squares.
 MAX_BACKTRACK_COUNT_SQUARES = 400
