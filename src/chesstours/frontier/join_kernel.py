@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernel import _pack, unpack
+from .kernel import pack, unpack
 from .layout import EMPTY, ENDED, FREE, FULL, MAX_MIDDLE, OVERFLOW  # noqa: F401  (globals of the kernels)
 from .table import add_to, mix
 
@@ -163,7 +163,7 @@ def unfold(keys, cnt, nslots, image, relabel):
     j = 0
     for i in range(n):
         ends = unpack(keys[i], nslots, codes)
-        other = _pack(codes, image, ends, relabel)
+        other = pack(codes, image, ends, relabel)
         c = cnt[i]
         out_keys[j] = keys[i]
         if other == keys[i]:

@@ -151,7 +151,7 @@ def _cap(work, n, x, fixed, ends, budget):
 
 
 @njit(cache=True, inline="always")
-def _pack(work, keep, ends, relabel):
+def pack(work, keep, ends, relabel):
     """The key of the kept slots, labels renumbered in slot order (the canonical form).
 
     ``relabel`` maps a work code to its packed code: ``FREE``, ``ENDED`` and
@@ -303,9 +303,9 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
                         forced += 1
                 if forced > budget:
                     continue
-            newkey = _pack(work, keep, ends, relabel)
+            newkey = pack(work, keep, ends, relabel)
             if mirror.size:
-                image = _pack(work, mirror, ends, relabel)
+                image = pack(work, mirror, ends, relabel)
                 if image < newkey:
                     newkey = image
             j = nbuf[0]
