@@ -25,7 +25,9 @@ from chesstours.frontier.join import count_by_halves, plan_halves
 from chesstours.frontier.plan import best_plan, mirror_map, neighbours
 from chesstours.frontier.residues import count_bound, from_residues, is_prime, moduli_for, primes_below
 from chesstours.frontier.run import WideOverflow
-from chesstours.frontier.sweep import choose_halves, frontier_count
+from chesstours.frontier.split import split_estimate
+from chesstours.frontier.sweep import MIRRORED_MEMORY, MIRRORED_WORK, choose_halves, frontier_count
+from chesstours.frontier.sweep import estimate as frontier_estimate
 from chesstours.pieces import CAMEL, GIRAFFE, KNIGHT, ZEBRA, Leaper
 from tests.oracle import brute_force_counts
 
@@ -470,6 +472,18 @@ def test_keeping_one_state_of_each_mirror_pair_keeps_about_half():
     assert pairs.count == every.count == 24_964_893_804
     assert 0.45 < pairs.halves[0] / every.halves[0] < 0.55 and 0.45 < pairs.halves[1] / every.halves[1] < 0.55
     assert 0.45 < pairs.pairs / every.pairs < 0.55
+
+
+def test_the_estimate_of_a_folded_count_takes_the_mirror_into_account():
+    whole = frontier_estimate(Board(8, 8), KNIGHT, closed=True)
+    start = frontier_estimate(Board(8, 8), KNIGHT, start=0, closed=True)
+    holes = frontier_estimate(Board(8, 8, [0]), KNIGHT, closed=True)  # a1's image h1 is no hole: no mirror
+    assert whole.mirrored and not start.mirrored and not holes.mirrored
+    assert whole.slots == holes.slots and whole.states == holes.states
+    assert whole.memory_bytes == pytest.approx(holes.memory_bytes * MIRRORED_MEMORY)
+    assert whole.seconds == pytest.approx(holes.seconds * MIRRORED_WORK)
+    # a part of a split keeps every state: its share is taken of the whole count that does
+    assert split_estimate(whole, 3, 1)["memory_bytes"] == pytest.approx(split_estimate(holes, 3, 1)["memory_bytes"])
 
 
 @pytest.mark.parametrize(("board", "closed", "start"), [(Board(6, 6), False, None), (Board(6, 7), True, None),

@@ -36,7 +36,7 @@ from ..pieces import Leaper, move_table
 from .layout import CAP
 
 __all__ = ["Step", "Sweep", "Fixed", "edges_given", "plan", "line_orders", "best_plan", "greedy", "neighbours",
-           "mirror_map"]
+           "mirror_map", "keeps_holes"]
 
 
 @dataclass
@@ -115,14 +115,19 @@ def mirror_map(board: Board) -> dict[int, int] | None:
     image complete in the same number of ways, and a sweep may keep only the
     smaller key of the two, with the counts of both (see :func:`plan`).
     """
-    along_cols = board.rows <= board.cols
-    image = {}
-    for v in range(board.size):
-        r, c = board.row(v), board.col(v)
-        image[v] = board.index(board.rows - 1 - r, c) if along_cols else board.index(r, board.cols - 1 - c)
-    if any(image[h] not in board.holes for h in board.holes):
+    if not keeps_holes(board):
         return None
-    return image
+    return {v: _image(board, v) for v in range(board.size)}
+
+
+def _image(board: Board, v: int) -> int:
+    r, c = board.row(v), board.col(v)
+    return board.index(board.rows - 1 - r, c) if board.rows <= board.cols else board.index(r, board.cols - 1 - c)
+
+
+def keeps_holes(board: Board) -> bool:
+    """Whether the reflection of :func:`mirror_map` maps the board's holes onto holes."""
+    return all(_image(board, h) in board.holes for h in board.holes)
 
 
 def _departures(v: int, nbrs: dict[int, list[int]], frontier: set[int], waiting: dict[int, int]) -> int:

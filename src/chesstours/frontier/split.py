@@ -140,7 +140,7 @@ from ..board import Board
 from ..errors import InvalidArgument
 from ..pieces import Leaper
 from .plan import best_plan, edges_given, neighbours
-from .sweep import FrontierEstimate, choose_halves, frontier_count
+from .sweep import MIRRORED_MEMORY, MIRRORED_WORK, FrontierEstimate, choose_halves, frontier_count
 
 __all__ = ["Part", "PartJob", "split_squares", "split_room", "frontier_parts", "count_part", "split_estimate",
            "part_fraction", "PART_FRACTION", "CLASS_FRACTION", "CLASS_WORK"]
@@ -325,12 +325,16 @@ def split_estimate(whole: FrontierEstimate, parts: int, k: int, classes: bool = 
     count (:data:`CLASS_WORK`); the parts of a split on edges each redo most
     of it (``parts x share``)."""
     share = part_fraction(k, classes)
+    # the parts keep every state (their classes are not symmetric): scaled from the whole count that does
+    memory, whole_seconds = whole.memory_bytes, whole.seconds
+    if whole.mirrored:
+        memory, whole_seconds = memory / MIRRORED_MEMORY, whole_seconds / MIRRORED_WORK
     if classes:
         work = CLASS_WORK[k - 1] if k <= len(CLASS_WORK) else CLASS_WORK[-1] * (
             CLASS_WORK[-1] / CLASS_WORK[-2]) ** (k - len(CLASS_WORK))
     else:
         work = share * parts
     # a part of a split on classes: the mean (the parts share the whole count's work); on edges: the largest
-    seconds = whole.seconds * work / max(1, parts) if classes else whole.seconds * share
-    return {"states": whole.states * share, "memory_bytes": whole.memory_bytes * share,
-            "seconds": seconds, "cpu_hours": whole.seconds * work / 3600}
+    seconds = whole_seconds * work / max(1, parts) if classes else whole_seconds * share
+    return {"states": whole.states * share, "memory_bytes": memory * share,
+            "seconds": seconds, "cpu_hours": whole_seconds * work / 3600}

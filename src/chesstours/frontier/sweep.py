@@ -21,7 +21,7 @@ from ..words import about_duration, format_bytes
 from .disk import Layers, disk_needed
 from .join import Halves, count_by_halves, plan_halves
 from .layout import MAX_MIDDLE, MAX_SLOTS
-from .plan import Fixed, Sweep, best_plan, line_orders, neighbours
+from .plan import Fixed, Sweep, best_plan, keeps_holes, line_orders, neighbours
 from .residues import count_bound, from_residues, moduli_for
 from .run import FrontierProgress, FrontierResult, NarrowOverflow, WideOverflow, run_sweep
 
@@ -30,6 +30,12 @@ __all__ = ["FrontierProgress", "FrontierResult", "FrontierEstimate", "count_stri
 
 #: Bytes a live state takes at the peak of a step (a table slot per state and a third, and the input).
 _PEAK_BYTES = 40
+#: The share of that memory a count holds when it keeps one state of each mirror pair (8x8 closed: 3.8 of
+#: 5.2 GiB resident; 7x7 open: 1.1 of 2.0 GiB at the peak) ...
+MIRRORED_MEMORY = 0.7
+#: ... and of the time it takes (7x7 open: 0.58 of the wall time on two threads, 0.51 on one;
+#: ``python benchmarks/bench_scale.py --only parts --parts-board 7x7 --parts-open``).
+MIRRORED_WORK = 0.55
 #: Whole boards of at least this many lines (and squares a line) are counted by meet in the middle.
 HALVES_FROM_LINES = 5
 
@@ -89,16 +95,17 @@ def choose_halves(board: Board, piece: Leaper, closed: bool, start: int | None =
     return plan_halves(board, piece, closed, split, start, end, fixed, classes, mirror) if classes else halves
 
 
-def estimate_seconds(slots: int, closed: bool, threads: int) -> float:
+def estimate_seconds(slots: int, closed: bool, threads: int, mirrored: bool = True) -> float:
     """A rough estimate of the seconds a count with a frontier of ``slots`` squares takes on ``threads`` threads.
 
     About 1.7 microseconds of one core for each state of the widest step of
     the whole board, the mirror pairs counted twice (8x8 closed: 161 million
     states, 126 s on two cores; 7x7 open: 43 million, 35 s; 6x8 open: 5.5
-    million, 3.9 s). A count that the mirror does not halve (a start given)
-    takes about twice as long a state.
+    million, 3.9 s), where the count keeps one state of each mirror pair;
+    without ``mirrored`` (a start given, a part of a split count), each state
+    takes ``1 / MIRRORED_WORK`` times as long.
     """
-    return estimate_states(slots, closed) * 1.7e-6 / max(1, threads)
+    return estimate_states(slots, closed) * 1.7e-6 / max(1, threads) / (1.0 if mirrored else MIRRORED_WORK)
 
 
 @dataclass(frozen=True)
@@ -108,7 +115,8 @@ class FrontierEstimate:
     ``slots``: the widest frontier; ``states``: the most live states;
     ``memory_bytes`` / ``disk_bytes``: their peak in memory, or on disk with a
     spill folder; ``seconds`` on ``threads`` threads; ``halves``: whether the
-    count meets in the middle.
+    count meets in the middle; ``mirrored``: whether it keeps one state of
+    each mirror pair (the memory and seconds are then that count's).
     """
 
     slots: int
@@ -118,6 +126,7 @@ class FrontierEstimate:
     seconds: float
     threads: int
     halves: bool
+    mirrored: bool = False
 
 
 def estimate(board: Board, piece: Leaper, start: int | None = None, end: int | None = None, closed: bool = False,
@@ -132,8 +141,10 @@ def estimate(board: Board, piece: Leaper, start: int | None = None, end: int | N
         slots = best_plan(board, piece, start, end, closed).max_slots
         halves = choose_halves(board, piece, closed, start, end) is not None
     states = estimate_states(slots, closed)
-    return FrontierEstimate(slots, states, states * _PEAK_BYTES, disk_needed(states),
-                            estimate_seconds(slots, closed, threads), threads, halves)
+    mirrored = _mirrored(board, start, end)
+    return FrontierEstimate(slots, states, states * _PEAK_BYTES * (MIRRORED_MEMORY if mirrored else 1.0),
+                            disk_needed(states), estimate_seconds(slots, closed, threads, mirrored), threads, halves,
+                            mirrored)
 
 
 def refusal(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
@@ -146,10 +157,11 @@ def refusal(board: Board, piece: Leaper, start: int | None = None, end: int | No
     if board.free_count == 1:
         return None
     try:
-        _check_size(board, _quick_slots(board, piece), closed, memory_limit, spill_dir)
+        mirrored = _mirrored(board, start, end)
+        _check_size(board, _quick_slots(board, piece), closed, memory_limit, spill_dir, mirrored)
         slots = best_plan(board, piece, start, end, closed).max_slots
-        _check_size(board, slots, closed, memory_limit, spill_dir)
-        seconds = estimate_seconds(slots, closed, thread_count(workers))
+        _check_size(board, slots, closed, memory_limit, spill_dir, mirrored)
+        seconds = estimate_seconds(slots, closed, thread_count(workers), mirrored)
         if max_seconds is not None and seconds > max_seconds:
             return (f"Counting tours of {board} by the frontier method would take {about_duration(seconds)} here; "
                     "give a time limit to try anyway.")
@@ -220,7 +232,8 @@ def frontier_count(
         return FrontierResult(0 if closed else 1, 1, 0, time.perf_counter() - t0, 0, states_total=1)
     if closed and start is not None and end is not None and end not in neighbours(board, piece, fixed)[start]:
         return FrontierResult(0, 1, 0, time.perf_counter() - t0, 0, states_total=1)  # no edge start-end to use
-    _check_size(board, _quick_slots(board, piece), closed, memory_limit, spill_dir)
+    mirrored = _mirrored(board, start, end, fixed, classes, mirror)
+    _check_size(board, _quick_slots(board, piece), closed, memory_limit, spill_dir, mirrored)
     budget = 2 - len({x for x in (start, end) if x is not None})
     try:
         cut = None if halves is False else choose_halves(board, piece, closed, start, end, fixed, classes, mirror)
@@ -231,7 +244,7 @@ def frontier_count(
     with _layers(spill_dir) as layers:
         tables = _table_budget(layers, table_budget, memory_limit)
         if cut is not None:
-            _check_size(board, len(cut.middle), closed, memory_limit, spill_dir)
+            _check_size(board, len(cut.middle), closed, memory_limit, spill_dir, mirrored)
             try:
                 result = count_by_halves(board, piece, closed, cut, budget=budget, threads=thread_count(workers),
                                          deadline=deadline, progress=progress, t0=t0, layers=layers,
@@ -244,7 +257,7 @@ def frontier_count(
                                         "count it whole, or split it on edges.") from None
                 pass  # a half counts past 2**64: the whole sweep carries two limbs
         sweep = best_plan(board, piece, start, end, closed, fixed, mirror)
-        _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir)
+        _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir, mirrored)
         result = _run(sweep, closed, budget, deadline, progress, t0, strip=False, workers=workers, layers=layers,
                       degrees=_degrees(board, piece, fixed),
                       table_budget=tables)
@@ -273,7 +286,7 @@ def count_strip(
     t0 = time.perf_counter()
     board = Board(rows, max(length, rows))
     sweep = best_plan(board, piece, None, None, closed)
-    _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir)
+    _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir, mirrored=True)
     with _layers(spill_dir) as layers:
         result = _run(sweep, closed, 2, deadline, progress, t0, strip=True, workers=workers, layers=layers,
                       degrees=_degrees(board, piece),
@@ -302,9 +315,16 @@ def _disk(result: FrontierResult, layers: Layers | None) -> FrontierResult:
     return result
 
 
-def _check_size(board: Board, slots: int, closed: bool, memory_limit: int | None, spill_dir=None) -> None:
+def _mirrored(board: Board, start: int | None, end: int | None, fixed: Fixed | None = None,
+              classes: Mapping[int, int] | None = None, mirror: bool = True) -> bool:
+    """Whether a count keeps one state of each mirror pair (see :func:`frontier_count`)."""
+    return mirror and start is None and end is None and not fixed and not classes and keeps_holes(board)
+
+
+def _check_size(board: Board, slots: int, closed: bool, memory_limit: int | None, spill_dir=None,
+                mirrored: bool = False) -> None:
     states = estimate_states(slots, closed)
-    need = states * _PEAK_BYTES
+    need = states * _PEAK_BYTES * (MIRRORED_MEMORY if mirrored else 1.0)
     if slots > MAX_SLOTS:
         raise InvalidArgument(
             f"Counting tours of {board} by the frontier method needs a frontier of {slots} squares "
