@@ -19,7 +19,7 @@ from chesstours import KNIGHT, Board, Leaper
 from chesstours.backtrack.split import TaskJob, count_task
 from chesstours.backtrack.where import parse_where
 from chesstours.errors import InvalidArgument
-from chesstours.jobs import run_tasks_on
+from chesstours.jobs import executor, run_tasks_on
 from chesstours.scale import spread_tasks
 from tests.oracle import neighbours, walk_all
 
@@ -62,6 +62,40 @@ def test_a_dask_worker_killed_mid_run_does_not_change_the_count(cluster, tmp_pat
     results = dict(run_tasks_on(_dies_once, jobs, cluster=cluster))
     assert Path(marker).exists() and len(results) == len(tasks)
     assert sum(t.weight * results[i]["count"] for i, t in enumerate(tasks)) == SIX_OPEN
+
+
+class _LostOnce:
+    """A Dask future whose result is lost once after it reads done (its worker died), then comes back."""
+
+    def __init__(self, value):
+        self.value, self.polls = value, 0
+
+    def done(self):
+        self.polls += 1
+        return True
+
+    @property
+    def status(self):
+        return "lost" if self.polls == 1 else "finished"
+
+    def result(self):
+        return self.value
+
+
+class _FakeClient:
+    def submit(self, fn, task, **kwargs):
+        return _LostOnce(fn(task))
+
+    def cancel(self, futures):
+        raise AssertionError("nothing is left to cancel")
+
+    def close(self):
+        pass
+
+
+def test_a_result_lost_with_its_worker_is_waited_for_not_taken_for_an_error(monkeypatch):
+    monkeypatch.setattr(executor, "connect", lambda address: _FakeClient())
+    assert dict(run_tasks_on(abs, [-1, -2, 3], cluster="tcp://nowhere:1")) == {0: 1, 1: 2, 2: 3}
 
 
 def test_a_count_interrupted_half_way_resumes_from_its_checkpoint_exactly(tmp_path):

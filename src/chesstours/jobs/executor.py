@@ -182,6 +182,10 @@ def connect(address: str) -> Any:
         raise InvalidArgument(f"No Dask scheduler answers at {address}: {exc}.") from None
 
 
+#: The states of a Dask future that will not change: its result, its error, or its cancellation.
+_SETTLED = frozenset({"finished", "error", "cancelled"})
+
+
 def _on_dask(fn: Callable[[T], R], todo: dict[int, T], address: str, retries: int, deadline: float | None,
              name: str) -> Iterator[tuple[int, R]]:
     client = connect(address)
@@ -193,12 +197,14 @@ def _on_dask(fn: Callable[[T], R], todo: dict[int, T], address: str, retries: in
         while running:
             if deadline is not None and time.perf_counter() > deadline:
                 return
-            done = [future for future in running if future.done()]
+            # a future reads done and then "lost" when the worker holding its result dies: it runs again
+            done = [(future, status) for future in running if future.done()
+                    and (status := future.status) in _SETTLED]
             if not done:
                 time.sleep(_POLL)
-            for future in done:
+            for future, status in done:
                 i = running.pop(future)
-                if future.status != "finished":
+                if status != "finished":
                     error = future.exception()
                     raise _task_error(i, error, " on the cluster") from error
                 yield i, future.result()
