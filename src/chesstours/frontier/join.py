@@ -48,7 +48,7 @@ from ..board import Board
 from ..errors import LimitReached
 from ..pieces import Leaper
 from .disk import Layers, Spilled, load
-from .plan import Fixed, Sweep, greedy, line_orders, mirror_map, neighbours, plan
+from .plan import Fixed, Sweep, greedy, line_orders, mirror_map, neighbours, plan, symmetric
 from .run import FrontierProgress, FrontierResult, NarrowOverflow, run_sweep
 
 __all__ = ["Halves", "plan_halves", "count_by_halves"]
@@ -101,7 +101,7 @@ def plan_halves(board: Board, piece: Leaper, closed: bool, split: int, start: in
     mid = set(middle)
     classes = classes or {}
     # the halves keep one state of each mirror pair where the count is symmetric (see plan())
-    image = mirror_map(board) if mirror and start is None and end is None and not fixed and not classes else None
+    image = mirror_map(board) if mirror and symmetric(board, start, end, fixed, classes) else None
     left = plan({v: [u for u in nb[v] if u in a] for v in order[:split]}, order[:split], closed=closed,
                 start=start, end=end, kept=mid, external={v: sum(u in b for u in nb[v]) for v in middle},
                 degrees=classes, mirror=image)

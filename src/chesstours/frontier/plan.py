@@ -36,7 +36,7 @@ from ..pieces import Leaper, move_table
 from .layout import CAP
 
 __all__ = ["Step", "Sweep", "Fixed", "edges_given", "plan", "line_orders", "best_plan", "greedy", "neighbours",
-           "mirror_map", "keeps_holes"]
+           "mirror_map", "symmetric"]
 
 
 @dataclass
@@ -115,7 +115,7 @@ def mirror_map(board: Board) -> dict[int, int] | None:
     image complete in the same number of ways, and a sweep may keep only the
     smaller key of the two, with the counts of both (see :func:`plan`).
     """
-    if not keeps_holes(board):
+    if not _keeps_holes(board):
         return None
     return {v: _image(board, v) for v in range(board.size)}
 
@@ -125,9 +125,18 @@ def _image(board: Board, v: int) -> int:
     return board.index(board.rows - 1 - r, c) if board.rows <= board.cols else board.index(r, board.cols - 1 - c)
 
 
-def keeps_holes(board: Board) -> bool:
-    """Whether the reflection of :func:`mirror_map` maps the board's holes onto holes."""
+def _keeps_holes(board: Board) -> bool:
     return all(_image(board, h) in board.holes for h in board.holes)
+
+
+def symmetric(board: Board, start: int | None = None, end: int | None = None, fixed: Fixed | None = None,
+              classes: Mapping[int, int] | None = None) -> bool:
+    """Whether a count is symmetric under the reflection of :func:`mirror_map`.
+
+    It is where no end is given, no edge fixed, no class taken, and the
+    reflection maps the board's holes onto holes.
+    """
+    return start is None and end is None and not fixed and not classes and _keeps_holes(board)
 
 
 def _departures(v: int, nbrs: dict[int, list[int]], frontier: set[int], waiting: dict[int, int]) -> int:
@@ -284,7 +293,7 @@ def best_plan(board: Board, piece: Leaper, start: int | None = None, end: int | 
     pair (see :func:`plan`).
     """
     nbrs = neighbours(board, piece, fixed)
-    image = mirror_map(board) if mirror and start is None and end is None and not fixed else None
+    image = mirror_map(board) if mirror and symmetric(board, start, end, fixed) else None
     plans = []
     for lines in line_orders(board, piece).values():
         order = [v for line in lines for v in line]

@@ -21,7 +21,7 @@ from ..words import about_duration, format_bytes
 from .disk import Layers, disk_needed
 from .join import Halves, count_by_halves, plan_halves
 from .layout import MAX_MIDDLE, MAX_SLOTS
-from .plan import Fixed, Sweep, best_plan, keeps_holes, line_orders, neighbours
+from .plan import Fixed, Sweep, best_plan, line_orders, neighbours, symmetric
 from .residues import count_bound, from_residues, moduli_for
 from .run import FrontierProgress, FrontierResult, NarrowOverflow, WideOverflow, run_sweep
 
@@ -141,8 +141,8 @@ def estimate(board: Board, piece: Leaper, start: int | None = None, end: int | N
         slots = best_plan(board, piece, start, end, closed).max_slots
         halves = choose_halves(board, piece, closed, start, end) is not None
     states = estimate_states(slots, closed)
-    mirrored = _mirrored(board, start, end)
-    return FrontierEstimate(slots, states, states * _PEAK_BYTES * (MIRRORED_MEMORY if mirrored else 1.0),
+    mirrored = symmetric(board, start, end)
+    return FrontierEstimate(slots, states, _memory(states, mirrored),
                             disk_needed(states), estimate_seconds(slots, closed, threads, mirrored), threads, halves,
                             mirrored)
 
@@ -157,7 +157,7 @@ def refusal(board: Board, piece: Leaper, start: int | None = None, end: int | No
     if board.free_count == 1:
         return None
     try:
-        mirrored = _mirrored(board, start, end)
+        mirrored = symmetric(board, start, end)
         _check_size(board, _quick_slots(board, piece), closed, memory_limit, spill_dir, mirrored)
         slots = best_plan(board, piece, start, end, closed).max_slots
         _check_size(board, slots, closed, memory_limit, spill_dir, mirrored)
@@ -232,7 +232,7 @@ def frontier_count(
         return FrontierResult(0 if closed else 1, 1, 0, time.perf_counter() - t0, 0, states_total=1)
     if closed and start is not None and end is not None and end not in neighbours(board, piece, fixed)[start]:
         return FrontierResult(0, 1, 0, time.perf_counter() - t0, 0, states_total=1)  # no edge start-end to use
-    mirrored = _mirrored(board, start, end, fixed, classes, mirror)
+    mirrored = mirror and symmetric(board, start, end, fixed, classes)
     _check_size(board, _quick_slots(board, piece), closed, memory_limit, spill_dir, mirrored)
     budget = 2 - len({x for x in (start, end) if x is not None})
     try:
@@ -315,16 +315,15 @@ def _disk(result: FrontierResult, layers: Layers | None) -> FrontierResult:
     return result
 
 
-def _mirrored(board: Board, start: int | None, end: int | None, fixed: Fixed | None = None,
-              classes: Mapping[int, int] | None = None, mirror: bool = True) -> bool:
-    """Whether a count keeps one state of each mirror pair (see :func:`frontier_count`)."""
-    return mirror and start is None and end is None and not fixed and not classes and keeps_holes(board)
+def _memory(states: float, mirrored: bool) -> float:
+    """The bytes at the peak of a count with ``states`` live states, folded by the mirror or not."""
+    return states * _PEAK_BYTES * (MIRRORED_MEMORY if mirrored else 1.0)
 
 
 def _check_size(board: Board, slots: int, closed: bool, memory_limit: int | None, spill_dir=None,
                 mirrored: bool = False) -> None:
     states = estimate_states(slots, closed)
-    need = states * _PEAK_BYTES * (MIRRORED_MEMORY if mirrored else 1.0)
+    need = _memory(states, mirrored)
     if slots > MAX_SLOTS:
         raise InvalidArgument(
             f"Counting tours of {board} by the frontier method needs a frontier of {slots} squares "
