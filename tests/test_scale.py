@@ -7,6 +7,7 @@ the same tours as a brute force written here.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -144,8 +145,12 @@ def test_tours_stream_from_all_workers():
 # -- properties against a brute force ------------------------------------------------
 
 
+@functools.cache
 def all_paths(board: Board, piece: Leaper, closed: bool) -> list[list[int]]:
-    """Every Hamiltonian path (closed: every cycle, once, from its smallest square) by plain recursion."""
+    """Every Hamiltonian path (closed: every cycle, once, from its smallest square) by plain recursion.
+
+    Kept for the tests that ask again (5x5: 20 seconds); a caller must not change the lists.
+    """
     nb = neighbours(board, piece)
     free = sorted(nb)
     out: list[list[int]] = []
