@@ -20,6 +20,8 @@ Usage::
     python benchmarks/bench_frontier.py --big             # also 7x7 open and 8x8 closed (about 8 minutes)
     python benchmarks/bench_frontier.py --sweep-baseline  # one whole sweep beside 6x8 and 7x8 too (minutes more)
     python benchmarks/bench_frontier.py --only 8x8 --runs 3   # some boards only
+    python benchmarks/bench_frontier.py --forecast        # the forecast against the count, longer boards and
+                                                          # other leapers (about 3 minutes)
 """
 
 from __future__ import annotations
@@ -30,13 +32,17 @@ import resource
 from _report import median_time, table
 
 from chesstours import Board, count_tours
-from chesstours.frontier.sweep import frontier_count
-from chesstours.pieces import KNIGHT
+from chesstours.frontier.sweep import estimate, frontier_count
+from chesstours.pieces import KNIGHT, Leaper
 
 #: (board, closed, one-sweep baseline?, backtracking baseline?) in order of cost.
 QUICK = [("6x6", True, True, True), ("6x6", False, True, True), ("6x7", True, True, False)]
 CASES = QUICK + [("6x8", False, False, False), ("7x8", True, False, False)]
 BIG = [("7x7", False, False, False), ("8x8", True, False, False)]
+#: (board, closed, leap) of the forecast table: knight counts growing longer, and sparser leapers.
+FORECAST = [(f"6x{n}", False, (1, 2)) for n in range(6, 11)] + [(f"6x{n}", True, (1, 2)) for n in range(6, 13, 2)] \
+    + [(f"7x{n}", True, (1, 2)) for n in range(7, 11)] + [("5x10", False, (1, 3)), ("6x10", False, (0, 2)),
+                                                          ("7x10", True, (0, 2))]
 YARDSTICK = {("6x6", True): "0.23", ("6x6", False): "15", ("6x7", True): "2", ("7x8", True): "158",
              ("6x8", False): "190", ("8x8", True): "2280 CPU"}
 
@@ -82,6 +88,26 @@ def run(cases, workers: int | None, runs: int, sweep_baseline: bool) -> None:
            "peak MiB", "one sweep s", "backtrack s", "C++ s"], rows, 2)
 
 
+def forecast(workers: int | None, runs: int) -> None:
+    """The frontier method's forecast (:func:`chesstours.frontier.sweep.estimate`) against the count itself."""
+    count_tours("5x5", method="frontier")  # load the compiled kernels
+    rows = []
+    for board, closed, leap in FORECAST:
+        r, piece = Board(*map(int, board.split("x"))), Leaper(*leap)
+        e = estimate(r, piece, closed=closed, workers=workers)
+        seconds, c = median_time(lambda: frontier_count(r, piece, closed, workers=workers), runs)
+        peak = c.peak_bytes / 2**20
+        rows.append([board, "closed" if closed else "open", f"{leap[0]},{leap[1]}", str(e.slots),
+                     f"{e.seconds:.2f}", f"{seconds:.2f}", f"{seconds / e.seconds:.2f}",
+                     f"{e.memory_bytes / 2**20:,.0f}", f"{peak:,.0f}", f"{peak * 2**20 / max(1.0, e.memory_bytes):.2f}",
+                     f"{c.max_states:,}"])
+        print(" ".join(rows[-1]), flush=True)
+    table(f"The frontier method's forecast against the count (wall seconds, median of {runs}; memory of the "
+          "state tables): the forecast reads the frontier's width alone",
+          ["board", "tours", "leap", "slots", "forecast s", "count s", "ratio", "forecast MiB", "peak MiB", "ratio",
+           "max states"], rows, 3)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the small boards")
@@ -90,7 +116,12 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None, help="threads (default: every core)")
     parser.add_argument("--runs", type=int, default=1, help="runs of each count (the median is shown)")
     parser.add_argument("--only", default=None, metavar="BOARDS", help="only these boards: 7x7,8x8")
+    parser.add_argument("--forecast", action="store_true",
+                        help="the forecast against the count instead, on longer boards and other leapers")
     args = parser.parse_args()
+    if args.forecast:
+        forecast(args.threads, args.runs)
+        return
     cases = QUICK if args.quick else CASES + (BIG if args.big else [])
     if args.only:
         cases = [c for c in CASES + BIG if c[0] in args.only.split(",")]

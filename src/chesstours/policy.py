@@ -128,9 +128,11 @@ CONSTRUCT_ABOVE = 10_000
 #: (measured on two cores: backtracking wins below a few tenths of a second, the frontier above) ...
 FRONTIER_ABOVE_SECONDS = 0.25
 #: ... and longer than the frontier method's own estimate divided by this. That estimate, from the width
-#: of the frontier alone, runs high on short boards (6x6 open: 2.3 s forecast, 0.52 s run, where
-#: backtracking takes 0.7 s; 6x7 closed: 0.22 s forecast, 0.07 s run) and is about right on long ones
-#: (7x7 open: 37 s forecast, 35 s run; 6x8 open: 2.3 s, 3.9 s).
+#: of the frontier alone, runs high on small boards (6x6 open: 2.3 s forecast, 0.52 s run, where
+#: backtracking takes 0.7 s; 6x7 closed: 0.22 s forecast, 0.07 s run), is about right on larger boards as
+#: long as wide or a line or two longer (7x7 open: 37 s forecast, 35 s run; 6x8 open: 2.3 s, 3.9 s), and
+#: runs low on longer ones (6x10 open: 2.3 s forecast, 31 s run on a day 6x8 open took 6 s), where
+#: backtracking is out of reach anyway (see chesstours.frontier).
 FRONTIER_FORECAST_HIGH = 4.0
 #: Exhaustive counts by backtracking are refused outright above this many free squares.
 MAX_BACKTRACK_COUNT_SQUARES = 400

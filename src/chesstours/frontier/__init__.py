@@ -76,6 +76,16 @@ The join's work grows with the pairs it enumerates, not with the states:
 grouping the states of each half by the pairing they induce on the middle
 line and combining group totals is the step not taken yet.
 
+The forecast reads the width of the frontier alone, so it holds for boards
+about as long as they are wide, where it was fitted. Longer boards run past
+it: the states on the middle frontier grow with the lines before it, and the
+time follows the states of every step (about 0.4 microseconds a state of a
+step on two cores). Measured on a day when 6x8 open took 6.0 s: 6x10 open
+was forecast at 2.3 s and took 31 s, 7x10 closed 5.5 s and 37 s, 6x12
+closed 0.22 s and 2.7 s, each at about five times the memory forecast. Sparse
+leapers run far below it: (1, 3), (2, 3) and (0, 2) counts of the same widths
+take a hundredth of their forecast.
+
 One sweep along a strip answers every length at once: after the last square
 of column ``k`` the states that would be finished tours if the board ended
 there are the tours of the ``rows x k`` board (:func:`count_strip`).
