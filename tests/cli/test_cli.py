@@ -116,6 +116,16 @@ def test_ctrl_c_in_a_frontier_count_says_nothing_was_counted_and_leaves_no_layer
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_frontier_count_past_its_memory_exits_5_with_one_line(capsys, monkeypatch):
+    import chesstours.count
+
+    # the forecast (from the frontier's width) fits in 40 MiB; the count itself holds about 110 MiB
+    monkeypatch.setattr(chesstours.count, "memory_limit", lambda: 40 << 20)
+    code, out, err = run(capsys, "count", "6x10", "--closed", "--method", "frontier")
+    assert code == 5 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("chesstours: Counting tours of 6x10 by the frontier method outgrew the 40.0 MiB")
+
+
 def test_count_time_limit_prints_the_partial_count_and_exits_3(capsys):
     code, out, err = run(capsys, "count", "7x7", "--start", "a1", "--time-limit", "0.3", "--json")
     assert code == 3

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from chesstours import Board, count_tours
 from chesstours.count import count_strip
-from chesstours.errors import InvalidArgument, LimitReached
+from chesstours.errors import InvalidArgument, LimitReached, ResourceError
+from chesstours.frontier import count_strip as frontier_strip
 from chesstours.frontier import run as frontier_run
 from chesstours.frontier import table as ft
 from chesstours.frontier.disk import Layers
@@ -223,6 +224,23 @@ def test_wide_boards_are_refused_up_front_with_an_estimate():
         count_tours("9x9", closed=True, method="frontier")
     with pytest.raises(InvalidArgument, match=r"would need about .* states .* more than the 8\.0 GiB allowed"):
         frontier_count(Board(8, 8), KNIGHT, closed=False, memory_limit=8 << 30)
+
+
+def test_a_count_that_outgrows_its_memory_limit_stops_with_a_sentence():
+    # 6x10 closed is forecast from the frontier's width alone (about 7 MiB) and holds about 110 MiB at its
+    # peak: a limit between the two passes the check before the count, and the count itself stops
+    board = Board(6, 10)
+    assert frontier_estimate(board, KNIGHT, closed=True).memory_bytes < 20 << 20
+    with pytest.raises(ResourceError, match=r"^Counting tours of 6x10 by the frontier method outgrew the 40\.0 MiB "
+                                            r"of memory allowed \(more than its forecast\) with [\d,]+ live states"):
+        frontier_count(board, KNIGHT, True, memory_limit=40 << 20)
+    with pytest.raises(ResourceError, match="outgrew"):  # one whole sweep
+        frontier_count(board, KNIGHT, True, memory_limit=40 << 20, halves=False)
+    with pytest.raises(ResourceError, match="outgrew"):
+        frontier_strip(6, 14, KNIGHT, True, memory_limit=20 << 20)
+    # a count within the limit is not stopped, and held no more than it
+    r = frontier_count(Board(6, 8), KNIGHT, True, memory_limit=60 << 20)
+    assert r.count == 55_488_142 and r.peak_bytes <= 60 << 20
 
 
 def test_the_time_limit_stops_the_sweep_with_an_incomplete_count():

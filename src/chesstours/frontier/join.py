@@ -153,7 +153,8 @@ def _perm(sweep: Sweep, middle: list[int]) -> np.ndarray:
 def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *, budget: int = 2,
                     threads: int, deadline: float | None = None, progress=None,
                     t0: float | None = None, layers: Layers | None = None,
-                    table_budget: int | None = None, index_budget: int | None = None) -> FrontierResult:
+                    table_budget: int | None = None, index_budget: int | None = None,
+                    memory_limit: int | None = None) -> FrontierResult:
     """Count the cycles (``closed``) or paths of the board by sweeping two halves and joining them.
 
     ``budget``: the free ends of an open tour (2 less the fixed ends).
@@ -162,6 +163,11 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     then streamed from its files, and only the smaller one is read into memory.
     ``index_budget``: bytes the index of the smaller half may take; a larger
     index is built and joined in passes, one group of degree classes a pass.
+    ``memory_limit``: stop (:class:`~chesstours.frontier.run.OverMemory`) as
+    soon as the states and tables of a half, with the first half's states
+    beside the second's, pass it. The join is not checked: its index (the
+    smaller half's, in passes within ``index_budget``) and the streamed
+    states held less than the halves in every count measured.
 
     Raises
     ------
@@ -186,15 +192,16 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
                               threads=threads, how="meet in the middle", **kw)
 
     for sweep, phase in ((halves.left, "left half"), (halves.right, "right half")):
+        # the second half is swept beside the states of the first
+        held = sum(a.nbytes for r in runs for x in r.states for a in x if not isinstance(a, Spilled))
         try:
             run = run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=threads, deadline=deadline,
                             progress=progress, t0=t0, finish=False, keep_states=True, period=period, phase=phase,
-                            layers=layers, table_budget=table_budget)
+                            layers=layers, table_budget=table_budget, memory_limit=memory_limit, held=held)
         except LimitReached as exc:
             exc.partial.how = "meet in the middle"
             raise
-        # the second half is swept beside the states of the first
-        run.result.peak_bytes += sum(a.nbytes for r in runs for x in r.states for a in x if not isinstance(a, Spilled))
+        run.result.peak_bytes += held
         runs.append(run)
     sizes = [sum(x[0].size for x in r.states) for r in runs]
     small, large = (0, 1) if sizes[0] <= sizes[1] else (1, 0)

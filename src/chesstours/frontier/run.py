@@ -55,6 +55,18 @@ class WideOverflow(Exception):
     """A count passed 2**128 in a two-limb sweep: count modulo primes instead."""
 
 
+class OverMemory(Exception):
+    """The sweep's states and tables passed its memory limit (the forecast ran low): stopped at once.
+
+    ``step`` of ``steps``, with ``live`` states and ``held`` bytes; the caller
+    says it in a sentence about its board (a :class:`~chesstours.errors.ResourceError`).
+    """
+
+    def __init__(self, step: int, steps: int, live: int, held: int, limit: int):
+        super().__init__(f"{held} bytes held at step {step} of {steps}, over the limit of {limit}")
+        self.step, self.steps, self.live, self.held, self.limit = step, steps, live, held, limit
+
+
 @dataclass
 class FrontierProgress:
     """What the sweep is doing: passed to ``progress`` callbacks."""
@@ -351,7 +363,8 @@ _RETURNED = False
 def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int, wide: bool = False,
               deadline=None, progress=None, t0: float | None = None, line_ends=(), strip: bool = False,
               finish: bool = True, keep_states: bool = False, period: int = 0, phase: str = "sweep",
-              layers: Layers | None = None, table_budget: int | None = None, modulus: int = 0) -> SweepRun:
+              layers: Layers | None = None, table_budget: int | None = None, modulus: int = 0,
+              memory_limit: int | None = None, held: int = 0) -> SweepRun:
     """Run the planned ``steps`` from the empty frontier on ``threads`` threads (a power of two).
 
     ``wide``: counts in two limbs (else one, and :class:`NarrowOverflow` on a
@@ -362,6 +375,8 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
     files (:mod:`chesstours.frontier.disk`), and write the tables out
     whenever they pass ``table_budget`` bytes. ``modulus`` (a prime below
     2**62, one limb): count modulo it; the counts returned are residues.
+    ``memory_limit``: raise :class:`OverMemory` as soon as the states and
+    tables, with ``held`` bytes kept beside them, pass it.
     """
     t0 = time.perf_counter() if t0 is None else t0
     return_freed_memory()
@@ -403,7 +418,10 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
                 live = sum(w.live() for w in workers)
                 if table_budget is not None and layers is not None and sum(w.tables() for w in workers) > table_budget:
                     each(lambda w: w.flush())
-                peak = max(peak, sum(w.memory() for w in workers))
+                now_held = sum(w.memory() for w in workers)
+                peak = max(peak, now_held)
+                if memory_limit is not None and now_held + held > memory_limit:
+                    raise OverMemory(t + 1, nsteps, live, now_held + held, memory_limit)
                 _check_carry(workers)
                 now = time.perf_counter()
                 if progress is not None and (now - last_report > 0.1):

@@ -10,7 +10,7 @@ import contextlib
 import os
 import shutil
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from ..board import Board
@@ -23,7 +23,7 @@ from .join import Halves, count_by_halves, plan_halves
 from .layout import MAX_MIDDLE, MAX_SLOTS
 from .plan import Fixed, Sweep, best_plan, line_orders, neighbours, symmetric
 from .residues import count_bound, from_residues, moduli_for
-from .run import FrontierProgress, FrontierResult, NarrowOverflow, WideOverflow, run_sweep
+from .run import FrontierProgress, FrontierResult, NarrowOverflow, OverMemory, WideOverflow, run_sweep
 
 __all__ = ["FrontierProgress", "FrontierResult", "FrontierEstimate", "count_strip", "estimate", "estimate_states",
            "estimate_seconds", "frontier_count", "choose_halves", "refusal", "thread_count"]
@@ -225,6 +225,10 @@ def frontier_count(
     LimitReached
         ``deadline`` (a :func:`time.perf_counter` value) passed; ``partial``
         holds a :class:`FrontierResult` with ``complete=False``.
+    ResourceError
+        The states and tables passed ``memory_limit`` while counting (the
+        forecast, which reads the frontier's width alone, ran low): the count
+        stops at once rather than crowd the machine.
     """
     t0 = time.perf_counter()
     n = board.free_count
@@ -241,7 +245,7 @@ def frontier_count(
         raise InvalidArgument(f"Cannot count a class of the tours of {board}: {exc}.") from None
     if (halves or classes) and cut is None:
         raise InvalidArgument(f"{board} is too small or too narrow to count by meet in the middle.")
-    with _layers(spill_dir) as layers:
+    with _layers(spill_dir) as layers, _guarded(board):
         tables = _table_budget(layers, table_budget, memory_limit)
         if cut is not None:
             _check_size(board, len(cut.middle), closed, memory_limit, spill_dir, mirrored)
@@ -249,7 +253,8 @@ def frontier_count(
                 result = count_by_halves(board, piece, closed, cut, budget=budget, threads=thread_count(workers),
                                          deadline=deadline, progress=progress, t0=t0, layers=layers,
                                          table_budget=tables,
-                                         index_budget=None if memory_limit is None else memory_limit // 4)
+                                         index_budget=None if memory_limit is None else memory_limit // 4,
+                                         memory_limit=memory_limit)
                 return _disk(result, layers)
             except NarrowOverflow:
                 if classes:
@@ -259,8 +264,7 @@ def frontier_count(
         sweep = best_plan(board, piece, start, end, closed, fixed, mirror)
         _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir, mirrored)
         result = _run(sweep, closed, budget, deadline, progress, t0, strip=False, workers=workers, layers=layers,
-                      degrees=_degrees(board, piece, fixed),
-                      table_budget=tables)
+                      degrees=_degrees(board, piece, fixed), table_budget=tables, memory_limit=memory_limit)
         return _disk(result, layers)
 
 
@@ -287,14 +291,28 @@ def count_strip(
     board = Board(rows, max(length, rows))
     sweep = best_plan(board, piece, None, None, closed)
     _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir, mirrored=True)
-    with _layers(spill_dir) as layers:
+    with _layers(spill_dir) as layers, _guarded(board):
         result = _run(sweep, closed, 2, deadline, progress, t0, strip=True, workers=workers, layers=layers,
-                      degrees=_degrees(board, piece),
-                      table_budget=_table_budget(layers, table_budget, memory_limit))
+                      degrees=_degrees(board, piece), table_budget=_table_budget(layers, table_budget, memory_limit),
+                      memory_limit=memory_limit)
     result.per_length = result.per_length[:length]
     if rows == 1:
         result.per_length[0] = 0 if closed else 1
     return _disk(result, layers)
+
+
+@contextlib.contextmanager
+def _guarded(board: Board) -> Iterator[None]:
+    """Say in a sentence about ``board`` that a sweep outgrew its memory limit (:class:`OverMemory`)."""
+    try:
+        yield
+    except OverMemory as exc:
+        raise ResourceError(
+            f"Counting tours of {board} by the frontier method outgrew the {format_bytes(exc.limit)} of memory "
+            f"allowed (more than its forecast) with {exc.live:,} live states and stopped; a spill folder "
+            "(--spill-dir) would keep its states on disk, and a count in parts (--jobs, --cluster) needs less in "
+            "each part."
+        ) from None
 
 
 def _layers(spill_dir) -> Layers | contextlib.nullcontext:
@@ -364,7 +382,8 @@ def _degrees(board: Board, piece: Leaper, fixed: Fixed | None = None) -> list[in
 
 
 def _run(sweep: Sweep, closed: bool, budget: int, deadline, progress, t0, strip: bool, degrees: list[int],
-         workers: int | None = None, layers: Layers | None = None, table_budget: int | None = None) -> FrontierResult:
+         workers: int | None = None, layers: Layers | None = None, table_budget: int | None = None,
+         memory_limit: int | None = None) -> FrontierResult:
     """Run a whole-board sweep: one limb a count, then two if a count outgrows it, then one sweep a prime."""
     period = len(sweep.order) // max(1, len(sweep.line_ends))
 
@@ -372,7 +391,7 @@ def _run(sweep: Sweep, closed: bool, budget: int, deadline, progress, t0, strip:
         return run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=thread_count(workers), wide=wide,
                          deadline=deadline, progress=progress, t0=t0, line_ends=sweep.line_ends, strip=strip,
                          period=period, layers=layers, table_budget=table_budget, modulus=modulus,
-                         phase=phase).result
+                         phase=phase, memory_limit=memory_limit).result
 
     try:
         try:
