@@ -14,7 +14,9 @@ True
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -24,7 +26,8 @@ from typing import Any
 from .errors import InvalidArgument
 
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "PlainAllowance",
-           "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below", "kernels_loaded"]
+           "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below", "kernels_loaded",
+           "in_compile_cache", "compile_in_background"]
 
 #: The share of this machine's memory that one job may plan to use.
 MEMORY_SHARE = 0.75
@@ -180,6 +183,36 @@ def compile_cache_dir() -> str | None:
         if _writable(folder):
             return str(folder)
     return None
+
+
+def in_compile_cache(kernel: Any) -> bool:
+    """Whether numba's cache folder holds compiled code of ``kernel`` (a numba dispatcher), for some types.
+
+    True when that cannot be told (numba keeps its cache files behind a private API): the caller then takes
+    the cache for warm and does nothing more.
+    """
+    try:
+        return os.path.exists(kernel._cache._cache_file._index_path)
+    except AttributeError:  # pragma: no cover - another numba
+        return True
+
+
+def compile_in_background(module: str) -> subprocess.Popen | None:
+    """Start a process that compiles the kernels of ``module`` into numba's cache, by calling its ``warm()``.
+
+    On an empty cache a job compiles its kernels one after the other on one core, and a count by the meet
+    in the middle compiles some ten of them (seconds each); the process compiles the kernels a job needs
+    last while the job compiles and runs the first, and the job then loads them from the cache. Only the
+    main process starts one (not a worker of a pool or of a cluster); None when it is not started. The
+    caller waits for it before it needs the kernels, and kills it if it stops first.
+    """
+    if multiprocessing.parent_process() is not None:
+        return None
+    try:
+        return subprocess.Popen([sys.executable, "-c", f"import {module} as m; m.warm()"], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:  # pragma: no cover - no process to spare
+        return None
 
 
 def _use_compile_cache() -> None:

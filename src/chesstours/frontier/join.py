@@ -24,6 +24,10 @@ needs and walks the fragments against each (:mod:`...frontier_join_kernel`),
 on every core. Only the indexed half and one half's tables are ever in
 memory at once.
 
+On an empty compile cache the join's kernels are compiled in another
+process (:func:`chesstours.machine.compile_in_background`) while the halves
+are swept, and loaded from the cache for the join.
+
 The cut is chosen from a quick plan of both halves: the largest ``A`` whose
 middle frontier is no wider than the widest frontier of the plain sweep, and
 whose right half stays the smaller.
@@ -37,6 +41,7 @@ References
 
 from __future__ import annotations
 
+import subprocess
 import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -46,6 +51,7 @@ import numpy as np
 
 from ..board import Board
 from ..errors import LimitReached
+from ..machine import compile_in_background, in_compile_cache
 from ..pieces import Leaper
 from .disk import Layers, Spilled, load
 from .plan import Fixed, Sweep, greedy, line_orders, mirror_map, neighbours, plan, symmetric
@@ -55,6 +61,9 @@ __all__ = ["Halves", "plan_halves", "count_by_halves"]
 
 #: Bytes a state of the indexed half takes: its partners' degree key, mates, count, and the run table.
 INDEX_BYTES = 40
+#: Seconds a count waits at most for the join's kernels to compile in another process (they take about ten
+#: on an empty cache); past them it compiles them itself.
+WARMING_WAIT = 60.0
 
 
 @dataclass
@@ -181,6 +190,20 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     from . import join_kernel as jk  # numba loads with the first join, not with the plan of one
 
     t0 = time.perf_counter() if t0 is None else t0
+    # an empty compile cache: the join's kernels compile in another process while the halves are swept
+    warming = None if in_compile_cache(jk.join_states) else compile_in_background(jk.__name__)
+    try:
+        return _count_by_halves(jk, board, closed, halves, budget, threads, deadline, progress, t0, layers,
+                                table_budget, index_budget, memory_limit, warming)
+    finally:
+        if warming is not None and warming.poll() is None:
+            warming.kill()
+            warming.wait()
+
+
+def _count_by_halves(jk, board: Board, closed: bool, halves: Halves, budget: int, threads: int,
+                     deadline: float | None, progress, t0: float, layers: Layers | None, table_budget: int | None,
+                     index_budget: int | None, memory_limit: int | None, warming) -> FrontierResult:
     nslots = len(halves.middle)
     period = max(1, min(board.rows, board.cols))
     runs: list = []
@@ -203,6 +226,11 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
             raise
         run.result.peak_bytes += held
         runs.append(run)
+    if warming is not None:  # its kernels are in the cache when it ends (or it failed, and they compile here)
+        try:
+            warming.wait(timeout=WARMING_WAIT if deadline is None else max(0.0, deadline - time.perf_counter()))
+        except subprocess.TimeoutExpired:
+            pass
     sizes = [sum(x[0].size for x in r.states) for r in runs]
     small, large = (0, 1) if sizes[0] <= sizes[1] else (1, 0)
     sweeps = (halves.left, halves.right)

@@ -386,3 +386,18 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
         if total[0] or total[1]:
             mul_add_wide(acc, total, cnt[i], err)
     work[0] += tried
+
+
+def warm() -> None:
+    """Compile the join's kernels (or load them from the cache) for the types a count calls them with.
+
+    :func:`chesstours.machine.compile_in_background` runs it while a count on an empty compile cache
+    sweeps its halves. The states are made up (one slot, one state): only their types matter.
+    """
+    from .kernel import scratch
+
+    keys, counts, perm = np.zeros(1, np.uint64), np.ones(1, np.uint64), np.zeros(1, np.int64)
+    whole, whole_counts, _ = unfold(keys, counts, 1, perm, scratch()[2])
+    index = index_half(*read_half(whole, whole_counts, 1, perm, 0), 1)
+    join_states(keys, counts, 1, perm, True, *index, 0, 1, np.zeros(2, np.uint64), np.zeros(1, np.int64),
+                np.zeros(1, np.int64))
