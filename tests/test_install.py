@@ -1,13 +1,19 @@
-"""What an install expects of its machine: a cache folder for compiled code outside the package."""
+"""What an install expects of its machine: a cache folder for compiled code outside the package, filled on a
+first run by a second process where that saves time."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import pytest
+
 import chesstours
+from chesstours import KNIGHT, Board, LimitReached, count_tours, machine
+from chesstours.frontier import frontier_count
 
 PACKAGE = Path(chesstours.__file__).parent
 
@@ -42,3 +48,69 @@ def test_nothing_compiled_is_written_into_the_package(tmp_path):
     before = {p for p in PACKAGE.rglob("*") if p.suffix in (".nbi", ".nbc")}
     _run(tmp_path, {"XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert {p for p in PACKAGE.rglob("*") if p.suffix in (".nbi", ".nbc")} == before
+
+
+# -- kernels compiled in another process on an empty cache ------------------------------------------------
+
+#: (module whose warm() compiles, a count that then loads what it compiled, the kernels it must load, how many)
+WARMED = [
+    ("chesstours.frontier.join_kernel",
+     "from chesstours.frontier import frontier_count, join_kernel as jk\n"
+     "assert frontier_count(Board(6, 6), KNIGHT, True).how == 'meet in the middle'\n",
+     "(jk.unfold, jk.read_half, jk.index_half, jk.join_states)", 4),
+    ("chesstours.backtrack.search",
+     "from chesstours.backtrack import kernel as bk\n"
+     "assert count_tours('6x6').method == 'backtrack'\n",
+     "(bk.advance,)", 1),
+]
+
+
+@pytest.mark.parametrize("module, count, kernels, loads", WARMED)
+def test_the_kernels_compiled_in_the_background_are_the_ones_a_count_loads(tmp_path, module, count, kernels, loads):
+    # warm() must compile each kernel for the very types a count calls it with, or the count compiles again
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", f"import {module} as m; m.warm()"], env=env, check=True, timeout=600)
+    code = (f"from chesstours import KNIGHT, Board, count_tours\n{count}kernels = {kernels}\n"
+            "print(sum(sum(k.stats.cache_misses.values()) for k in kernels),\n"
+            "      sum(sum(k.stats.cache_hits.values()) for k in kernels))\n")
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=600, capture_output=True,
+                         text=True)
+    assert out.stdout.split() == ["0", str(loads)]  # nothing compiled again: every kernel loaded
+
+
+@pytest.fixture
+def started(monkeypatch):
+    """The cache taken for empty: the processes that counts start to compile kernels beside them."""
+    import chesstours.count
+    import chesstours.frontier.join
+
+    procs = []
+
+    def start(module):
+        procs.append((module, machine.compile_in_background(module)))
+        return procs[-1][1]
+
+    for where in (chesstours.count, chesstours.frontier.join):
+        monkeypatch.setattr(where, "in_compile_cache", lambda kernel: False)
+        monkeypatch.setattr(where, "compile_in_background", start)
+    return procs
+
+
+def test_a_count_on_an_empty_cache_waits_for_the_kernels_compiled_beside_it(started):
+    assert count_tours("6x6").directed == 6_637_920  # by backtracking, which an estimate chose
+    assert frontier_count(Board(6, 6), KNIGHT, True).count == 9862
+    assert [m for m, _ in started] == ["chesstours.backtrack.search", "chesstours.frontier.join_kernel"]
+    assert all(p.returncode == 0 for _, p in started)  # waited for, and warm() ran through
+
+
+def test_a_count_that_needs_no_search_kernel_stops_compiling_it(started):
+    assert count_tours("6x7", closed=True).method == "frontier"  # the estimate of backtracking chose it
+    assert [m for m, _ in started] == ["chesstours.backtrack.search", "chesstours.frontier.join_kernel"]
+    assert started[0][1].returncode not in (0, None)  # killed once the plan was made
+    assert started[1][1].returncode == 0
+
+
+def test_a_count_stopped_before_its_join_leaves_no_compiling_process_behind(started):
+    with pytest.raises(LimitReached):
+        frontier_count(Board(7, 8), KNIGHT, True, deadline=time.perf_counter() + 0.3)
+    assert len(started) == 1 and started[0][1].poll() is not None

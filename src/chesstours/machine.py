@@ -27,7 +27,7 @@ from .errors import InvalidArgument
 
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "PlainAllowance",
            "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below", "kernels_loaded",
-           "in_compile_cache", "compile_in_background"]
+           "in_compile_cache", "compile_in_background", "await_compiled", "stop_compiling"]
 
 #: The share of this machine's memory that one job may plan to use.
 MEMORY_SHARE = 0.75
@@ -203,16 +203,35 @@ def compile_in_background(module: str) -> subprocess.Popen | None:
     On an empty cache a job compiles its kernels one after the other on one core, and a count by the meet
     in the middle compiles some ten of them (seconds each); the process compiles the kernels a job needs
     last while the job compiles and runs the first, and the job then loads them from the cache. Only the
-    main process starts one (not a worker of a pool or of a cluster); None when it is not started. The
-    caller waits for it before it needs the kernels, and kills it if it stops first.
+    main process starts one (not a worker of a pool or of a cluster), and only with a cache folder
+    (:func:`compile_cache_dir`); None when it is not started. The caller waits for it before it needs the
+    kernels (:func:`await_compiled`), and stops it if it stops first (:func:`stop_compiling`).
     """
-    if multiprocessing.parent_process() is not None:
-        return None
+    if multiprocessing.parent_process() is not None or not sys.executable or not os.environ.get("NUMBA_CACHE_DIR"):
+        return None  # a worker; no interpreter to start; or no cache folder to hand the kernels over in
     try:
         return subprocess.Popen([sys.executable, "-c", f"import {module} as m; m.warm()"], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except OSError:  # pragma: no cover - no process to spare
         return None
+
+
+def await_compiled(process: subprocess.Popen | None, seconds: float) -> None:
+    """Wait at most ``seconds`` for a process of :func:`compile_in_background` to end (if it has not, or it
+    failed, the caller compiles what it needs itself)."""
+    if process is not None:
+        try:
+            process.wait(timeout=max(0.0, seconds))
+        except subprocess.TimeoutExpired:
+            pass
+
+
+def stop_compiling(process: subprocess.Popen | None) -> None:
+    """Kill a process of :func:`compile_in_background` that still runs (numba writes its cache files whole,
+    under a temporary name, so none is left half-written), and reap it."""
+    if process is not None and process.poll() is None:
+        process.kill()
+        process.wait()
 
 
 def _use_compile_cache() -> None:

@@ -6,7 +6,6 @@ import collections
 import math
 import os
 import shutil
-import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -16,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chesstours import Board, count_tours, machine
+from chesstours import Board, count_tours
 from chesstours.count import count_strip
 from chesstours.errors import InvalidArgument, LimitReached, ResourceError
 from chesstours.frontier import count_strip as frontier_strip
@@ -626,50 +625,3 @@ def test_layers_left_by_a_killed_count_are_removed_by_the_next(tmp_path):
         assert alive.exists() and os.path.isdir(layers.dir)
     assert sorted(p.name for p in tmp_path.iterdir()) == [alive.name]
 
-
-# -- the join's kernels compiled in another process on an empty cache -------------------------------------
-
-JOIN_KERNELS = "(jk.unfold, jk.read_half, jk.index_half, jk.join_states)"
-
-
-def test_the_join_kernels_compiled_in_the_background_are_the_ones_a_count_loads(tmp_path):
-    # warm() must compile each kernel for the very types a count calls it with, or the count compiles again
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    subprocess.run([sys.executable, "-c", "import chesstours.frontier.join_kernel as m; m.warm()"], env=env,
-                   check=True, timeout=600)
-    count = ("from chesstours import Board, KNIGHT\n"
-             "from chesstours.frontier import frontier_count, join_kernel as jk\n"
-             "assert frontier_count(Board(6, 6), KNIGHT, True).how == 'meet in the middle'\n"
-             f"kernels = {JOIN_KERNELS}\n"
-             "print(sum(sum(k.stats.cache_misses.values()) for k in kernels),\n"
-             "      sum(sum(k.stats.cache_hits.values()) for k in kernels))\n")
-    out = subprocess.run([sys.executable, "-c", count], env=env, check=True, timeout=600, capture_output=True,
-                         text=True)
-    assert out.stdout.split() == ["0", "4"]  # no kernel of the join compiled, all four loaded
-
-
-@pytest.fixture
-def started(monkeypatch):
-    """The cache taken for empty: the processes that counts start to compile the join's kernels."""
-    from chesstours.frontier import join as frontier_join
-
-    procs = []
-
-    def start(module):
-        procs.append(machine.compile_in_background(module))
-        return procs[-1]
-
-    monkeypatch.setattr(frontier_join, "in_compile_cache", lambda kernel: False)
-    monkeypatch.setattr(frontier_join, "compile_in_background", start)
-    return procs
-
-
-def test_a_count_on_an_empty_cache_waits_for_the_join_kernels_compiled_beside_it(started):
-    assert frontier_count(Board(6, 6), KNIGHT, True).count == 9862
-    assert len(started) == 1 and started[0].returncode == 0  # waited for, and warm() ran through
-
-
-def test_a_count_stopped_before_its_join_leaves_no_compiling_process_behind(started):
-    with pytest.raises(LimitReached):
-        frontier_count(Board(7, 8), KNIGHT, True, deadline=time.perf_counter() + 0.3)
-    assert len(started) == 1 and started[0].poll() is not None

@@ -47,6 +47,13 @@ def load_kernels() -> None:
     search.run()
 
 
+def warm() -> None:
+    """Compile the search kernel alone (or load it from the cache), for the types every search calls it with:
+    :func:`chesstours.machine.compile_in_background` runs it while a count's estimate compiles the probes.
+    The set-up runs in Python (an allowance of no positions), as a count's does."""
+    Search(move_table(Board(3, 4), KNIGHT), [0], plain=PlainAllowance(0)).run()
+
+
 def _kernel():
     """The compiled kernels, loaded when the first search is made: numba takes a few tenths of a second
     to start, which ``import chesstours`` and the walks of small boards never pay."""

@@ -41,7 +41,6 @@ References
 
 from __future__ import annotations
 
-import subprocess
 import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -51,7 +50,7 @@ import numpy as np
 
 from ..board import Board
 from ..errors import LimitReached
-from ..machine import compile_in_background, in_compile_cache
+from ..machine import await_compiled, compile_in_background, in_compile_cache, stop_compiling
 from ..pieces import Leaper
 from .disk import Layers, Spilled, load
 from .plan import Fixed, Sweep, greedy, line_orders, mirror_map, neighbours, plan, symmetric
@@ -196,9 +195,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
         return _count_by_halves(jk, board, closed, halves, budget, threads, deadline, progress, t0, layers,
                                 table_budget, index_budget, memory_limit, warming)
     finally:
-        if warming is not None and warming.poll() is None:
-            warming.kill()
-            warming.wait()
+        stop_compiling(warming)
 
 
 def _count_by_halves(jk, board: Board, closed: bool, halves: Halves, budget: int, threads: int,
@@ -226,11 +223,8 @@ def _count_by_halves(jk, board: Board, closed: bool, halves: Halves, budget: int
             raise
         run.result.peak_bytes += held
         runs.append(run)
-    if warming is not None:  # its kernels are in the cache when it ends (or it failed, and they compile here)
-        try:
-            warming.wait(timeout=WARMING_WAIT if deadline is None else max(0.0, deadline - time.perf_counter()))
-        except subprocess.TimeoutExpired:
-            pass
+    # the join's kernels are in the cache when that process ends (or it failed, and they compile here)
+    await_compiled(warming, WARMING_WAIT if deadline is None else deadline - time.perf_counter())
     sizes = [sum(x[0].size for x in r.states) for r in runs]
     small, large = (0, 1) if sizes[0] <= sizes[1] else (1, 0)
     sweeps = (halves.left, halves.right)
