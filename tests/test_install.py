@@ -81,18 +81,15 @@ def test_the_kernels_compiled_in_the_background_are_the_ones_a_count_loads(tmp_p
 @pytest.fixture
 def started(monkeypatch):
     """The cache taken for empty: the processes that counts start to compile kernels beside them."""
-    import chesstours.count
-    import chesstours.frontier.join
-
     procs = []
+    compile_in_background = machine.compile_in_background
 
     def start(module):
-        procs.append((module, machine.compile_in_background(module)))
+        procs.append((module, compile_in_background(module)))
         return procs[-1][1]
 
-    for where in (chesstours.count, chesstours.frontier.join):
-        monkeypatch.setattr(where, "in_compile_cache", lambda kernel: False)
-        monkeypatch.setattr(where, "compile_in_background", start)
+    monkeypatch.setattr(machine, "in_compile_cache", lambda kernel: False)
+    monkeypatch.setattr(machine, "compile_in_background", start)
     return procs
 
 

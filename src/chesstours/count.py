@@ -25,10 +25,10 @@ Examples
 from __future__ import annotations
 
 import os
-import subprocess
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import policy
 from .arguments import check_limits, prepare_query, query_json
@@ -37,7 +37,7 @@ from .backtrack.where import TourProperty, parse_where
 from .board import Board, Holes
 from .errors import InvalidArgument, LimitReached
 from .existence.reasons import obstruction
-from .machine import await_compiled, compile_in_background, in_compile_cache, memory_limit, stop_compiling
+from .machine import await_compiled, compiled_beside, memory_limit
 from .pieces import KNIGHT, Leaper, parse_piece
 from .policy import CountMethod
 from .scale import Spread, count_parts_spread, count_spread
@@ -185,50 +185,21 @@ def count_tours(
                                time_limit, node_limit, progress, split_on)
     t0 = time.perf_counter()
     plain = policy.plain_allowance(board)  # the plan's probes and the count share it (before a kernel loads)
-    warming = _compile_search(board, piece, s, e, closed, method, spill_dir)
-    try:
-        return _count_here(board, piece, s, e, closed, method, time_limit, node_limit, workers, spill_dir, progress,
-                           t0, plain, warming)
-    finally:
-        stop_compiling(warming)
-
-
-#: Seconds a count waits at most for the search kernel compiling in another process (a second or two).
-WARMING_WAIT = 30.0
-
-
-def _compile_search(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, method: str,
-                    spill_dir) -> subprocess.Popen | None:
-    """On an empty compile cache, start compiling the search kernel in another process, for a count that
-    estimates its search first: the estimate's probes compile here meanwhile (see
-    :func:`chesstours.machine.compile_in_background`). It loads the module of the search kernel: a query's
-    plain-Python allowance must be taken before (it is none once that module is loaded)."""
-    if method not in ("auto", "backtrack") or spill_dir is not None or board.free_count <= policy.ESTIMATE_ABOVE_SQUARES:
-        return None
-    if board.free_count > policy.MAX_BACKTRACK_COUNT_SQUARES or obstruction(board, piece, s, e, closed) is not None:
-        return None
-    from .backtrack import kernel
-
-    return None if in_compile_cache(kernel.advance) else compile_in_background("chesstours.backtrack.search")
-
-
-def _count_here(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, method: str,
-                time_limit: float | None, node_limit: int | None, workers: int | None, spill_dir, progress,
-                t0: float, plain, warming: subprocess.Popen | None) -> TourCount:
-    """A count in this process, by the method its plan chooses."""
-    plan = policy.plan_count(board, piece, s, e, closed, method, time_limit=time_limit, node_limit=node_limit,
-                             workers=workers, spill_dir=spill_dir, plain=plain)
+    # an empty compile cache: the search kernel compiles in another process while the estimate's probes do
+    with compiled_beside("chesstours.backtrack.search", _search_kernel(board, piece, s, e, closed, method,
+                                                                        spill_dir)) as warming:
+        plan = policy.plan_count(board, piece, s, e, closed, method, time_limit=time_limit, node_limit=node_limit,
+                                 workers=workers, spill_dir=spill_dir, plain=plain)
+        if plan.method == "backtrack":
+            # the kernel is in the cache when that process ends (or it failed, and the kernel compiles here)
+            await_compiled(warming, WARMING_WAIT if time_limit is None else t0 + time_limit - time.perf_counter())
     if plan.refusal is not None:
         raise InvalidArgument(plan.refusal)
     if plan.method == "theory":
         return TourCount(board, piece, closed, s, e, 0, 0, 0, time.perf_counter() - t0, "theory")
-    if plan.method != "backtrack":
-        stop_compiling(warming)  # the search kernel is not needed: leave the cores to the frontier count
     if plan.method == "frontier":
         return count_by_frontier(board, piece, closed, s, e, time_limit=time_limit, progress=progress,
                                  workers=workers, spill_dir=spill_dir)
-    # the kernel is in the cache when that process ends (or it failed, and the kernel compiles here)
-    await_compiled(warming, WARMING_WAIT if time_limit is None else t0 + time_limit - time.perf_counter())
     tasks = closed_tasks(board, piece, s, e) if closed else open_tasks(board, piece, s, e)
     tasks = split_tasks(board, piece, tasks)
     try:
@@ -248,6 +219,24 @@ def _count_here(board: Board, piece: Leaper, s: int | None, e: int | None, close
             partial=count,
         )
     return count
+
+
+#: Seconds a count waits at most for the search kernel compiling in another process (a second or two).
+WARMING_WAIT = 30.0
+
+
+def _search_kernel(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, method: str,
+                   spill_dir) -> Any | None:
+    """The search kernel, for a count whose plan estimates its search first (its probes compile meanwhile:
+    :func:`chesstours.machine.compiled_beside`); None for another count. It loads the module of the search
+    kernel: a query's plain-Python allowance must be taken before (it is none once that module is loaded)."""
+    if method not in ("auto", "backtrack") or spill_dir is not None or board.free_count <= policy.ESTIMATE_ABOVE_SQUARES:
+        return None
+    if board.free_count > policy.MAX_BACKTRACK_COUNT_SQUARES or obstruction(board, piece, s, e, closed) is not None:
+        return None
+    from .backtrack import kernel
+
+    return kernel.advance
 
 
 def _count_in_tasks(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, method: str,

@@ -14,12 +14,13 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from .errors import InvalidArgument
 
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "PlainAllowance",
            "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below", "kernels_loaded",
-           "in_compile_cache", "compile_in_background", "await_compiled", "stop_compiling"]
+           "in_compile_cache", "compile_in_background", "compiled_beside", "await_compiled", "stop_compiling"]
 
 #: The share of this machine's memory that one job may plan to use.
 MEMORY_SHARE = 0.75
@@ -232,6 +233,19 @@ def stop_compiling(process: subprocess.Popen | None) -> None:
     if process is not None and process.poll() is None:
         process.kill()
         process.wait()
+
+
+@contextlib.contextmanager
+def compiled_beside(module: str, kernel: Any | None) -> Iterator[subprocess.Popen | None]:
+    """Compile the kernels of ``module`` in a second process (:func:`compile_in_background`) while the
+    ``with`` body runs, when ``kernel`` (one of them, a numba dispatcher) is not in the compile cache; None:
+    none is needed. Gives the process (or None) to :func:`await_compiled` before the body needs the kernels,
+    and stops it on the way out, however the body ends."""
+    process = None if kernel is None or in_compile_cache(kernel) else compile_in_background(module)
+    try:
+        yield process
+    finally:
+        stop_compiling(process)
 
 
 def _use_compile_cache() -> None:

@@ -50,7 +50,7 @@ import numpy as np
 
 from ..board import Board
 from ..errors import LimitReached
-from ..machine import await_compiled, compile_in_background, in_compile_cache, stop_compiling
+from ..machine import await_compiled, compiled_beside
 from ..pieces import Leaper
 from .disk import Layers, Spilled, load
 from .plan import Fixed, Sweep, greedy, line_orders, mirror_map, neighbours, plan, symmetric
@@ -189,18 +189,6 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     from . import join_kernel as jk  # numba loads with the first join, not with the plan of one
 
     t0 = time.perf_counter() if t0 is None else t0
-    # an empty compile cache: the join's kernels compile in another process while the halves are swept
-    warming = None if in_compile_cache(jk.join_states) else compile_in_background(jk.__name__)
-    try:
-        return _count_by_halves(jk, board, closed, halves, budget, threads, deadline, progress, t0, layers,
-                                table_budget, index_budget, memory_limit, warming)
-    finally:
-        stop_compiling(warming)
-
-
-def _count_by_halves(jk, board: Board, closed: bool, halves: Halves, budget: int, threads: int,
-                     deadline: float | None, progress, t0: float, layers: Layers | None, table_budget: int | None,
-                     index_budget: int | None, memory_limit: int | None, warming) -> FrontierResult:
     nslots = len(halves.middle)
     period = max(1, min(board.rows, board.cols))
     runs: list = []
@@ -211,20 +199,22 @@ def _count_by_halves(jk, board: Board, closed: bool, halves: Halves, budget: int
                               halves.max_slots, complete=complete, states_total=sum(r.result.states_total for r in runs),
                               threads=threads, how="meet in the middle", **kw)
 
-    for sweep, phase in ((halves.left, "left half"), (halves.right, "right half")):
-        # the second half is swept beside the states of the first
-        held = sum(a.nbytes for r in runs for x in r.states for a in x if not isinstance(a, Spilled))
-        try:
-            run = run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=threads, deadline=deadline,
-                            progress=progress, t0=t0, finish=False, keep_states=True, period=period, phase=phase,
-                            layers=layers, table_budget=table_budget, memory_limit=memory_limit, held=held)
-        except LimitReached as exc:
-            exc.partial.how = "meet in the middle"
-            raise
-        run.result.peak_bytes += held
-        runs.append(run)
-    # the join's kernels are in the cache when that process ends (or it failed, and they compile here)
-    await_compiled(warming, WARMING_WAIT if deadline is None else deadline - time.perf_counter())
+    # an empty compile cache: the join's kernels compile in another process while the halves are swept
+    with compiled_beside(jk.__name__, jk.join_states) as warming:
+        for sweep, phase in ((halves.left, "left half"), (halves.right, "right half")):
+            # the second half is swept beside the states of the first
+            held = sum(a.nbytes for r in runs for x in r.states for a in x if not isinstance(a, Spilled))
+            try:
+                run = run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=threads, deadline=deadline,
+                                progress=progress, t0=t0, finish=False, keep_states=True, period=period, phase=phase,
+                                layers=layers, table_budget=table_budget, memory_limit=memory_limit, held=held)
+            except LimitReached as exc:
+                exc.partial.how = "meet in the middle"
+                raise
+            run.result.peak_bytes += held
+            runs.append(run)
+        # the join's kernels are in the cache when that process ends (or it failed, and they compile here)
+        await_compiled(warming, WARMING_WAIT if deadline is None else deadline - time.perf_counter())
     sizes = [sum(x[0].size for x in r.states) for r in runs]
     small, large = (0, 1) if sizes[0] <= sizes[1] else (1, 0)
     sweeps = (halves.left, halves.right)
