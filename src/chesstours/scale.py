@@ -45,7 +45,7 @@ from .backtrack.where import TourProperty
 from .board import Board
 from .errors import InvalidArgument, LimitReached
 from .jobs import Checkpoint, Extrapolation, mean_estimate, run_tasks_on
-from .machine import worker_count
+from .machine import memory_limit, worker_count
 from .pieces import Leaper
 from .policy import task_target
 from .tour import Tour
@@ -165,7 +165,9 @@ def count_parts_spread(board: Board, piece: Leaper, s: int | None, e: int | None
     deadline = None if time_limit is None else t0 + time_limit
     parts = frontier_parts(board, piece, closed, s, e, squares)
     threads = 1 if spread.cluster is not None else max(1, worker_count(None) // worker_count(spread.jobs))
-    jobs = [PartJob(board, piece, closed, s, e, part, threads) for part in parts]
+    # each local worker's share of this machine's memory; a cluster's workers know their own
+    share = None if spread.cluster is not None else memory_limit() // worker_count(spread.jobs)
+    jobs = [PartJob(board, piece, closed, s, e, part, threads, share) for part in parts]
     digest = hashlib.sha256(repr([(p.fixed, p.classes, p.weight) for p in parts]).encode()).hexdigest()[:16]
     fingerprint = {"question": "count by frontier parts", **query_json(board, piece, closed, s, e),
                    "squares": board.names(squares), "tasks": len(parts), "split": digest}

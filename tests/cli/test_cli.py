@@ -126,6 +126,17 @@ def test_a_frontier_count_past_its_memory_exits_5_with_one_line(capsys, monkeypa
     assert err.startswith("chesstours: Counting tours of 6x10 by the frontier method outgrew the 40.0 MiB")
 
 
+def test_a_part_of_a_split_count_past_its_workers_memory_exits_5_with_one_line(capsys, monkeypatch):
+    import chesstours.scale
+
+    # the plan finds each part's forecast within a worker's share; the workers are then given 15 MiB each
+    monkeypatch.setattr(chesstours.scale, "memory_limit", lambda: 30 << 20)
+    code, out, err = run(capsys, "count", "6x6", "--method", "frontier", "--jobs", "2", "--split-on", "1")
+    assert code == 5 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("chesstours: A part of the count of the tours of 6x6 by the frontier method outgrew the "
+                          "15.0 MiB of memory a worker has")
+
+
 def test_count_time_limit_prints_the_partial_count_and_exits_3(capsys):
     code, out, err = run(capsys, "count", "7x7", "--start", "a1", "--time-limit", "0.3", "--json")
     assert code == 3

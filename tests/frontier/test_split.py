@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 import chesstours as ct
 from chesstours import KNIGHT, Board, Leaper
-from chesstours.errors import InvalidArgument
+from chesstours.errors import InvalidArgument, ResourceError
 from chesstours.frontier import choose_halves, frontier_count
-from chesstours.frontier.split import PartJob, count_part, frontier_parts, split_squares
+from chesstours.frontier.split import PartJob, count_part, frontier_parts, split_squares, worker_memory
 from tests.oracle import neighbours, walk_all
 
 SIX_OPEN = 6_637_920  # directed open tours of 6x6 (facts.md)
@@ -187,6 +187,21 @@ def test_a_split_count_is_refused_or_stopped_in_one_sentence():
         frontier_count(Board(4, 7), KNIGHT, False, classes={Board(4, 7).square("d2"): 1})
     with pytest.raises(ct.LimitReached, match="parts counted and .* directed tours in them"):
         ct.count_tours("6x6", split_on=1, jobs=2, time_limit=1.0)
+
+
+def test_a_part_is_held_to_its_memory_as_it_counts_not_to_the_whole_boards_forecast():
+    board = Board(6, 6)
+    parts = frontier_parts(board, KNIGHT, False, None, None, split_squares(board, KNIGHT, False, None, None, 1))
+    roomy = 80 << 20  # each of the three parts peaks under 70 MiB
+    with pytest.raises(InvalidArgument, match="would need about"):  # the whole board's forecast is over it
+        frontier_count(board, KNIGHT, False, mirror=False, memory_limit=roomy)
+    counts = [count_part(PartJob(board, KNIGHT, False, None, None, p, memory_limit=roomy)) for p in parts]
+    assert 2 * sum(p.weight * c["count"] for p, c in zip(parts, counts)) == SIX_OPEN
+    assert all(c["peak_bytes"] <= roomy for c in counts)
+    with pytest.raises(ResourceError, match=r"^A part of the count of the tours of 6x6 by the frontier method "
+                                            r"outgrew the 30\.0 MiB of memory a worker has .*--split-on"):
+        count_part(PartJob(board, KNIGHT, False, None, None, parts[1], memory_limit=30 << 20))
+    assert worker_memory() == ct.machine.memory_limit()  # outside a Dask worker: this machine's share
 
 
 def test_the_plan_of_a_split_count_lists_its_parts():

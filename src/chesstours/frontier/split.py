@@ -142,7 +142,7 @@ from ..pieces import Leaper
 from .plan import best_plan, edges_given, neighbours
 from .sweep import MIRRORED_MEMORY, MIRRORED_WORK, FrontierEstimate, choose_halves, frontier_count
 
-__all__ = ["Part", "PartJob", "split_squares", "split_room", "frontier_parts", "count_part", "split_estimate",
+__all__ = ["Part", "PartJob", "split_squares", "split_room", "frontier_parts", "count_part", "worker_memory", "split_estimate",
            "part_fraction", "PART_FRACTION", "CLASS_FRACTION", "CLASS_WORK"]
 
 #: A split on edges: the largest part's share of the whole count's peak memory at one conditioned square, and
@@ -193,12 +193,35 @@ class PartJob:
     end: int | None
     part: Part
     threads: int = 1
+    #: Bytes the part may hold while it counts (its share of the machine's memory); None: the worker's own
+    #: limit (a Dask worker's memory limit, else its machine's, :func:`worker_memory`).
+    memory_limit: int | None = None
+
+
+def worker_memory() -> int:
+    """Bytes a part may hold in this worker: :data:`~chesstours.machine.MEMORY_SHARE` of a Dask worker's memory
+    limit when it runs in one that has a limit, else of this machine's memory."""
+    from ..machine import MEMORY_SHARE, memory_limit
+
+    try:
+        from distributed import get_worker
+
+        limit = get_worker().memory_manager.memory_limit
+    except (ImportError, ValueError, AttributeError):  # not Dask, or not in a worker
+        limit = None
+    return int(MEMORY_SHARE * limit) if limit else memory_limit()
 
 
 def count_part(job: PartJob) -> dict[str, int | float]:
-    """Count one part in a worker: its (unweighted, undirected) count, its states, its widest step, its peak memory."""
+    """Count one part in a worker: its (unweighted, undirected) count, its states, its widest step, its peak memory.
+
+    The part is watched as it counts: past its memory limit it stops with a
+    :class:`~chesstours.errors.ResourceError` rather than crowd the workers beside it.
+    """
+    limit = job.memory_limit if job.memory_limit is not None else worker_memory()
     result = frontier_count(job.board, job.piece, job.closed, job.start, job.end, workers=job.threads,
-                            fixed=dict(job.part.fixed) or None, classes=dict(job.part.classes) or None)
+                            fixed=dict(job.part.fixed) or None, classes=dict(job.part.classes) or None,
+                            memory_limit=limit)
     return {"count": result.count, "states": result.states_total, "max_states": result.max_states,
             "peak_bytes": result.peak_bytes, "seconds": result.seconds}
 

@@ -222,6 +222,8 @@ def frontier_count(
         The frontier is too wide for 64-bit states, the estimated states
         would not fit in ``memory_limit`` bytes (or on the disk of
         ``spill_dir``), or ``halves=True`` on a board that cannot be cut.
+        A part (``fixed`` or ``classes``) is not held to the whole board's
+        estimate, only watched as it counts.
     LimitReached
         ``deadline`` (a :func:`time.perf_counter` value) passed; ``partial``
         holds a :class:`FrontierResult` with ``complete=False``.
@@ -237,7 +239,12 @@ def frontier_count(
     if closed and start is not None and end is not None and end not in neighbours(board, piece, fixed)[start]:
         return FrontierResult(0, 1, 0, time.perf_counter() - t0, 0, states_total=1)  # no edge start-end to use
     mirrored = mirror and symmetric(board, start, end, fixed, classes)
-    _check_size(board, _quick_slots(board, piece), closed, memory_limit, spill_dir, mirrored)
+    # A part of a split count (fixed edges or classes) holds a share of the whole board's states: the forecast,
+    # which reads the board's width, says nothing of it (the split planned each part's own), so only the watch
+    # while counting holds a part to ``memory_limit``.
+    part = bool(fixed or classes)
+    forecast_limit = None if part else memory_limit
+    _check_size(board, _quick_slots(board, piece), closed, forecast_limit, spill_dir, mirrored)
     budget = 2 - len({x for x in (start, end) if x is not None})
     try:
         cut = None if halves is False else choose_halves(board, piece, closed, start, end, fixed, classes, mirror)
@@ -245,10 +252,10 @@ def frontier_count(
         raise InvalidArgument(f"Cannot count a class of the tours of {board}: {exc}.") from None
     if (halves or classes) and cut is None:
         raise InvalidArgument(f"{board} is too small or too narrow to count by meet in the middle.")
-    with _layers(spill_dir) as layers, _guarded(board):
+    with _layers(spill_dir) as layers, _guarded(board, part):
         tables = _table_budget(layers, table_budget, memory_limit)
         if cut is not None:
-            _check_size(board, len(cut.middle), closed, memory_limit, spill_dir, mirrored)
+            _check_size(board, len(cut.middle), closed, forecast_limit, spill_dir, mirrored)
             try:
                 result = count_by_halves(board, piece, closed, cut, budget=budget, threads=thread_count(workers),
                                          deadline=deadline, progress=progress, t0=t0, layers=layers,
@@ -262,7 +269,7 @@ def frontier_count(
                                         "count it whole, or split it on edges.") from None
                 pass  # a half counts past 2**64: the whole sweep carries two limbs
         sweep = best_plan(board, piece, start, end, closed, fixed, mirror)
-        _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir, mirrored)
+        _check_size(board, sweep.max_slots, closed, forecast_limit, spill_dir, mirrored)
         result = _run(sweep, closed, budget, deadline, progress, t0, strip=False, workers=workers, layers=layers,
                       degrees=_degrees(board, piece, fixed), table_budget=tables, memory_limit=memory_limit)
         return _disk(result, layers)
@@ -302,11 +309,19 @@ def count_strip(
 
 
 @contextlib.contextmanager
-def _guarded(board: Board) -> Iterator[None]:
-    """Say in a sentence about ``board`` that a sweep outgrew its memory limit (:class:`OverMemory`)."""
+def _guarded(board: Board, part: bool = False) -> Iterator[None]:
+    """Say in a sentence about ``board`` that a sweep (of a ``part`` of a split count) outgrew its memory limit
+    (:class:`OverMemory`)."""
     try:
         yield
     except OverMemory as exc:
+        if part:
+            raise ResourceError(
+                f"A part of the count of the tours of {board} by the frontier method outgrew the "
+                f"{format_bytes(exc.limit)} of memory a worker has (more than the split planned) with "
+                f"{exc.live:,} live states and stopped; split on more squares (--split-on) for smaller parts, or run "
+                "fewer workers (--jobs) for more memory each."
+            ) from None
         raise ResourceError(
             f"Counting tours of {board} by the frontier method outgrew the {format_bytes(exc.limit)} of memory "
             f"allowed (more than its forecast) with {exc.live:,} live states and stopped; a spill folder "
