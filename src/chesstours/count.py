@@ -227,12 +227,11 @@ WARMING_WAIT = 30.0
 
 def _search_kernel(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, method: str,
                    spill_dir) -> Any | None:
-    """The search kernel, for a count whose plan estimates its search first (its probes compile meanwhile:
+    """The search kernel, for a count whose plan estimates its search first
+    (:func:`chesstours.policy.searches_after_estimate`; its probes compile meanwhile:
     :func:`chesstours.machine.compiled_beside`); None for another count. It loads the module of the search
     kernel: a query's plain-Python allowance must be taken before (it is none once that module is loaded)."""
-    if method not in ("auto", "backtrack") or spill_dir is not None or board.free_count <= policy.ESTIMATE_ABOVE_SQUARES:
-        return None
-    if board.free_count > policy.MAX_BACKTRACK_COUNT_SQUARES or obstruction(board, piece, s, e, closed) is not None:
+    if not policy.searches_after_estimate(board, piece, s, e, closed, method, spill_dir):
         return None
     from .backtrack import kernel
 

@@ -99,7 +99,7 @@ __all__ = [
     "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
     "ESTIMATE_ABOVE_SQUARES", "WALK_COMPILED_ABOVE", "CONSTRUCT_COMPILED_ABOVE", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
     "plain_allowance", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
-    "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "estimate_backtracking", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
+    "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "estimate_backtracking", "searches_after_estimate", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
     "Plan", "plan_find", "plan_count",
 ]
 
@@ -422,6 +422,23 @@ def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None,
     nodes = estimate_nodes(board, piece, tasks, plain=plain if plain is not None else plain_allowance(board))
     threads = max(1, min(worker_count(workers), len(tasks)))
     return nodes, nodes / (NODES_PER_SECOND * threads), threads
+
+
+def searches_after_estimate(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool,
+                            method: str, spill_dir: object = None) -> bool:
+    """Whether :func:`plan_count` may choose backtracking for this count after estimating its search.
+
+    The counts asked ``auto`` or ``backtrack`` without a spill folder, on more
+    than :data:`ESTIMATE_ABOVE_SQUARES` and at most
+    :data:`MAX_BACKTRACK_COUNT_SQUARES` free squares, that no theorem answers
+    with 0: their plan runs the estimate's probes first. A count asks it before
+    its plan, to compile the search kernel in another process while the probes
+    compile (:func:`chesstours.machine.compiled_beside`); the tests hold the
+    branches of the plan to it.
+    """
+    return (method in ("auto", "backtrack") and spill_dir is None
+            and ESTIMATE_ABOVE_SQUARES < board.free_count <= MAX_BACKTRACK_COUNT_SQUARES
+            and obstruction(board, piece, start, end, closed) is None)
 
 
 def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, end: int | None = None,

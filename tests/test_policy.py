@@ -1,0 +1,52 @@
+"""The count policy against the predicate a count asks before it plans."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chesstours import policy
+from chesstours.board import Board
+from chesstours.pieces import KNIGHT, Leaper
+
+PIECES = [KNIGHT, Leaper(1, 3), Leaper(0, 1), Leaper(1, 1)]
+
+
+@st.composite
+def counts(draw):
+    rows = draw(st.integers(1, 8))
+    cols = draw(st.sampled_from([1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 30, 58, 70]))
+    holes = draw(st.sets(st.integers(0, rows * cols - 1), max_size=2)) if rows * cols > 3 else set()
+    board = Board(rows, cols, frozenset(holes))
+    free = [v for v in range(rows * cols) if v not in holes]
+    start = draw(st.sampled_from([None, free[0], free[-1]]))
+    return (board, draw(st.sampled_from(PIECES)), start, None, draw(st.booleans()),
+            draw(st.sampled_from(policy.COUNT_METHODS)), draw(st.sampled_from([None, "/nowhere"])))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(counts())
+def test_a_count_searches_after_an_estimate_exactly_where_the_predicate_says(query):
+    # with every estimate quick, each plan that estimates its search chooses it: so the plans that estimate and
+    # choose backtracking are the ones the count compiles the search kernel for, before planning
+    board, piece, start, end, closed, method, spill = query
+    estimated = []
+
+    def quick(board, *args, **kwargs):
+        estimated.append(board)
+        if board.free_count > policy.MAX_BACKTRACK_COUNT_SQUARES:
+            return math.inf, math.inf, 0  # as the real estimate: no probes above the limit
+        return 1e3, 1e-3, 1
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(policy, "estimate_backtracking", quick)
+        try:
+            plan = policy.plan_count(board, piece, start, end, closed, method, spill_dir=spill)
+        except policy.InvalidArgument:  # a spill folder with backtracking
+            assert method == "backtrack" and spill is not None
+            return
+    searched = bool(estimated) and plan.method == "backtrack" and plan.refusal is None
+    assert policy.searches_after_estimate(board, piece, start, end, closed, method, spill) == searched
