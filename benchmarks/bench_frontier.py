@@ -22,6 +22,8 @@ Usage::
     python benchmarks/bench_frontier.py --only 8x8 --runs 3   # some boards only
     python benchmarks/bench_frontier.py --forecast        # the forecast against the count, longer boards and
                                                           # other leapers (about 3 minutes)
+    python benchmarks/bench_frontier.py --long            # boards growing longer: where the states stop growing
+                                                          # and the join's pairs take over (about 3 minutes)
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ BIG = [("7x7", False, False, False), ("8x8", True, False, False)]
 FORECAST = [(f"6x{n}", False, (1, 2)) for n in range(6, 11)] + [(f"6x{n}", True, (1, 2)) for n in range(6, 13, 2)] \
     + [(f"7x{n}", True, (1, 2)) for n in range(7, 11)] + [("5x10", False, (1, 3)), ("6x10", False, (0, 2)),
                                                           ("7x10", True, (0, 2))]
+#: (rows, lengths, closed) of the table of boards growing longer.
+LONG = [(4, range(12, 31, 6), False), (5, range(11, 17), False), (5, range(12, 17, 2), True), (6, range(8, 11), False),
+        (6, range(10, 13), True), (7, (8, 10), True)]
 YARDSTICK = {("6x6", True): "0.23", ("6x6", False): "15", ("6x7", True): "2", ("7x8", True): "158",
              ("6x8", False): "190", ("8x8", True): "2280 CPU"}
 
@@ -108,6 +113,21 @@ def forecast(workers: int | None, runs: int) -> None:
            "max states"], rows, 3)
 
 
+def long_boards(workers: int | None, runs: int) -> None:
+    """Knight counts on boards growing longer: the widest step, the join's pairs, the time."""
+    count_tours("5x5", method="frontier")  # load the compiled kernels
+    rows = []
+    for width, lengths, closed in LONG:
+        for n in lengths:
+            seconds, c = median_time(lambda: frontier_count(Board(width, n), KNIGHT, closed, workers=workers), runs)
+            rows.append([f"{width}x{n}", "closed" if closed else "open", c.how, f"{c.max_states:,}",
+                         _short(c.pairs) if c.pairs else "-", f"{seconds:.2f}", f"{c.peak_bytes / 2**20:,.0f}"])
+            print(" ".join(rows[-1]), flush=True)
+    table(f"Frontier counts on boards growing longer (wall seconds, median of {runs}): the states of the widest "
+          "step, and the pairs of middle states the join tried",
+          ["board", "tours", "how", "max states", "pairs", "seconds", "peak MiB"], rows, 2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the small boards")
@@ -118,7 +138,12 @@ def main() -> None:
     parser.add_argument("--only", default=None, metavar="BOARDS", help="only these boards: 7x7,8x8")
     parser.add_argument("--forecast", action="store_true",
                         help="the forecast against the count instead, on longer boards and other leapers")
+    parser.add_argument("--long", action="store_true",
+                        help="boards growing longer instead: the widest step, the pairs of the join, the time")
     args = parser.parse_args()
+    if args.long:
+        long_boards(args.threads, args.runs)
+        return
     if args.forecast:
         forecast(args.threads, args.runs)
         return

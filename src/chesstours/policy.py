@@ -334,6 +334,8 @@ class Plan:
             estimate.append(f"{format_duration(self.seconds)} on {self.threads} thread{'s' * (self.threads != 1)}")
         if estimate:
             out.append(f"estimate:  {', '.join(estimate)}")
+        if "caveat" in self.extra:
+            out.append(f"caveat:    {self.extra['caveat']}")
         tasks = self.extra.get("tasks")
         if tasks and "split_on" in self.extra:
             out.append(f"parts:     {len(tasks):,} (conditioned on {' '.join(self.extra['split_on'])}), "
@@ -612,12 +614,15 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
         return estimate(board, piece, start, end, closed, workers)
 
     def frontier(why: str, refusal: str | None) -> Plan:
+        from .frontier.sweep import RUNS_LOW_CAVEAT
+
         est = frontier_estimate()
+        caveat = {"caveat": RUNS_LOW_CAVEAT} if est.runs_low else {}
         return replace(query, method="frontier", why=why, states=est.states,
                     memory_bytes=est.disk_bytes if spill_dir is not None else est.memory_bytes,
                     seconds=est.seconds, threads=est.threads, refusal=refusal,
                     extra={"units": "states", "frontier_squares": est.slots,
-                           "how": "meet in the middle" if est.halves else "one sweep"})
+                           "how": "meet in the middle" if est.halves else "one sweep", **caveat})
 
     def backtrack(why: str, frontier_why: str | None = None) -> Plan:
         if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:

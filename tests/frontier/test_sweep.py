@@ -504,6 +504,20 @@ def test_the_estimate_of_a_folded_count_takes_the_mirror_into_account():
     assert split_estimate(whole, 3, 1)["memory_bytes"] == pytest.approx(split_estimate(holes, 3, 1)["memory_bytes"])
 
 
+def test_the_plan_of_a_board_much_longer_than_wide_says_its_forecast_runs_low():
+    from chesstours import policy
+
+    long = policy.plan_count(Board(6, 10), closed=True, method="frontier")
+    assert long.extra["caveat"].startswith("the forecast reads the frontier's width alone")
+    assert "caveat:    the forecast" in "\n".join(long.lines()) and "caveat" in long.to_dict()
+    assert all("caveat" not in policy.plan_count(b, closed=True, method="frontier").extra
+               for b in (Board(6, 7), Board(7, 7), Board(8, 8)))
+    assert "caveat" not in policy.plan_count(Board(6, 10), ZEBRA, method="frontier").extra  # far below it
+    # and it does run low there: the count holds many times the memory it forecast
+    counted = frontier_count(Board(6, 10), KNIGHT, closed=True)
+    assert counted.peak_bytes > 5 * frontier_estimate(Board(6, 10), KNIGHT, closed=True).memory_bytes
+
+
 @pytest.mark.parametrize(("board", "closed", "start"), [(Board(6, 6), False, None), (Board(6, 7), True, None),
                                                        (Board(6, 6), False, 0), (Board(5, 8), False, 4)])
 def test_a_join_in_passes_over_groups_of_degree_classes_counts_what_one_pass_counts(board, closed, start):

@@ -84,7 +84,13 @@ step on two cores). Measured on a day when 6x8 open took 6.0 s: 6x10 open
 was forecast at 2.3 s and took 31 s, 7x10 closed 5.5 s and 37 s, 6x12
 closed 0.22 s and 2.7 s, each at about five times the memory forecast. Sparse
 leapers run far below it: (1, 3), (2, 3) and (0, 2) counts of the same widths
-take a hundredth of their forecast.
+take a hundredth of their forecast. A plan says so from two lines longer than
+wide (:data:`~chesstours.frontier.sweep.RUNS_LOW_CAVEAT`). Past about twice
+its width a board's widest step stops growing (4xL: 6,268 states at 4x12,
+6,270 to 4x30; 5xL open: about 200,000 from 5x11 to 5x16) and a sweep's time grows with
+the length; before that, the join's pairs grow fastest (6x8, 6x9, 6x10 open:
+60, 383 and 1,014 million; 7x10 closed: 3.5 billion, about half its time). A
+forecast with the length in it needs both terms.
 
 One sweep along a strip answers every length at once: after the last square
 of column ``k`` the states that would be finished tours if the board ended

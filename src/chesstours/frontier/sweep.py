@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ..board import Board
 from ..errors import InvalidArgument, ResourceError
 from ..machine import worker_count
-from ..pieces import Leaper
+from ..pieces import KNIGHT, Leaper
 from ..words import about_duration, format_bytes
 from .disk import Layers, disk_needed
 from .join import Halves, count_by_halves, plan_halves
@@ -127,6 +127,25 @@ class FrontierEstimate:
     threads: int
     halves: bool
     mirrored: bool = False
+    #: Lines a knight's board has beyond its width (the frontier's side): the forecast reads the width alone and
+    #: runs low on boards longer than wide (:data:`LONGER_RUNS_LOW`). 0 for other leapers, whose counts run far
+    #: below the forecast.
+    longer_by: int = 0
+
+    @property
+    def runs_low(self) -> bool:
+        """Whether the board is long enough for the forecast to run low (:data:`LONGER_RUNS_LOW`)."""
+        return self.longer_by >= LONGER_RUNS_LOW
+
+
+#: Lines beyond the width from which the forecast runs low: measured from 5x5 to 5x16, 6x6 to 6x12 and 7x7 to
+#: 7x10 (knight, open and closed), boards two or more lines longer than wide took up to 15 times the forecast
+#: time and 20 times its memory, and boards less long than that within about 3 times of it.
+LONGER_RUNS_LOW = 2
+#: What a plan says of a forecast that runs low (:attr:`FrontierEstimate.runs_low`).
+RUNS_LOW_CAVEAT = ("the forecast reads the frontier's width alone, as for a board about as long as wide; boards two "
+                   "or more lines longer have taken up to 15 times as long and 20 times the memory (the count stops "
+                   "at the memory limit; a time limit bounds the time)")
 
 
 def estimate(board: Board, piece: Leaper, start: int | None = None, end: int | None = None, closed: bool = False,
@@ -144,7 +163,7 @@ def estimate(board: Board, piece: Leaper, start: int | None = None, end: int | N
     mirrored = symmetric(board, start, end)
     return FrontierEstimate(slots, states, _memory(states, mirrored),
                             disk_needed(states), estimate_seconds(slots, closed, threads, mirrored), threads, halves,
-                            mirrored)
+                            mirrored, abs(board.rows - board.cols) if piece == KNIGHT else 0)
 
 
 def refusal(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
