@@ -145,9 +145,8 @@ def _unfold(keys: np.ndarray, counts: np.ndarray, nslots: int, image: np.ndarray
     if image is None:
         return keys, counts
     from . import join_kernel as jk
-    from .kernel import scratch
 
-    keys, counts, odd = jk.unfold(keys, counts, nslots, image, scratch()[2])
+    keys, counts, odd = jk.unfold(keys, counts, nslots, image)
     if odd:
         raise AssertionError("a state kept for a mirror pair has an odd count: the count is not symmetric")
     return keys, counts

@@ -146,11 +146,10 @@ radix_sort = njit(cache=True, nogil=True)(radix_sort)
 
 
 @njit(cache=True, nogil=True)
-def unfold(keys, cnt, nslots, image, relabel):
+def unfold(keys, cnt, nslots, image):
     """The states of a half kept one of each mirror pair (see ``Step.mirror``), each pair whole again.
 
-    ``image[i]``: the slot of the image of slot ``i``'s square; ``relabel``:
-    scratch for the packing (``kernel.scratch()[2]``). A state that is its
+    ``image[i]``: the slot of the image of slot ``i``'s square. A state that is its
     own image keeps its count; any other stands for itself and its image,
     which share its count (even: the two were reached equally often).
     Returns keys, counts, and whether a count was odd (a broken symmetry).
@@ -163,7 +162,7 @@ def unfold(keys, cnt, nslots, image, relabel):
     j = 0
     for i in range(n):
         ends = unpack(keys[i], nslots, codes)
-        other = pack(codes, image, ends, relabel)
+        other = pack(codes, image, ends)
         c = cnt[i]
         out_keys[j] = keys[i]
         if other == keys[i]:
@@ -394,10 +393,8 @@ def warm() -> None:
     :func:`chesstours.machine.compile_in_background` runs it while a count on an empty compile cache
     sweeps its halves. The states are made up (one slot, one state): only their types matter.
     """
-    from .kernel import scratch
-
     keys, counts, perm = np.zeros(1, np.uint64), np.ones(1, np.uint64), np.zeros(1, np.int64)
-    whole, whole_counts, _ = unfold(keys, counts, 1, perm, scratch()[2])
+    whole, whole_counts, _ = unfold(keys, counts, 1, perm)
     index = index_half(*read_half(whole, whole_counts, 1, perm, 0), 1)
     join_states(keys, counts, 1, perm, True, *index, 0, 1, np.zeros(2, np.uint64), np.zeros(1, np.int64),
                 np.zeros(1, np.int64))

@@ -150,41 +150,44 @@ def _cap(work, n, x, fixed, ends, budget):
     return _OK, ends
 
 
+#: The packed codes of ``ENDED`` and ``FULL`` at their work codes, four bits each (see :func:`pack`).
+_PACKED_SPECIAL = np.uint64((PACKED_ENDED << (4 * ENDED)) | (PACKED_FULL << (4 * FULL)))
+
+
 @njit(cache=True, inline="always")
-def pack(work, keep, ends, relabel):
+def pack(work, keep, ends):
     """The key of the kept slots, labels renumbered in slot order (the canonical form).
 
-    ``relabel`` maps a work code to its packed code: ``FREE``, ``ENDED`` and
-    ``FULL`` to theirs, a label not met yet to 0. Branch-free: the labels of
-    real frontiers are random, so a branch on them mispredicts.
+    The renumbering is held in one register, four bits a work code (the code
+    of a label not met yet is 0; ``ENDED`` and ``FULL`` hold their packed
+    codes from the start): no table in memory to store to and load back
+    from on every slot, and no branch on the labels, which are random in
+    real frontiers (a branch on them mispredicts).
     """
-    for j in range(1, MAX_LABEL + 1):
-        relabel[j] = 0
-    nxt = np.int64(1)
+    relabel = _PACKED_SPECIAL
+    nxt = np.uint64(1)
     key = np.uint64(ends)
     for i in range(keep.size):
         c = work[keep[i]]
-        r = relabel[c]
-        first = r == 0 and c != FREE
+        shift = np.uint64(4 * c)
+        r = (relabel >> shift) & np.uint64(15)
+        first = (r == np.uint64(0)) & (c != FREE)
         r = nxt if first else r
-        relabel[c] = r
-        nxt += first
-        key += np.uint64(r) * PLACE[i]
+        relabel |= r << shift
+        nxt += np.uint64(first)
+        key += r * PLACE[i]
     return key
 
 
 def scratch() -> np.ndarray:
-    """The work arrays of one thread's :func:`expand`: a state's codes, its codes after the step, the relabelling.
+    """The work arrays of one thread's :func:`expand`: a state's codes, and its codes after the step.
 
     The caller makes them once: a kernel compiled without numba's reference
     counting cannot allocate, and with it every call of an inlined helper on
     an array costs an atomic increment and decrement (half the time of a
     hash table insert).
     """
-    s = np.zeros((3, 32), np.int64)
-    s[2, ENDED] = PACKED_ENDED
-    s[2, FULL] = PACKED_FULL
-    return s
+    return np.zeros((2, 32), np.int64)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -210,7 +213,6 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
     n = nprev + 1
     codes = scratch[0]
     work = scratch[1]
-    relabel = scratch[2]
     i = i0
     while i < i1:
         if nbuf[0] + choice_a.size > bk.size:
@@ -303,9 +305,9 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
                         forced += 1
                 if forced > budget:
                     continue
-            newkey = pack(work, keep, ends, relabel)
+            newkey = pack(work, keep, ends)
             if mirror.size:
-                image = pack(work, mirror, ends, relabel)
+                image = pack(work, mirror, ends)
                 if image < newkey:
                     newkey = image
             j = nbuf[0]
