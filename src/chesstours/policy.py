@@ -90,7 +90,7 @@ from .machine import plain_allowance as _plain_allowance
 from .pieces import KNIGHT, Leaper
 from .warnsdorff import COMPILED_ABOVE as WALK_COMPILED_ABOVE
 from .warnsdorff.rule import TIEBREAKS, Tiebreak
-from .words import about_duration, format_bytes, format_duration
+from .words import about_duration, format_bytes, format_duration, format_seconds
 
 __all__ = [
     "FindMethod", "CountMethod", "Tiebreak", "Order", "BishopMethod",
@@ -671,13 +671,14 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
             return frontier("a spill folder asks for the frontier method", None)
         nodes, seconds, _ = estimated()
         if seconds <= FRONTIER_ABOVE_SECONDS:
-            return backtrack(f"backtracking is estimated at {format_duration(seconds)}, quicker than setting up "
+            return backtrack(f"backtracking is estimated at {format_seconds(seconds)}, quicker than setting up "
                              "the frontier method")
-        sweep = frontier_estimate().seconds / FRONTIER_FORECAST_HIGH
-        if seconds > sweep:
-            return frontier(f"backtracking would visit about {nodes:.1e} positions ({format_duration(seconds)}, "
-                            f"more than {FRONTIER_ABOVE_SECONDS:g} s and than the frontier method's "
-                            f"{format_duration(sweep)}); the frontier method counts without visiting the tours", None)
-        return backtrack(f"backtracking is estimated at {format_duration(seconds)}, quicker than the frontier "
-                         f"method's {format_duration(sweep)}")
+        forecast = frontier_estimate().seconds
+        # the forecast runs high where backtracking competes (see FRONTIER_FORECAST_HIGH)
+        weighed = f"1/{FRONTIER_FORECAST_HIGH:g} of the frontier method's forecast of {format_seconds(forecast)}"
+        if seconds > forecast / FRONTIER_FORECAST_HIGH:
+            return frontier(f"backtracking would visit about {nodes:.1e} positions ({format_seconds(seconds)}, "
+                            f"more than {FRONTIER_ABOVE_SECONDS:g} s and than {weighed}); the frontier method "
+                            "counts without visiting the tours", None)
+        return backtrack(f"backtracking is estimated at {format_seconds(seconds)}, quicker than {weighed}")
     return backtrack("the frontier method cannot count this board here: " + why_not, why_not)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-__all__ = ["Status", "format_duration", "about_duration", "format_bytes"]
+__all__ = ["Status", "format_duration", "about_duration", "format_seconds", "format_bytes"]
 
 
 class Status(str, Enum):
@@ -73,6 +73,12 @@ def about_duration(seconds: float) -> str:
     ``"under a second"``."""
     text = format_duration(seconds)
     return text if text == "under a second" else f"about {text}"
+
+
+def format_seconds(seconds: float) -> str:
+    """A duration to set against another: two figures of seconds below ten (``"0.74 s"``, ``"3.1 s"``), else
+    :func:`format_duration` (two estimates "under a second" cannot be told apart)."""
+    return f"{seconds:.2g} s" if seconds < 10 else format_duration(seconds)
 
 
 def format_bytes(nbytes: float) -> str:
