@@ -21,9 +21,35 @@ table front to back instead of missing the cache on every state.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import binding as _llvm
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from .layout import EMPTY_KEY, NARROW_OVERFLOW, OVERFLOW  # noqa: F401  (read by the kernels and their callers)
+
+#: States ahead whose home slot :func:`insert_run` asks the processor to fetch (16 to 64 did as well; 8 less).
+PREFETCH_AHEAD = 16
+#: LLVM's name of its prefetch intrinsic: mangled on the type of the pointer before LLVM 15 (numba 0.59, 0.60).
+_PREFETCH = "llvm.prefetch.p0" if _llvm.llvm_version_info[0] >= 15 else "llvm.prefetch.p0i8"
+
+
+@intrinsic
+def prefetch(typingctx, arr, index):
+    """Ask the processor to fetch ``arr[index]`` into its caches, to write it soon (a hint: nothing else changes)."""
+    sig = types.void(arr, index)
+
+    def codegen(context, builder, signature, args):
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, signature.args[0], array, [args[1]], wraparound=False)
+        byte_ptr, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]),
+                                            _PREFETCH)
+        builder.call(fn, [builder.bitcast(ptr, byte_ptr), i32(1), i32(3), i32(1)])  # write, keep, data
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 @njit(cache=True, inline="always")
@@ -135,12 +161,17 @@ def sort_batch(bk, bl, bh, nb, sk, sl, sh, obits, pbits, bounds):
 def insert_run(sk, sl, sh, i0, nb, tab, stride, pbits, fill, max_fill, err, modulus):
     """Insert states ``i0 .. nb``; stop (returning the index) when the table holds ``max_fill``.
 
-    ``sh`` may be empty: every high limb is then zero.
+    ``sh`` may be empty: every high limb is then zero. The states come sorted
+    by hash, a few table lines apart: the home slot of the state
+    :data:`PREFETCH_AHEAD` places on is fetched while this one goes in (the
+    inserts of 6x8 open took 0.64 of their time with it, replayed).
     """
     size = tab.size // stride
     for i in range(i0, nb):
         if fill[0] >= max_fill:
             return i
+        if i + PREFETCH_AHEAD < nb:
+            prefetch(tab, home(sk[i + PREFETCH_AHEAD], pbits, size) * stride)
         insert(tab, stride, size, pbits, sk[i], sl[i], sh[i] if sh.size else np.uint64(0), fill, err, modulus)
     return nb
 
