@@ -24,12 +24,15 @@ Usage::
                                                           # other leapers (about 3 minutes)
     python benchmarks/bench_frontier.py --long            # boards growing longer: where the states stop growing
                                                           # and the join's pairs take over (about 3 minutes)
+    python benchmarks/bench_frontier.py --kernels 6x8 --threads 1   # where one count's time goes, kernel by kernel
 """
 
 from __future__ import annotations
 
 import argparse
 import resource
+import threading
+import time
 
 from _report import median_time, table
 
@@ -128,6 +131,50 @@ def long_boards(workers: int | None, runs: int) -> None:
           ["board", "tours", "how", "max states", "pairs", "seconds", "peak MiB"], rows, 2)
 
 
+#: (module, kernel) timed by ``--kernels``: the sweep's and the join's, called from Python once a batch or a part.
+KERNELS = [("kernel", "expand"), ("table", "sort_batch"), ("table", "insert_run"), ("table", "rehash"),
+           ("table", "compact"), ("join_kernel", "unfold"), ("join_kernel", "read_half"),
+           ("join_kernel", "index_half"), ("join_kernel", "join_states")]
+
+
+def kernels(board: str, closed: bool, workers: int | None, runs: int) -> None:
+    """Where one count's time goes: the seconds inside each compiled kernel (summed over threads), the median of runs."""
+    import importlib
+
+    r = Board(*map(int, board.split("x")))
+    frontier_count(Board(6, 6), KNIGHT, closed, workers=workers)  # load the compiled kernels
+    spent: dict[str, float] = {}
+    lock = threading.Lock()
+    for module, name in KERNELS:
+        mod = importlib.import_module(f"chesstours.frontier.{module}")
+        kernel = getattr(mod, name)
+
+        def timed(*args, kernel=kernel, name=name):
+            t0 = time.perf_counter()
+            try:
+                return kernel(*args)
+            finally:
+                with lock:
+                    spent[name] = spent.get(name, 0.0) + time.perf_counter() - t0
+
+        setattr(mod, name, timed)
+    per_run = []
+    for _ in range(runs):
+        spent.clear()
+        t0, c0 = time.perf_counter(), time.process_time()
+        result = frontier_count(r, KNIGHT, closed, workers=workers)
+        per_run.append((time.perf_counter() - t0, time.process_time() - c0, dict(spent)))
+    per_run.sort(key=lambda x: x[0])
+    wall, cpu, spent_then = per_run[len(per_run) // 2]
+    rows = [[name, f"{spent_then.get(name, 0.0):.2f}", f"{spent_then.get(name, 0.0) / cpu:.0%}"] for _, name in KERNELS]
+    rows.append(["(the rest: Python, waiting)", f"{cpu - sum(spent_then.values()):.2f}",
+                 f"{(cpu - sum(spent_then.values())) / cpu:.0%}"])
+    table(f"Where the time of the count of {board} {'closed' if closed else 'open'} goes ({result.count:,} undirected, "
+          f"{result.states_total:,} states extended, {result.pairs:,} pairs joined): wall {wall:.2f} s, CPU "
+          f"{cpu:.2f} s on {result.threads} thread(s); seconds inside each kernel, summed over threads (the run of "
+          f"median wall time of {runs})", ["kernel", "seconds", "of CPU"], rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the small boards")
@@ -138,9 +185,15 @@ def main() -> None:
     parser.add_argument("--only", default=None, metavar="BOARDS", help="only these boards: 7x7,8x8")
     parser.add_argument("--forecast", action="store_true",
                         help="the forecast against the count instead, on longer boards and other leapers")
+    parser.add_argument("--kernels", default=None, metavar="BOARD",
+                        help="where one count's time goes instead, kernel by kernel (with --closed for closed tours)")
+    parser.add_argument("--closed", action="store_true", help="closed tours (with --kernels)")
     parser.add_argument("--long", action="store_true",
                         help="boards growing longer instead: the widest step, the pairs of the join, the time")
     args = parser.parse_args()
+    if args.kernels:
+        kernels(args.kernels, args.closed, args.threads, args.runs)
+        return
     if args.long:
         long_boards(args.threads, args.runs)
         return
