@@ -71,7 +71,10 @@ step, the mirror pairs counted twice. Where it goes, for 8x8 closed on two
 cores (126 s wall, 3.75 GiB at the peak, in the left half's widest step):
 the two half sweeps about 135 s of CPU (making successor keys 54 s,
 inserting them into the tables 56 s, sorting the middle states 19 s), and
-the join about 96 s for 7.9 billion pairs of middle states, 12 ns a pair.
+the join about 96 s for 7.9 billion pairs of middle states, 12 ns a pair. (Measured before
+inserts asked for their table lines ahead, which took the inserts of 6x8
+open to 0.58 of their time: ``python benchmarks/bench_frontier.py --kernels
+6x8``.)
 The join's work grows with the pairs it enumerates, not with the states:
 grouping the states of each half by the pairing they induce on the middle
 line and combining group totals is the step not taken yet.
