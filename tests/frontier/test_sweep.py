@@ -291,6 +291,10 @@ def test_auto_backtracks_where_backtracking_beats_the_sweep_even_past_a_quarter_
     assert count_tours("6x6").directed == 6_637_920
 
 
+#: insert_run's ring of home slots (its scratch).
+HOMES = np.zeros(ft.PREFETCH_AHEAD, np.int64)
+
+
 def test_counts_carry_into_a_second_64_bit_limb():
     table = np.zeros(3 * 1024, np.uint64)
     table[0::3] = ft.EMPTY_KEY
@@ -299,7 +303,7 @@ def test_counts_carry_into_a_second_64_bit_limb():
     keys = np.array([7, 7, 7], np.uint64)
     lo = np.array([top, top, 5], np.uint64)
     hi = np.array([0, 1, 0], np.uint64)
-    ft.insert_run(keys, lo, hi, 0, 3, table, 3, 0, fill, 1000, err, np.uint64(0))
+    ft.insert_run(keys, lo, hi, 0, 3, table, 3, 0, fill, 1000, err, np.uint64(0), HOMES)
     got = ft.compact(table, 3, int(fill[0]))
     assert int(got[0][0]) == 7 and int(got[1][0]) + (int(got[2][0]) << 64) == 2 * (2**64 - 1) + 2**64 + 5
     assert err[0] == 0
@@ -311,7 +315,7 @@ def test_a_one_limb_table_flags_a_carry_instead_of_wrapping():
     fill, err = np.zeros(1, np.int64), np.zeros(1, np.int64)
     keys = np.array([3, 3], np.uint64)
     lo = np.array([2**63, 2**63], np.uint64)
-    ft.insert_run(keys, lo, np.zeros(2, np.uint64), 0, 2, table, 2, 0, fill, 48, err, np.uint64(0))
+    ft.insert_run(keys, lo, np.zeros(2, np.uint64), 0, 2, table, 2, 0, fill, 48, err, np.uint64(0), HOMES)
     assert err[0] == ft.NARROW_OVERFLOW
 
 
@@ -322,7 +326,7 @@ def test_a_two_limb_table_refuses_a_count_past_2_to_the_128():
     top = np.uint64(2**64 - 1)
     keys = np.array([3, 3], np.uint64)
     ft.insert_run(keys, np.array([top, 1], np.uint64), np.array([top, 0], np.uint64), 0, 2, table, 3, 0, fill, 48,
-                  err, np.uint64(0))
+                  err, np.uint64(0), HOMES)
     assert err[0] == ft.OVERFLOW
 
 
@@ -641,4 +645,3 @@ def test_layers_left_by_a_killed_count_are_removed_by_the_next(tmp_path):
         assert not any(p.name.startswith(mine) for p in tmp_path.iterdir())
         assert alive.exists() and os.path.isdir(layers.dir)
     assert sorted(p.name for p in tmp_path.iterdir()) == [alive.name]
-

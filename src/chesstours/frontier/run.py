@@ -174,8 +174,10 @@ class _Worker:
         self.acc = np.zeros(2, np.uint64)
         self.pos = 0
         from . import kernel as fk
+        from . import table as ft
 
         self.scratch = fk.scratch()
+        self.homes = np.zeros(ft.PREFETCH_AHEAD, np.int64)  # insert_run's ring of home slots
 
     def size(self) -> int:
         return sum(x[0].size for x in self.inputs)
@@ -245,7 +247,7 @@ class _Worker:
             p.grow(self._bigger(p, nb - i, done), self.pbits, self.err)
         while True:
             i = ft.insert_run(keys, lo, hi, i, nb, p.tab, p.stride, self.pbits, p.fill, int(LOAD * p.size), self.err,
-                              self.modulus)
+                              self.modulus, self.homes)
             if i == nb:
                 return
             p.grow(self._bigger(p, nb - i, done), self.pbits, self.err)
