@@ -37,7 +37,7 @@ from .backtrack.where import TourProperty, parse_where
 from .board import Board, Holes
 from .errors import InvalidArgument, LimitReached
 from .existence.reasons import obstruction
-from .machine import await_compiled, compiled_beside, memory_limit
+from .machine import await_compiled, compiled_beside, in_compile_cache, memory_limit
 from .pieces import KNIGHT, Leaper, parse_piece
 from .policy import CountMethod
 from .scale import Spread, count_parts_spread, count_spread
@@ -185,14 +185,23 @@ def count_tours(
                                time_limit, node_limit, progress, split_on)
     t0 = time.perf_counter()
     plain = policy.plain_allowance(board)  # the plan's probes and the count share it (before a kernel loads)
-    # an empty compile cache: the search kernel compiles in another process while the estimate's probes do
-    with compiled_beside("chesstours.backtrack.search", _search_kernel(board, piece, s, e, closed, method,
-                                                                        spill_dir)) as warming:
+    kernels = _search_kernels(board, piece, s, e, closed, method, spill_dir)
+    if plain is not None and kernels is not None and in_compile_cache(kernels.probe) \
+            and in_compile_cache(kernels.advance):
+        # the search runs compiled after its estimate anyway: with both kernels in the compile cache, loading
+        # them costs less than the probes in plain Python (the set-ups stay there, as the allowance says)
+        plain.take(plain.positions)
+    # an empty compile cache: the search kernel compiles in another process while the estimate's probes run
+    with compiled_beside("chesstours.backtrack.search", None if kernels is None else kernels.advance) as warming:
         plan = policy.plan_count(board, piece, s, e, closed, method, time_limit=time_limit, node_limit=node_limit,
                                  workers=workers, spill_dir=spill_dir, plain=plain)
         if plan.method == "backtrack":
             # the kernel is in the cache when that process ends (or it failed, and the kernel compiles here)
             await_compiled(warming, WARMING_WAIT if time_limit is None else t0 + time_limit - time.perf_counter())
+            if warming is not None and plain is not None:
+                # the search kernel waited for is in the cache: the search runs in it from the start (its
+                # set-up stays in Python, as the compiling process ran it)
+                plain.take(plain.positions)
     if plan.refusal is not None:
         raise InvalidArgument(plan.refusal)
     if plan.method == "theory":
@@ -225,17 +234,17 @@ def count_tours(
 WARMING_WAIT = 30.0
 
 
-def _search_kernel(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, method: str,
-                   spill_dir) -> Any | None:
-    """The search kernel, for a count whose plan estimates its search first
-    (:func:`chesstours.policy.searches_after_estimate`; its probes compile meanwhile:
-    :func:`chesstours.machine.compiled_beside`); None for another count. It loads the module of the search
-    kernel: a query's plain-Python allowance must be taken before (it is none once that module is loaded)."""
+def _search_kernels(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, method: str,
+                    spill_dir) -> Any | None:
+    """The module of the search kernels, for a count whose plan estimates its search first
+    (:func:`chesstours.policy.searches_after_estimate`; its probes run meanwhile:
+    :func:`chesstours.machine.compiled_beside`); None for another count. It loads that module: a query's
+    plain-Python allowance must be taken before (it is none once the module is loaded)."""
     if not policy.searches_after_estimate(board, piece, s, e, closed, method, spill_dir):
         return None
     from .backtrack import kernel
 
-    return kernel.advance
+    return kernel
 
 
 def _count_in_tasks(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, method: str,

@@ -219,12 +219,26 @@ def compile_in_background(module: str) -> subprocess.Popen | None:
 
 def await_compiled(process: subprocess.Popen | None, seconds: float) -> None:
     """Wait at most ``seconds`` for a process of :func:`compile_in_background` to end (if it has not, or it
-    failed, the caller compiles what it needs itself)."""
+    failed, the caller compiles what it needs itself). Meanwhile numba readies its compiler in this
+    process, which the first kernel it loads would otherwise wait for (a quarter of a second)."""
     if process is not None:
+        if process.poll() is None:
+            _ready_numba()
         try:
             process.wait(timeout=max(0.0, seconds))
         except subprocess.TimeoutExpired:
             pass
+
+
+def _ready_numba() -> None:
+    """Set up numba's compiler for this machine's processor now (its registries of typed operations), as the
+    first kernel compiled or loaded from the cache would."""
+    try:
+        from numba.core.registry import cpu_target
+
+        cpu_target.target_context.refresh()
+    except (ImportError, AttributeError):  # pragma: no cover - another numba: the first kernel does it
+        pass
 
 
 def stop_compiling(process: subprocess.Popen | None) -> None:

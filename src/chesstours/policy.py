@@ -435,7 +435,7 @@ def searches_after_estimate(board: Board, piece: Leaper, start: int | None, end:
     :data:`MAX_BACKTRACK_COUNT_SQUARES` free squares, that no theorem answers
     with 0: their plan runs the estimate's probes first. A count asks it before
     its plan, to compile the search kernel in another process while the probes
-    compile (:func:`chesstours.machine.compiled_beside`); the tests hold the
+    run (:func:`chesstours.machine.compiled_beside`); the tests hold the
     branches of the plan to it.
     """
     return (method in ("auto", "backtrack") and spill_dir is None

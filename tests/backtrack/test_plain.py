@@ -180,3 +180,46 @@ def test_walks_and_rotations_run_compiled_on_small_boards_once_their_loops_are_l
     tour = ct.find_tour("5x6", start="a1", end="b3", method="construct")  # rotated to its end by the kernel
     assert tour.end == Board(5, 6).square("b3")
     tour.validate()
+
+
+def _probe_spy(monkeypatch, module) -> list[int]:
+    """Record each call of ``module.probe`` (the plain-Python twin or the kernel)."""
+    calls: list[int] = []
+    real = module.probe
+
+    def probe(*args):
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(module, "probe", probe)
+    return calls
+
+
+def test_an_estimate_of_few_probes_runs_them_all_in_python_on_an_allowance_of_its_own(monkeypatch):
+    from chesstours.backtrack.tasks import PLAIN_PROBE_SQUARES, estimate_nodes, split_tasks
+
+    in_kernel = _probe_spy(monkeypatch, compiled)
+    small = Board(6, 6)
+    tasks = split_tasks(small, KNIGHT, open_tasks(small, KNIGHT, 0))
+    allowance = PlainAllowance(50_000)
+    assert 50 * len(tasks) * 36 <= PLAIN_PROBE_SQUARES  # the bound holds on 6x6 ...
+    estimate = estimate_nodes(small, KNIGHT, tasks, plain=allowance)
+    assert not in_kernel and allowance.positions == 50_000  # ... every probe in Python, the search's own intact
+    assert estimate == estimate_nodes(small, KNIGHT, tasks)  # the kernel's probes draw the same
+    large = Board(14, 14)
+    tasks = split_tasks(large, KNIGHT, open_tasks(large, KNIGHT, 0))
+    in_kernel.clear()
+    estimate = estimate_nodes(large, KNIGHT, tasks, plain=PlainAllowance(50_000))
+    assert in_kernel and estimate == estimate_nodes(large, KNIGHT, tasks)  # past the bound the kernel takes over
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_count_probes_in_the_kernel_once_both_kernels_are_in_the_compile_cache(monkeypatch, cached):
+    import chesstours.count as count_module
+
+    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)  # a fresh process ...
+    monkeypatch.setattr(count_module, "in_compile_cache", lambda kernel: cached)  # ... on a cold or warm cache
+    monkeypatch.setattr(machine, "compile_in_background", lambda module: None)
+    in_python, in_kernel = _probe_spy(monkeypatch, python), _probe_spy(monkeypatch, compiled)
+    assert ct.count_tours("6x6", start="a1").directed == 524_486
+    assert (bool(in_python), bool(in_kernel)) == ((False, True) if cached else (True, False))

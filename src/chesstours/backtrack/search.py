@@ -49,7 +49,7 @@ def load_kernels() -> None:
 
 def warm() -> None:
     """Compile the search kernel alone (or load it from the cache), for the types every search calls it with:
-    :func:`chesstours.machine.compile_in_background` runs it while a count's estimate compiles the probes.
+    :func:`chesstours.machine.compile_in_background` runs it while a count's estimate probes the search.
     The set-up runs in Python (an allowance of no positions), as a count's does."""
     Search(move_table(Board(3, 4), KNIGHT), [0], plain=PlainAllowance(0)).run()
 

@@ -152,13 +152,22 @@ def closed_tasks(board: Board, piece: Leaper, start: int | None = None, end: int
 NODES_PER_SECOND = 25_000_000
 
 
+#: An estimate whose probes descend at most this many squares in all runs them in plain Python, whatever is
+#: left of its query's allowance, when that query has one (its kernels are neither loaded nor compiled yet):
+#: a second or two of Python (1.5 to 4.5 microseconds a square) against about three to compile the probes.
+PLAIN_PROBE_SQUARES = 500_000
+
+
 def estimate_nodes(board: Board, piece: Leaper, tasks: list[Task], probes: int = 4000, seed: int = 0,
                    plain: PlainAllowance | None = None) -> float:
     """Estimated positions an exhaustive search of ``tasks`` visits (Knuth's random probes; ``plain``: as
-    :class:`Search`'s)."""
+    :class:`Search`'s, except that probes of at most :data:`PLAIN_PROBE_SQUARES` squares in all run in
+    plain Python on an allowance of their own)."""
     table = move_table(board, piece)
     holes = board.hole_mask if board.holes else None
     each = max(50, probes // max(1, len(tasks)))
+    if plain is not None and plain.positions > 0 and each * len(tasks) * board.free_count <= PLAIN_PROBE_SQUARES:
+        plain = PlainAllowance(PLAIN_PROBE_SQUARES)
     searches = (Search(table, t.prefix, end=t.end, end_squares=t.end_squares, holes=holes, plain=plain)
                 for t in tasks)
     return sum(search.estimate(each, seed + i) for i, search in enumerate(searches))
