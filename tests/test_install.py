@@ -111,3 +111,21 @@ def test_a_count_stopped_before_its_join_leaves_no_compiling_process_behind(star
     with pytest.raises(LimitReached):
         frontier_count(Board(7, 8), KNIGHT, True, deadline=time.perf_counter() + 0.3)
     assert len(started) == 1 and started[0][1].poll() is not None
+
+
+def test_waiting_for_kernels_compiling_elsewhere_stops_at_the_deadline_or_at_the_compile_wait(monkeypatch):
+    slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        t0 = time.perf_counter()
+        machine.await_compiled(slow, deadline=t0 + 0.3)  # the job's deadline comes first
+        assert 0.25 < time.perf_counter() - t0 < 5 and slow.poll() is None
+        monkeypatch.setattr(machine, "COMPILE_WAIT", 0.3)
+        t0 = time.perf_counter()
+        machine.await_compiled(slow)  # no deadline: the compile wait
+        assert 0.25 < time.perf_counter() - t0 < 5 and slow.poll() is None
+    finally:
+        machine.stop_compiling(slow)
+    assert slow.poll() is not None
+    quick = subprocess.Popen([sys.executable, "-c", "pass"])
+    machine.await_compiled(quick, deadline=time.perf_counter() + 60)
+    assert quick.returncode == 0  # waited for to its end

@@ -197,7 +197,7 @@ def count_tours(
                                  workers=workers, spill_dir=spill_dir, plain=plain)
         if plan.method == "backtrack":
             # the kernel is in the cache when that process ends (or it failed, and the kernel compiles here)
-            await_compiled(warming, WARMING_WAIT if time_limit is None else t0 + time_limit - time.perf_counter())
+            await_compiled(warming, None if time_limit is None else t0 + time_limit)
             if warming is not None and plain is not None:
                 # the search kernel waited for is in the cache: the search runs in it from the start (its
                 # set-up stays in Python, as the compiling process ran it)
@@ -228,10 +228,6 @@ def count_tours(
             partial=count,
         )
     return count
-
-
-#: Seconds a count waits at most for the search kernel compiling in another process (a second or two).
-WARMING_WAIT = 30.0
 
 
 def _search_kernels(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, method: str,

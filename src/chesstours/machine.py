@@ -20,6 +20,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,8 @@ from .errors import InvalidArgument
 
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "PlainAllowance",
            "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below", "kernels_loaded",
-           "in_compile_cache", "compile_in_background", "compiled_beside", "await_compiled", "stop_compiling"]
+           "in_compile_cache", "compile_in_background", "compiled_beside", "await_compiled", "stop_compiling",
+           "COMPILE_WAIT"]
 
 #: The share of this machine's memory that one job may plan to use.
 MEMORY_SHARE = 0.75
@@ -217,13 +219,20 @@ def compile_in_background(module: str) -> subprocess.Popen | None:
         return None
 
 
-def await_compiled(process: subprocess.Popen | None, seconds: float) -> None:
-    """Wait at most ``seconds`` for a process of :func:`compile_in_background` to end (if it has not, or it
-    failed, the caller compiles what it needs itself). Meanwhile numba readies its compiler in this
-    process, which the first kernel it loads would otherwise wait for (a quarter of a second)."""
+#: Seconds a job waits at most for the kernels compiling in another process (a few on an empty cache; ten
+#: for the join's): past them, or past the job's deadline, it compiles them itself.
+COMPILE_WAIT = 60.0
+
+
+def await_compiled(process: subprocess.Popen | None, deadline: float | None = None) -> None:
+    """Wait for a process of :func:`compile_in_background` to end, at most :data:`COMPILE_WAIT` seconds and
+    until ``deadline`` (a :func:`time.perf_counter` time); if it has not ended, or it failed, the caller
+    compiles what it needs itself. Meanwhile numba readies its compiler in this process, which the first
+    kernel it loads would otherwise wait for (a quarter of a second)."""
     if process is not None:
         if process.poll() is None:
             _ready_numba()
+        seconds = COMPILE_WAIT if deadline is None else min(COMPILE_WAIT, deadline - time.perf_counter())
         try:
             process.wait(timeout=max(0.0, seconds))
         except subprocess.TimeoutExpired:

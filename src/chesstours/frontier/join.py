@@ -60,9 +60,6 @@ __all__ = ["Halves", "plan_halves", "count_by_halves"]
 
 #: Bytes a state of the indexed half takes: its partners' degree key, mates, count, and the run table.
 INDEX_BYTES = 40
-#: Seconds a count waits at most for the join's kernels to compile in another process (they take about ten
-#: on an empty cache); past them it compiles them itself.
-WARMING_WAIT = 60.0
 
 
 @dataclass
@@ -213,7 +210,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
             run.result.peak_bytes += held
             runs.append(run)
         # the join's kernels are in the cache when that process ends (or it failed, and they compile here)
-        await_compiled(warming, WARMING_WAIT if deadline is None else deadline - time.perf_counter())
+        await_compiled(warming, deadline)
     sizes = [sum(x[0].size for x in r.states) for r in runs]
     small, large = (0, 1) if sizes[0] <= sizes[1] else (1, 0)
     sweeps = (halves.left, halves.right)
