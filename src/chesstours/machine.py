@@ -14,12 +14,15 @@ True
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import hashlib
 import multiprocessing
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -39,6 +42,9 @@ PLAIN_SEARCH_SQUARES = 256
 #: ... and take at most this many positions there for the whole query (a few tenths of a second at the
 #: 200,000 to 300,000 positions a second of plain Python), then go on in compiled code, some fifty times faster.
 PLAIN_SEARCH_POSITIONS = 50_000
+#: Positions a query takes in plain Python at a time while its kernels compile in another process (a tenth
+#: of a second or so), between looks at whether they are ready.
+WHILE_COMPILING = 20_000
 
 
 def cores() -> int:
@@ -80,16 +86,46 @@ class PlainAllowance:
     one tour), so that the query as a whole, not each search, stops paying
     Python's pace once it is spent.
 
+    When the positions run out on an empty compile cache, an allowance that
+    names the kernels its query goes on in (``compiles``: the module whose
+    ``warm()`` compiles them; ``kernel``: the file of the kernel it loads first,
+    and that kernel's name) has them compiled in another process
+    (:func:`compile_in_background`), and its query goes on in Python, some
+    :data:`WHILE_COMPILING` positions at a time, until they are in the cache:
+    a search that ends before that never waits for the compiler.
+
     >>> allowance = PlainAllowance(100); allowance.take(30); allowance.positions
     70
     """
 
-    def __init__(self, positions: int):
+    def __init__(self, positions: int, compiles: str | None = None, kernel: tuple[str, str] | None = None):
         self.positions = max(0, int(positions))
+        self.compiles = compiles
+        self.kernel = kernel
+        self.compiling: subprocess.Popen | None = None
+        self._asked = False
 
     def take(self, positions: int) -> None:
         """Record ``positions`` searched in plain Python."""
         self.positions = max(0, self.positions - int(positions))
+
+    def lasts(self) -> bool:
+        """Whether the query goes on in plain Python now: positions are left, or its kernels are compiling in
+        another process (started here when the positions first run out and the kernels are not cached; one
+        process a module at a time, however many queries wait for it)."""
+        if self.positions > 0:
+            return True
+        with _COMPILING_LOCK:
+            if not self._asked:
+                self._asked = True
+                if self.compiles is not None and self.kernel is not None and not in_cache_folder(*self.kernel):
+                    running = _COMPILING.get(self.compiles)
+                    if running is None or running.poll() is not None:
+                        running = compile_in_background(self.compiles)
+                        if running is not None:
+                            _COMPILING[self.compiles] = running
+                    self.compiling = running
+        return self.compiling is not None and self.compiling.poll() is None
 
     def __repr__(self) -> str:
         return f"PlainAllowance({self.positions})"
@@ -108,7 +144,7 @@ def advance_in_turn(plain: PlainAllowance | None, budget: int, python: Any, engi
     while True:
         kernels = engine()
         in_python = kernels is python
-        step = min(budget, plain.positions) if in_python and plain is not None else budget
+        step = min(budget, plain.positions or WHILE_COMPILING) if in_python and plain is not None else budget
         before = nodes()
         status = advance(kernels, step)
         done = nodes() - before
@@ -119,12 +155,16 @@ def advance_in_turn(plain: PlainAllowance | None, budget: int, python: Any, engi
             return status
 
 
-def plain_allowance(free_squares: int, kernels: str | None = None) -> PlainAllowance | None:
+def plain_allowance(free_squares: int, kernels: str | None = None, compiles: str | None = None,
+                    kernel: tuple[str, str] | None = None) -> PlainAllowance | None:
     """The plain-Python allowance of a query on a board of ``free_squares`` squares: :data:`PLAIN_SEARCH_POSITIONS`
     positions up to :data:`PLAIN_SEARCH_SQUARES` squares; None (compiled code from the start) above, after
     :func:`use_compiled_only`, or once the module ``kernels`` (the family's compiled kernels) is loaded in
-    this process: there is no compiling left to save, and plain Python is fifty times slower."""
-    return None if compiled_below(free_squares, PLAIN_SEARCH_SQUARES, kernels) else PlainAllowance(PLAIN_SEARCH_POSITIONS)
+    this process: there is no compiling left to save, and plain Python is fifty times slower. ``compiles``
+    and ``kernel``: as :class:`PlainAllowance`'s."""
+    if compiled_below(free_squares, PLAIN_SEARCH_SQUARES, kernels):
+        return None
+    return PlainAllowance(PLAIN_SEARCH_POSITIONS, compiles, kernel)
 
 
 def kernels_loaded(module: str) -> bool:
@@ -188,6 +228,22 @@ def compile_cache_dir() -> str | None:
     return None
 
 
+def in_cache_folder(source: str, name: str) -> bool:
+    """Whether numba's cache folder holds an index of compiled code of the kernel ``name`` (``module.function``,
+    as numba names its files) of the file ``source``, without loading numba: its folder for the source's
+    folder is named after that folder and the SHA-1 of its path. True when there is no cache folder or it
+    cannot be read: the caller then takes the cache for warm and does nothing more."""
+    folder = compile_cache_dir()
+    if folder is None:
+        return True
+    where = os.path.dirname(os.path.abspath(source))
+    sub = f"{os.path.basename(where)}_{hashlib.sha1(where.encode()).hexdigest()}"
+    try:
+        return any(Path(folder, sub).glob(f"{name}-*.nbi"))
+    except OSError:  # pragma: no cover - an unreadable folder
+        return True
+
+
 def in_compile_cache(kernel: Any) -> bool:
     """Whether numba's cache folder holds compiled code of ``kernel`` (a numba dispatcher), for some types.
 
@@ -237,6 +293,18 @@ def await_compiled(process: subprocess.Popen | None, deadline: float | None = No
             process.wait(timeout=max(0.0, seconds))
         except subprocess.TimeoutExpired:
             pass
+
+
+#: The processes that allowances started, by the module they compile, and the lock that starts them.
+_COMPILING: dict[str, subprocess.Popen] = {}
+_COMPILING_LOCK = threading.Lock()
+
+
+@atexit.register
+def _stop_background() -> None:
+    """Stop the compiling processes that allowances started and that still run (the query ended in Python)."""
+    for process in list(_COMPILING.values()):
+        stop_compiling(process)
 
 
 def _ready_numba() -> None:

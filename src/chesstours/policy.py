@@ -66,8 +66,10 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
+from pathlib import Path
 from typing import Any, Literal, get_args
 
+from . import backtrack
 from .arguments import query_json
 from .backtrack import (
     NODES_PER_SECOND,
@@ -235,9 +237,13 @@ def plain_allowance(board: Board) -> PlainAllowance | None:
     and once this process has loaded the kernel.
 
     Small searches are over before numba could load; a large one pays a tenth
-    of a second more, nothing next to compiling the kernel on a first run.
+    of a second more, nothing next to compiling the kernel on a first run. On
+    an empty compile cache the kernel then compiles in another process while
+    the search goes on in Python (see :class:`~chesstours.machine.PlainAllowance`).
     """
-    return _plain_allowance(board.free_count, kernels="chesstours.backtrack.kernel")
+    kernel = (str(Path(backtrack.__file__).with_name("kernel.py")), "kernel.advance")
+    return _plain_allowance(board.free_count, kernels="chesstours.backtrack.kernel",
+                            compiles="chesstours.backtrack.search", kernel=kernel)
 
 
 def default_start(board: Board) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -223,3 +224,88 @@ def test_a_count_probes_in_the_kernel_once_both_kernels_are_in_the_compile_cache
     in_python, in_kernel = _probe_spy(monkeypatch, python), _probe_spy(monkeypatch, compiled)
     assert ct.count_tours("6x6", start="a1").directed == 524_486
     assert (bool(in_python), bool(in_kernel)) == ((False, True) if cached else (True, False))
+
+
+def _kernel_spy(monkeypatch) -> list[int]:
+    """Record each call of the compiled ``advance``."""
+    calls: list[int] = []
+    real = compiled.advance
+
+    def advance(*args):
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(compiled, "advance", advance)
+    return calls
+
+
+@pytest.fixture
+def empty_cache(monkeypatch):
+    """A fresh process on an empty compile cache, whose kernels 'compile' in a process of ours."""
+    started: list[subprocess.Popen] = []
+
+    def start(seconds: float) -> None:
+        def compile_in_background(module):
+            started.append(subprocess.Popen([sys.executable, "-c", f"import time; time.sleep({seconds})"]))
+            return started[-1]
+
+        monkeypatch.setattr(machine, "compile_in_background", compile_in_background)
+
+    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)
+    monkeypatch.setattr(machine, "in_cache_folder", lambda source, name: False)
+    monkeypatch.setattr(machine, "_COMPILING", {})
+    yield start, started
+    for process in started:
+        machine.stop_compiling(process)
+
+
+def test_a_search_goes_on_in_python_while_its_kernel_compiles_elsewhere(empty_cache, monkeypatch):
+    start, started = empty_cache
+    start(60)  # compiling longer than the search takes in Python
+    in_kernel = _kernel_spy(monkeypatch)
+    found = ct.find_tour("4x9", start="a1", method="backtrack")  # some 160,000 positions: past the allowance
+    assert len(started) == 1 and started[0].poll() is None and not in_kernel
+    monkeypatch.setattr(machine, "kernels_loaded", lambda module: True)
+    assert np.array_equal(found.path, ct.find_tour("4x9", start="a1", method="backtrack").path)  # the kernel's
+
+
+def test_a_search_moves_to_the_kernel_once_it_is_compiled(empty_cache, monkeypatch):
+    start, started = empty_cache
+    start(0.3)
+    in_kernel = _kernel_spy(monkeypatch)
+    by_frontier = ct.count_tours("5x6", method="frontier").directed
+    assert ct.count_tours("5x6").directed == by_frontier  # 715,000 positions: the kernel takes over
+    assert len(started) == 1 and started[0].returncode == 0 and in_kernel
+
+
+def test_a_warm_cache_starts_no_compiling_process(monkeypatch):
+    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)
+    monkeypatch.setattr(machine, "in_cache_folder", lambda source, name: True)
+    monkeypatch.setattr(machine, "compile_in_background", lambda module: pytest.fail("compiled again"))
+    in_kernel = _kernel_spy(monkeypatch)
+    assert ct.count_tours("5x6").directed == ct.count_tours("5x6", method="frontier").directed and in_kernel
+
+
+def test_the_compiling_process_is_stopped_when_the_query_ends_before_it(tmp_path):
+    code = ("import sys, chesstours as ct\nfrom chesstours import machine\n"
+            "ct.find_tour('4x9', start='a1', method='backtrack')\n"
+            "print('numba' in sys.modules, [p.pid for p in machine._COMPILING.values() if p.poll() is None])\n")
+    env = {**__import__("os").environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert out.returncode == 0, out.stderr
+    loaded, pids = out.stdout.split(maxsplit=1)
+    assert loaded == "False"  # the search ended in Python: numba was never loaded
+    pids = eval(pids)  # noqa: S307 - a list of ints printed above
+    assert len(pids) == 1  # compiling when the search ended ...
+    status = Path(f"/proc/{pids[0]}/status")
+    assert not status.exists() or "State:\tZ" in status.read_text()  # ... and stopped with the process
+
+
+def test_queries_on_an_empty_cache_share_one_compiling_process(empty_cache):
+    start, started = empty_cache
+    start(60)
+    allowances = [policy.plain_allowance(Board(5, 6)) for _ in range(5)]
+    for allowance in allowances:
+        allowance.take(allowance.positions)
+    assert all(allowance.lasts() for allowance in allowances)  # in Python while the kernel compiles ...
+    assert len(started) == 1  # ... in one process for them all

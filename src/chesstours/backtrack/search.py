@@ -162,7 +162,7 @@ class Search:
 
     def _engine(self):
         """The kernels to run now: plain Python while the allowance lasts, else the compiled ones."""
-        if self.plain is not None and self.plain.positions > 0:
+        if self.plain is not None and self.plain.lasts():
             return plain_kernels
         return _kernel()
 
