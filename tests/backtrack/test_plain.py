@@ -183,23 +183,23 @@ def test_walks_and_rotations_run_compiled_on_small_boards_once_their_loops_are_l
     tour.validate()
 
 
-def _probe_spy(monkeypatch, module) -> list[int]:
-    """Record each call of ``module.probe`` (the plain-Python twin or the kernel)."""
+def _spy(monkeypatch, module, name: str = "probe") -> list[int]:
+    """Record each call of ``module.name`` (a plain-Python twin or a kernel)."""
     calls: list[int] = []
-    real = module.probe
+    real = getattr(module, name)
 
-    def probe(*args):
+    def spy(*args):
         calls.append(1)
         return real(*args)
 
-    monkeypatch.setattr(module, "probe", probe)
+    monkeypatch.setattr(module, name, spy)
     return calls
 
 
 def test_an_estimate_of_few_probes_runs_them_all_in_python_on_an_allowance_of_its_own(monkeypatch):
     from chesstours.backtrack.tasks import PLAIN_PROBE_SQUARES, estimate_nodes, split_tasks
 
-    in_kernel = _probe_spy(monkeypatch, compiled)
+    in_kernel = _spy(monkeypatch, compiled)
     small = Board(6, 6)
     tasks = split_tasks(small, KNIGHT, open_tasks(small, KNIGHT, 0))
     allowance = PlainAllowance(50_000)
@@ -221,22 +221,9 @@ def test_a_count_probes_in_the_kernel_once_both_kernels_are_in_the_compile_cache
     monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)  # a fresh process ...
     monkeypatch.setattr(count_module, "in_compile_cache", lambda kernel: cached)  # ... on a cold or warm cache
     monkeypatch.setattr(machine, "compile_in_background", lambda module: None)
-    in_python, in_kernel = _probe_spy(monkeypatch, python), _probe_spy(monkeypatch, compiled)
+    in_python, in_kernel = _spy(monkeypatch, python), _spy(monkeypatch, compiled)
     assert ct.count_tours("6x6", start="a1").directed == 524_486
     assert (bool(in_python), bool(in_kernel)) == ((False, True) if cached else (True, False))
-
-
-def _kernel_spy(monkeypatch) -> list[int]:
-    """Record each call of the compiled ``advance``."""
-    calls: list[int] = []
-    real = compiled.advance
-
-    def advance(*args):
-        calls.append(1)
-        return real(*args)
-
-    monkeypatch.setattr(compiled, "advance", advance)
-    return calls
 
 
 @pytest.fixture
@@ -262,7 +249,7 @@ def empty_cache(monkeypatch):
 def test_a_search_goes_on_in_python_while_its_kernel_compiles_elsewhere(empty_cache, monkeypatch):
     start, started = empty_cache
     start(60)  # compiling longer than the search takes in Python
-    in_kernel = _kernel_spy(monkeypatch)
+    in_kernel = _spy(monkeypatch, compiled, "advance")
     found = ct.find_tour("4x9", start="a1", method="backtrack")  # some 160,000 positions: past the allowance
     assert len(started) == 1 and started[0].poll() is None and not in_kernel
     monkeypatch.setattr(machine, "kernels_loaded", lambda module: True)
@@ -272,7 +259,7 @@ def test_a_search_goes_on_in_python_while_its_kernel_compiles_elsewhere(empty_ca
 def test_a_search_moves_to_the_kernel_once_it_is_compiled(empty_cache, monkeypatch):
     start, started = empty_cache
     start(0.3)
-    in_kernel = _kernel_spy(monkeypatch)
+    in_kernel = _spy(monkeypatch, compiled, "advance")
     by_frontier = ct.count_tours("5x6", method="frontier").directed
     assert ct.count_tours("5x6").directed == by_frontier  # 715,000 positions: the kernel takes over
     assert len(started) == 1 and started[0].returncode == 0 and in_kernel
@@ -282,7 +269,7 @@ def test_a_warm_cache_starts_no_compiling_process(monkeypatch):
     monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)
     monkeypatch.setattr(machine, "in_cache_folder", lambda source, name: True)
     monkeypatch.setattr(machine, "compile_in_background", lambda module: pytest.fail("compiled again"))
-    in_kernel = _kernel_spy(monkeypatch)
+    in_kernel = _spy(monkeypatch, compiled, "advance")
     assert ct.count_tours("5x6").directed == ct.count_tours("5x6", method="frontier").directed and in_kernel
 
 
