@@ -89,6 +89,7 @@ def started(monkeypatch):
         return procs[-1][1]
 
     monkeypatch.setattr(machine, "in_compile_cache", lambda kernel: False)
+    monkeypatch.setattr(machine, "in_cache_folder", lambda source, name: False)
     monkeypatch.setattr(machine, "compile_in_background", start)
     return procs
 

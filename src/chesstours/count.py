@@ -28,16 +28,16 @@ import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from . import policy
 from .arguments import check_limits, prepare_query, query_json
 from .backtrack import TaskResult, closed_tasks, open_tasks, run_tasks, split_tasks
+from .backtrack.search import PROBE_KERNEL, SEARCH_KERNEL
 from .backtrack.where import TourProperty, parse_where
 from .board import Board, Holes
 from .errors import InvalidArgument, LimitReached
 from .existence.reasons import obstruction
-from .machine import await_compiled, compiled_beside, in_compile_cache, memory_limit
+from .machine import await_compiled, compiled_beside, in_cache_folder, memory_limit
 from .pieces import KNIGHT, Leaper, parse_piece
 from .policy import CountMethod
 from .scale import Spread, count_parts_spread, count_spread
@@ -185,14 +185,14 @@ def count_tours(
                                time_limit, node_limit, progress, split_on)
     t0 = time.perf_counter()
     plain = policy.plain_allowance(board)  # the plan's probes and the count share it (before a kernel loads)
-    kernels = _search_kernels(board, piece, s, e, closed, method, spill_dir)
-    if plain is not None and kernels is not None and in_compile_cache(kernels.probe) \
-            and in_compile_cache(kernels.advance):
+    estimates = policy.searches_after_estimate(board, piece, s, e, closed, method, spill_dir)
+    if plain is not None and estimates and in_cache_folder(*SEARCH_KERNEL) and in_cache_folder(*PROBE_KERNEL):
         # the search runs compiled after its estimate anyway: with both kernels in the compile cache, loading
         # them costs less than the probes in plain Python (the set-ups stay there, as the allowance says)
         plain.take(plain.positions)
-    # an empty compile cache: the search kernel compiles in another process while the estimate's probes run
-    with compiled_beside("chesstours.backtrack.search", None if kernels is None else kernels.advance) as warming:
+    # an empty compile cache: the search kernel compiles in another process (started before this one loads
+    # numba) while the estimate's probes run
+    with compiled_beside("chesstours.backtrack.search", SEARCH_KERNEL if estimates else None) as warming:
         plan = policy.plan_count(board, piece, s, e, closed, method, time_limit=time_limit, node_limit=node_limit,
                                  workers=workers, spill_dir=spill_dir, plain=plain)
         if plan.method == "backtrack":
@@ -228,19 +228,6 @@ def count_tours(
             partial=count,
         )
     return count
-
-
-def _search_kernels(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, method: str,
-                    spill_dir) -> Any | None:
-    """The module of the search kernels, for a count whose plan estimates its search first
-    (:func:`chesstours.policy.searches_after_estimate`; its probes run meanwhile:
-    :func:`chesstours.machine.compiled_beside`); None for another count. It loads that module: a query's
-    plain-Python allowance must be taken before (it is none once the module is loaded)."""
-    if not policy.searches_after_estimate(board, piece, s, e, closed, method, spill_dir):
-        return None
-    from .backtrack import kernel
-
-    return kernel
 
 
 def _count_in_tasks(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, method: str,

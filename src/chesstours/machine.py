@@ -329,10 +329,12 @@ def stop_compiling(process: subprocess.Popen | None) -> None:
 @contextlib.contextmanager
 def compiled_beside(module: str, kernel: Any | None) -> Iterator[subprocess.Popen | None]:
     """Compile the kernels of ``module`` in a second process (:func:`compile_in_background`) while the
-    ``with`` body runs, when ``kernel`` (one of them, a numba dispatcher) is not in the compile cache; None:
-    none is needed. Gives the process (or None) to :func:`await_compiled` before the body needs the kernels,
-    and stops it on the way out, however the body ends."""
-    process = None if kernel is None or in_compile_cache(kernel) else compile_in_background(module)
+    ``with`` body runs, when ``kernel`` (one of them: a numba dispatcher, or its source file and name as
+    :func:`in_cache_folder` takes them, which needs no numba) is not in the compile cache; None: none is
+    needed. Gives the process (or None) to :func:`await_compiled` before the body needs the kernels, and
+    stops it on the way out, however the body ends."""
+    cached = kernel is None or (in_cache_folder(*kernel) if isinstance(kernel, tuple) else in_compile_cache(kernel))
+    process = None if cached else compile_in_background(module)
     try:
         yield process
     finally:

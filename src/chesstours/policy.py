@@ -66,10 +66,8 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
-from pathlib import Path
 from typing import Any, Literal, get_args
 
-from . import backtrack
 from .arguments import query_json
 from .backtrack import (
     NODES_PER_SECOND,
@@ -80,6 +78,7 @@ from .backtrack import (
     open_tasks,
     split_tasks,
 )
+from .backtrack.search import SEARCH_KERNEL
 from .backtrack.split import balanced_tasks, search_bytes
 from .bishop.methods import BISHOP_METHOD_HELP, BISHOP_METHODS, BishopMethod
 from .board import Board
@@ -241,9 +240,8 @@ def plain_allowance(board: Board) -> PlainAllowance | None:
     an empty compile cache the kernel then compiles in another process while
     the search goes on in Python (see :class:`~chesstours.machine.PlainAllowance`).
     """
-    kernel = (str(Path(backtrack.__file__).with_name("kernel.py")), "kernel.advance")
     return _plain_allowance(board.free_count, kernels="chesstours.backtrack.kernel",
-                            compiles="chesstours.backtrack.search", kernel=kernel)
+                            compiles="chesstours.backtrack.search", kernel=SEARCH_KERNEL)
 
 
 def default_start(board: Board) -> int:

@@ -219,7 +219,7 @@ def test_a_count_probes_in_the_kernel_once_both_kernels_are_in_the_compile_cache
     import chesstours.count as count_module
 
     monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)  # a fresh process ...
-    monkeypatch.setattr(count_module, "in_compile_cache", lambda kernel: cached)  # ... on a cold or warm cache
+    monkeypatch.setattr(count_module, "in_cache_folder", lambda source, name: cached)  # ... on a cold or warm cache
     monkeypatch.setattr(machine, "compile_in_background", lambda module: None)
     in_python, in_kernel = _spy(monkeypatch, python), _spy(monkeypatch, compiled)
     assert ct.count_tours("6x6", start="a1").directed == 524_486

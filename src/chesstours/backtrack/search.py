@@ -11,6 +11,7 @@ goes on in the kernel from where Python left it, on the same arrays.
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -52,6 +53,13 @@ def warm() -> None:
     :func:`chesstours.machine.compile_in_background` runs it while a count's estimate probes the search.
     The set-up runs in Python (an allowance of no positions), as a count's does."""
     Search(move_table(Board(3, 4), KNIGHT), [0], plain=PlainAllowance(0)).run()
+
+
+#: The file of the compiled kernels and the name numba gives the search kernel's cache files, to tell whether it
+#: is compiled without loading numba (:func:`chesstours.machine.in_cache_folder`).
+KERNEL_SOURCE = str(Path(__file__).with_name("kernel.py"))
+SEARCH_KERNEL = (KERNEL_SOURCE, "kernel.advance")
+PROBE_KERNEL = (KERNEL_SOURCE, "kernel.probe")
 
 
 def _kernel():
