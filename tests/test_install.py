@@ -130,3 +130,18 @@ def test_waiting_for_kernels_compiling_elsewhere_stops_at_the_deadline_or_at_the
     quick = subprocess.Popen([sys.executable, "-c", "pass"])
     machine.await_compiled(quick, deadline=time.perf_counter() + 60)
     assert quick.returncode == 0  # waited for to its end
+
+
+def test_the_cache_folder_is_read_as_numba_reads_it(tmp_path):
+    # in_cache_folder works out numba's file names to spare loading numba; in_compile_cache asks numba
+    code = ("from chesstours import machine\n"
+            "from chesstours.backtrack.search import SEARCH_KERNEL, PROBE_KERNEL, warm\n"
+            "from chesstours.backtrack import kernel\n"
+            "def both():\n"
+            "    return [(machine.in_cache_folder(*SEARCH_KERNEL), machine.in_compile_cache(kernel.advance)),\n"
+            "            (machine.in_cache_folder(*PROBE_KERNEL), machine.in_compile_cache(kernel.probe))]\n"
+            "print(both()); warm(); print(both())\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == ["[(False, False), (False, False)]", "[(True, True), (False, False)]"]

@@ -188,8 +188,8 @@ def count_tours(
     estimates = policy.searches_after_estimate(board, piece, s, e, closed, method, spill_dir)
     if plain is not None and estimates and in_cache_folder(*SEARCH_KERNEL) and in_cache_folder(*PROBE_KERNEL):
         # the search runs compiled after its estimate anyway: with both kernels in the compile cache, loading
-        # them costs less than the probes in plain Python (the set-ups stay there, as the allowance says)
-        plain.take(plain.positions)
+        # them costs less than the probes in plain Python
+        plain.spend()
     # an empty compile cache: the search kernel compiles in another process (started before this one loads
     # numba) while the estimate's probes run
     with compiled_beside("chesstours.backtrack.search", SEARCH_KERNEL if estimates else None) as warming:
@@ -199,9 +199,7 @@ def count_tours(
             # the kernel is in the cache when that process ends (or it failed, and the kernel compiles here)
             await_compiled(warming, None if time_limit is None else t0 + time_limit)
             if warming is not None and plain is not None:
-                # the search kernel waited for is in the cache: the search runs in it from the start (its
-                # set-up stays in Python, as the compiling process ran it)
-                plain.take(plain.positions)
+                plain.spend()  # the search kernel waited for is in the cache: the search runs in it
     if plan.refusal is not None:
         raise InvalidArgument(plan.refusal)
     if plan.method == "theory":

@@ -109,6 +109,11 @@ class PlainAllowance:
         """Record ``positions`` searched in plain Python."""
         self.positions = max(0, self.positions - int(positions))
 
+    def spend(self) -> None:
+        """Give up what is left: the query's kernels are at hand, and its searches run in them from now on
+        (their set-ups stay in Python, as any allowance has them)."""
+        self.positions = 0
+
     def lasts(self) -> bool:
         """Whether the query goes on in plain Python now: positions are left, or its kernels are compiling in
         another process (started here when the positions first run out and the kernels are not cached; one

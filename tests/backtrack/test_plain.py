@@ -294,6 +294,6 @@ def test_queries_on_an_empty_cache_share_one_compiling_process(empty_cache):
     start(60)
     allowances = [policy.plain_allowance(Board(5, 6)) for _ in range(5)]
     for allowance in allowances:
-        allowance.take(allowance.positions)
+        allowance.spend()
     assert all(allowance.lasts() for allowance in allowances)  # in Python while the kernel compiles ...
     assert len(started) == 1  # ... in one process for them all

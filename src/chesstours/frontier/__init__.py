@@ -87,7 +87,7 @@ the pairs' cost at the costs measured (a coarsening made and added 8 to 19
 ns, a pair walked 4 to 16), some 15 to 25 of 300 CPU-seconds; but the
 streamed half comes in parts by hash, so each part meets only its share of
 a class and would coarsen the run of partners again (no class of 8x8 was
-cheaper shared within a part, and 7x8 closed joined 1.1 to 1.2 times
+cheaper shared within a part, and 7x8 closed joined 1.0 to 1.2 times
 slower), while keeping the coarsenings of the indexed half instead would
 take gigabytes.
 
