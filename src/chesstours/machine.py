@@ -261,21 +261,28 @@ def in_compile_cache(kernel: Any) -> bool:
         return True
 
 
+#: Set in the environment of a process of :func:`compile_in_background`, which compiles what it needs itself.
+_COMPILER = "CHESSTOURS_COMPILING"
+
+
 def compile_in_background(module: str) -> subprocess.Popen | None:
     """Start a process that compiles the kernels of ``module`` into numba's cache, by calling its ``warm()``.
 
     On an empty cache a job compiles its kernels one after the other on one core, and a count by the meet
     in the middle compiles some ten of them (seconds each); the process compiles the kernels a job needs
     last while the job compiles and runs the first, and the job then loads them from the cache. Only the
-    main process starts one (not a worker of a pool or of a cluster), and only with a cache folder
-    (:func:`compile_cache_dir`); None when it is not started. The caller waits for it before it needs the
-    kernels (:func:`await_compiled`), and stops it if it stops first (:func:`stop_compiling`).
+    main process starts one (not a worker of a pool or of a cluster, nor such a process itself), and only
+    with a cache folder (:func:`compile_cache_dir`); None when it is not started. The caller waits for it
+    before it needs the kernels (:func:`await_compiled`), and stops it if it stops first
+    (:func:`stop_compiling`).
     """
-    if multiprocessing.parent_process() is not None or not sys.executable or not os.environ.get("NUMBA_CACHE_DIR"):
-        return None  # a worker; no interpreter to start; or no cache folder to hand the kernels over in
+    if (multiprocessing.parent_process() is not None or os.environ.get(_COMPILER) or not sys.executable
+            or not os.environ.get("NUMBA_CACHE_DIR")):
+        return None  # a worker, or such a process; no interpreter to start; or no cache folder to hand them over in
     try:
         return subprocess.Popen([sys.executable, "-c", f"import {module} as m; m.warm()"], stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                env={**os.environ, _COMPILER: module})
     except OSError:  # pragma: no cover - no process to spare
         return None
 
