@@ -54,6 +54,11 @@ def test_nothing_compiled_is_written_into_the_package(tmp_path):
 
 #: (module whose warm() compiles, a count that then loads what it compiled, the kernels it must load, how many)
 WARMED = [
+    ("chesstours.frontier.run",
+     "from chesstours.frontier import frontier_count, count_strip, kernel as fk, table as ft\n"
+     "assert frontier_count(Board(6, 6), KNIGHT, True, halves=False).how == 'sweep'\n"
+     "count_strip(3, 8, KNIGHT)\n",
+     "(fk.expand, ft.sort_batch, ft.insert_run, ft.compact, ft.rehash, fk.finish_all)", 6),
     ("chesstours.frontier.join_kernel",
      "from chesstours.frontier import frontier_count, join_kernel as jk\n"
      "assert frontier_count(Board(6, 6), KNIGHT, True).how == 'meet in the middle'\n",

@@ -400,6 +400,8 @@ def _extra(result) -> dict:
         extra["peak_disk_mb"] = round(result.peak_disk_bytes / 2**20, 1)
     if result.residues:
         extra["residues"] = result.residues  # sweeps modulo a prime that made a count past 2**128
+    if result.plain_states:
+        extra["plain_states"] = result.plain_states  # extended in plain Python while the kernels compiled
     return extra
 
 

@@ -44,7 +44,9 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -52,9 +54,18 @@ from ..board import Board
 from ..errors import LimitReached
 from ..machine import await_compiled, compiled_beside
 from ..pieces import Leaper
+from . import plain
 from .disk import Layers, Spilled, load
 from .plan import Fixed, Sweep, greedy, line_orders, mirror_map, neighbours, plan, symmetric
 from .run import FrontierProgress, FrontierResult, NarrowOverflow, run_sweep
+
+if TYPE_CHECKING:
+    from .plain import FrontierAllowance
+
+#: The module of the join's kernels, and its kernel numba's cache tells compiled (without numba:
+#: :func:`chesstours.machine.in_cache_folder`).
+JOIN_MODULE = "chesstours.frontier.join_kernel"
+JOIN_KERNEL = (str(Path(__file__).with_name("join_kernel.py")), "join_kernel.join_states")
 
 __all__ = ["Halves", "plan_halves", "count_by_halves"]
 
@@ -158,7 +169,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
                     threads: int, deadline: float | None = None, progress=None,
                     t0: float | None = None, layers: Layers | None = None,
                     table_budget: int | None = None, index_budget: int | None = None,
-                    memory_limit: int | None = None) -> FrontierResult:
+                    memory_limit: int | None = None, allowance: FrontierAllowance | None = None) -> FrontierResult:
     """Count the cycles (``closed``) or paths of the board by sweeping two halves and joining them.
 
     ``budget``: the free ends of an open tour (2 less the fixed ends).
@@ -172,6 +183,9 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     beside the second's, pass it. The join is not checked: its index (the
     smaller half's, in passes within ``index_budget``) and the streamed
     states held less than the halves in every count measured.
+    ``allowance``: the halves' steps, and the join, run in plain Python while
+    it lasts (:mod:`chesstours.frontier.plain`); its process compiles the
+    join's kernels after the sweep's.
 
     Raises
     ------
@@ -182,8 +196,6 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     LimitReached
         ``deadline`` passed; ``partial`` holds a :class:`FrontierResult`.
     """
-    from . import join_kernel as jk  # numba loads with the first join, not with the plan of one
-
     t0 = time.perf_counter() if t0 is None else t0
     nslots = len(halves.middle)
     period = max(1, min(board.rows, board.cols))
@@ -195,22 +207,44 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
                               halves.max_slots, complete=complete, states_total=sum(r.result.states_total for r in runs),
                               threads=threads, how="meet in the middle", **kw)
 
-    # an empty compile cache: the join's kernels compile in another process while the halves are swept
-    with compiled_beside(jk.__name__, jk.join_states) as warming:
+    # an empty compile cache: the join's kernels compile in another process while the halves are swept (the
+    # allowance's process, where there is one)
+    with compiled_beside(JOIN_MODULE, None if allowance is not None else JOIN_KERNEL) as warming:
         for sweep, phase in ((halves.left, "left half"), (halves.right, "right half")):
             # the second half is swept beside the states of the first
             held = sum(a.nbytes for r in runs for x in r.states for a in x if not isinstance(a, Spilled))
+            held += sum(len(r.plain) * plain.STATE_BYTES for r in runs if r.plain is not None)
             try:
                 run = run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=threads, deadline=deadline,
                                 progress=progress, t0=t0, finish=False, keep_states=True, period=period, phase=phase,
-                                layers=layers, table_budget=table_budget, memory_limit=memory_limit, held=held)
+                                layers=layers, table_budget=table_budget, memory_limit=memory_limit, held=held,
+                                allowance=allowance)
             except LimitReached as exc:
                 exc.partial.how = "meet in the middle"
                 raise
             run.result.peak_bytes += held
             runs.append(run)
+        in_python = sum(r.result.plain_states for r in runs)
+        if allowance is not None and all(r.plain is not None for r in runs):
+            try:
+                count, pairs = _join_in_python(halves, runs, closed, budget, allowance, deadline)
+                sizes = [len(r.plain) for r in runs]
+                return replace(stats(count=count, halves=(sizes[0], sizes[1]), pairs=pairs, plain_states=in_python),
+                               threads=1)
+            except plain.Switch:
+                pass  # the kernels are ready: they join
+        for r in runs:
+            if r.plain is not None:
+                if not plain.fits_one_limb(r.plain):
+                    raise NarrowOverflow()
+                r.states, r.plain = [[*plain.to_arrays(r.plain), np.zeros(0, np.uint64)]], None
         # the join's kernels are in the cache when that process ends (or it failed, and they compile here)
-        await_compiled(warming, deadline)
+        if allowance is not None:
+            allowance.lasts()  # a count that leaves Python here has the join's kernels compiled now
+            allowance.await_later(deadline)
+        else:
+            await_compiled(warming, deadline)
+    from . import join_kernel as jk  # numba loads with the first join, not with the plan of one
     sizes = [sum(x[0].size for x in r.states) for r in runs]
     small, large = (0, 1) if sizes[0] <= sizes[1] else (1, 0)
     sweeps = (halves.left, halves.right)
@@ -266,4 +300,37 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
         raise NarrowOverflow()  # past 2**128: one whole sweep counts it
     count = sum(int(a[0]) + (int(a[1]) << 64) for a in accs)
     return stats(joining, count=count, halves=(sizes[0], sizes[1]), pairs=sum(int(w[0]) for w in work),
-                 join_passes=groups)
+                 join_passes=groups, plain_states=in_python)
+
+
+def _join_in_python(halves: Halves, runs: list, closed: bool, budget: int, allowance: FrontierAllowance,
+                    deadline: float | None) -> tuple[int, int]:
+    """The join of two halves swept in plain Python, in plain Python: the count and the pairs tried.
+
+    Raises :class:`~chesstours.frontier.plain.Switch` if the join's kernels compiled first, where they were
+    compiling (the join starts again in them), :class:`~chesstours.errors.LimitReached` at the deadline.
+    """
+    sizes = [len(r.plain) for r in runs]
+    small, large = (0, 1) if sizes[0] <= sizes[1] else (1, 0)
+    sweeps = (halves.left, halves.right)
+    nslots = len(halves.middle)
+    image = _images(sweeps[small])
+    index = plain.read_half(plain.unfold(runs[small].plain, None if image is None else image.tolist()), nslots,
+                            _perm(sweeps[small], halves.middle).tolist(), 0 if closed else budget)
+    late = False
+
+    def look(_: int) -> bool:
+        nonlocal late
+        late = deadline is not None and time.perf_counter() > deadline
+        return late or any(process.poll() is not None for process in allowance.later)
+
+    try:
+        return plain.join(runs[large].plain, nslots, _perm(sweeps[large], halves.middle).tolist(), closed, index,
+                          look=look)
+    except plain.Switch:
+        if late:
+            raise LimitReached("Stopped at the time limit while joining the two halves.",
+                               partial=FrontierResult(0, max(r.result.max_states for r in runs), 0, 0.0,
+                                                      halves.max_slots, complete=False, how="meet in the middle",
+                                                      states_total=sum(r.result.states_total for r in runs))) from None
+        raise

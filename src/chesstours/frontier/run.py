@@ -27,12 +27,17 @@ import ctypes.util
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import LimitReached, ResourceError
+from . import plain
 from .disk import Layers, Spilled, load
 from .layout import EMPTY_KEY, NARROW_OVERFLOW
+
+if TYPE_CHECKING:
+    from .plain import FrontierAllowance
 
 #: States extended per kernel call between checks of the clock.
 CHUNK = 1 << 18
@@ -107,6 +112,8 @@ class FrontierResult:
     join_passes: int = 0
     #: Sweeps modulo a prime whose residues made the count (0: counted directly).
     residues: int = 0
+    #: States extended in plain Python while the kernels compiled (:mod:`chesstours.frontier.plain`).
+    plain_states: int = 0
 
     @property
     def peak_memory_mb(self) -> float:
@@ -335,10 +342,15 @@ def _check_carry(workers: list[_Worker]) -> None:
 
 @dataclass
 class SweepRun:
-    """What :func:`run_sweep` returns: the result, and the states left on the frontier when asked for."""
+    """What :func:`run_sweep` returns: the result, and the states left on the frontier when asked for.
+
+    ``plain``: those states as :mod:`chesstours.frontier.plain` holds them, instead of ``states``, when
+    every step ran in plain Python.
+    """
 
     result: FrontierResult
     states: list[list[np.ndarray]] = field(default_factory=list)
+    plain: dict[bytes, int] | None = None
 
 
 def return_freed_memory() -> None:
@@ -362,11 +374,75 @@ def return_freed_memory() -> None:
 _RETURNED = False
 
 
+@dataclass
+class _InPython:
+    """The steps a sweep ran here: how far it got, the states after them, and what they cost."""
+
+    step: int
+    states: dict[bytes, int]
+    total: int = 0
+    max_states: int = 1
+    peak: int = 0
+    growth: list[float] = field(default_factory=list)
+    per_length: list[int] = field(default_factory=list)
+    #: The tours finished at the last step (when every step ran here).
+    count: int = 0
+
+
+def _run_in_python(steps: list, closed: bool, budget: int, allowance: FrontierAllowance, *, finish: bool,
+                   strip: bool, line_ends, deadline: float | None, progress, phase: str, t0: float,
+                   memory_limit: int | None, held: int, max_slots: int) -> _InPython:
+    """Run the steps of a sweep in plain Python from the empty frontier while ``allowance`` lasts
+    (:mod:`chesstours.frontier.plain`), with the time limit, memory watch and progress reports of
+    :func:`run_sweep`, which goes on in the kernels from where this stops."""
+    run = _InPython(0, {plain.EMPTY_STATE: 1})
+    ends = set(line_ends)
+    nsteps = len(steps)
+
+    def late() -> bool:
+        return deadline is not None and time.perf_counter() > deadline
+
+    def stop(pending: int = 0) -> bool:
+        return not allowance.lasts(pending) or late()
+
+    for t, st in enumerate(steps):
+        size = len(run.states)
+        if stop(size):  # the kernels are ready, or the step would take the count past its states in Python
+            break
+        try:
+            states, finished = plain.extend(run.states, st, budget, closed, finish, look=lambda seen: stop())
+        except plain.Switch:
+            break
+        run.total += size
+        allowance.take(size)
+        run.step = t + 1
+        run.states = states
+        run.growth.append(len(states) / max(1, size))
+        run.max_states = max(run.max_states, len(states))
+        now_held = (size + len(states)) * plain.STATE_BYTES
+        run.peak = max(run.peak, now_held)
+        if memory_limit is not None and now_held + held > memory_limit:
+            raise OverMemory(t + 1, nsteps, len(states), now_held + held, memory_limit)
+        if progress is not None:
+            progress(FrontierProgress(t, nsteps, st.square, len(states), run.max_states, phase))
+        if strip and t in ends:
+            finished += plain.finish_all(states, len(st.keep), closed)
+            run.per_length.append(finished)
+        if t == nsteps - 1:
+            run.count = finished
+    if late() and run.step < nsteps:
+        partial = FrontierResult(0, run.max_states, run.peak, time.perf_counter() - t0, max_slots, complete=False,
+                                 per_length=run.per_length, states_total=run.total, threads=1)
+        raise LimitReached(f"Stopped at the time limit at square {run.step + 1} of {nsteps} with "
+                           f"{len(run.states):,} live states.", partial=partial)
+    return run
+
+
 def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int, wide: bool = False,
               deadline=None, progress=None, t0: float | None = None, line_ends=(), strip: bool = False,
               finish: bool = True, keep_states: bool = False, period: int = 0, phase: str = "sweep",
               layers: Layers | None = None, table_budget: int | None = None, modulus: int = 0,
-              memory_limit: int | None = None, held: int = 0) -> SweepRun:
+              memory_limit: int | None = None, held: int = 0, allowance: FrontierAllowance | None = None) -> SweepRun:
     """Run the planned ``steps`` from the empty frontier on ``threads`` threads (a power of two).
 
     ``wide``: counts in two limbs (else one, and :class:`NarrowOverflow` on a
@@ -378,14 +454,39 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
     whenever they pass ``table_budget`` bytes. ``modulus`` (a prime below
     2**62, one limb): count modulo it; the counts returned are residues.
     ``memory_limit``: raise :class:`OverMemory` as soon as the states and
-    tables, with ``held`` bytes kept beside them, pass it.
+    tables, with ``held`` bytes kept beside them, pass it. ``allowance``:
+    while it lasts (the kernels compile in another process), the steps run in
+    plain Python (:mod:`chesstours.frontier.plain`; one limb, no files), and
+    the kernels go on from the step where it ends.
     """
     t0 = time.perf_counter() if t0 is None else t0
+    max_states, peak, count, total = 1, 0, 0, 0
+    per_length: list[int] = []
+    growth: list[float] = []
+    first, in_python, plain_total = 0, None, 0
+    if allowance is not None and not wide and not modulus and layers is None and allowance.lasts():
+        in_python = _run_in_python(steps, closed, budget, allowance, finish=finish, strip=strip,
+                                   line_ends=line_ends, deadline=deadline, progress=progress, phase=phase, t0=t0,
+                                   memory_limit=memory_limit, held=held, max_slots=max_slots)
+        first, total, max_states, peak = in_python.step, in_python.total, in_python.max_states, in_python.peak
+        plain_total = total
+        per_length, growth = in_python.per_length, in_python.growth
+        if first == len(steps):
+            result = FrontierResult(in_python.count, max_states, peak, time.perf_counter() - t0, max_slots,
+                                    per_length=per_length, states_total=total, threads=1, plain_states=total)
+            return SweepRun(result, plain=in_python.states if keep_states else None)
+        if not plain.fits_one_limb(in_python.states):
+            raise NarrowOverflow()
+    if allowance is not None:
+        allowance.await_sweep(deadline)  # the kernels load from the cache once the other process has them there
     return_freed_memory()
     stride = 3 if wide else 2
     workers = [_Worker(k, stride, layers, modulus) for k in range(threads)]
-    # the empty frontier, no ends used: one partial tour
-    workers[0].inputs.append((np.zeros(1, np.uint64), np.ones(1, np.uint64), _EMPTY, None))
+    if in_python is None:  # the empty frontier, no ends used: one partial tour
+        workers[0].inputs.append((np.zeros(1, np.uint64), np.ones(1, np.uint64), _EMPTY, None))
+    else:  # the states Python reached: the kernels go on from there
+        workers[0].inputs.append((*plain.to_arrays(in_python.states), _EMPTY, None))
+        del in_python
     pool = ThreadPoolExecutor(threads, thread_name_prefix="chesstours-frontier") if threads > 1 else None
 
     def each(fn):
@@ -394,14 +495,12 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
         else:
             list(pool.map(fn, workers))
 
-    max_states, peak, count, total = 1, 0, 0, 0
-    per_length: list[int] = []
     ends = set(line_ends)
     nsteps = len(steps)
-    growth: list[float] = []
     last_report = 0.0
     try:
-        for t, st in enumerate(steps):
+        for t in range(first, nsteps):
+            st = steps[t]
             size = sum(w.size() for w in workers)
             total += size
             ratio = growth[t - period] if period and t >= period else HEADROOM
@@ -455,5 +554,24 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
         if pool is not None:
             pool.shutdown(wait=True)
     result = FrontierResult(count, max_states, peak, time.perf_counter() - t0, max_slots,
-                            per_length=per_length, states_total=total, threads=threads)
+                            per_length=per_length, states_total=total, threads=threads,
+                            plain_states=plain_total)
     return SweepRun(result, [list(x[:3]) for w in workers for x in w.inputs] if keep_states else [])
+
+
+def warm() -> None:
+    """Compile the sweep's kernels (or load them from the cache) for the types every count calls them with (the
+    join's are :func:`chesstours.frontier.join_kernel.warm`'s).
+    :func:`chesstours.machine.compile_in_background` runs it while a count on an empty compile cache runs its
+    first steps in plain Python (:class:`chesstours.frontier.plain.FrontierAllowance`), which go on in the
+    kernels once they are in the cache."""
+    from ..board import Board
+    from ..machine import use_compiled_only
+    from ..pieces import KNIGHT
+    from .plan import best_plan
+
+    use_compiled_only()  # this process compiles: it runs no step in Python
+    sweep = best_plan(Board(3, 4), KNIGHT)
+    run_sweep(sweep.steps, sweep.max_slots, False, 2, threads=1)
+    _Part(64, 2).grow(128, 0, np.zeros(1, np.int64))  # a table that fills grows
+    run_sweep(sweep.steps, sweep.max_slots, False, 2, threads=1, line_ends=sweep.line_ends, strip=True)  # strips

@@ -18,9 +18,11 @@ from ..errors import InvalidArgument, ResourceError
 from ..machine import worker_count
 from ..pieces import KNIGHT, Leaper
 from ..words import about_duration, format_bytes
+from . import plain
 from .disk import Layers, disk_needed
-from .join import Halves, count_by_halves, plan_halves
+from .join import JOIN_KERNEL, JOIN_MODULE, Halves, count_by_halves, plan_halves
 from .layout import MAX_MIDDLE, MAX_SLOTS
+from .plain import FrontierAllowance
 from .plan import Fixed, Sweep, best_plan, line_orders, neighbours, symmetric
 from .residues import count_bound, from_residues, moduli_for
 from .run import FrontierProgress, FrontierResult, NarrowOverflow, OverMemory, WideOverflow, run_sweep
@@ -271,7 +273,8 @@ def frontier_count(
         raise InvalidArgument(f"Cannot count a class of the tours of {board}: {exc}.") from None
     if (halves or classes) and cut is None:
         raise InvalidArgument(f"{board} is too small or too narrow to count by meet in the middle.")
-    with _layers(spill_dir) as layers, _guarded(board, part):
+    with _layers(spill_dir) as layers, _guarded(board, part), \
+            _allowance(board, piece, closed, spill_dir, cut is not None) as allowance:
         tables = _table_budget(layers, table_budget, memory_limit)
         if cut is not None:
             _check_size(board, len(cut.middle), closed, forecast_limit, spill_dir, mirrored)
@@ -280,7 +283,7 @@ def frontier_count(
                                          deadline=deadline, progress=progress, t0=t0, layers=layers,
                                          table_budget=tables,
                                          index_budget=None if memory_limit is None else memory_limit // 4,
-                                         memory_limit=memory_limit)
+                                         memory_limit=memory_limit, allowance=allowance)
                 return _disk(result, layers)
             except NarrowOverflow:
                 if classes:
@@ -290,7 +293,8 @@ def frontier_count(
         sweep = best_plan(board, piece, start, end, closed, fixed, mirror)
         _check_size(board, sweep.max_slots, closed, forecast_limit, spill_dir, mirrored)
         result = _run(sweep, closed, budget, deadline, progress, t0, strip=False, workers=workers, layers=layers,
-                      degrees=_degrees(board, piece, fixed), table_budget=tables, memory_limit=memory_limit)
+                      degrees=_degrees(board, piece, fixed), table_budget=tables, memory_limit=memory_limit,
+                      allowance=allowance)
         return _disk(result, layers)
 
 
@@ -317,10 +321,10 @@ def count_strip(
     board = Board(rows, max(length, rows))
     sweep = best_plan(board, piece, None, None, closed)
     _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir, mirrored=True)
-    with _layers(spill_dir) as layers, _guarded(board):
+    with _layers(spill_dir) as layers, _guarded(board), _allowance(board, piece, closed, spill_dir) as allowance:
         result = _run(sweep, closed, 2, deadline, progress, t0, strip=True, workers=workers, layers=layers,
                       degrees=_degrees(board, piece), table_budget=_table_budget(layers, table_budget, memory_limit),
-                      memory_limit=memory_limit)
+                      memory_limit=memory_limit, allowance=allowance)
     result.per_length = result.per_length[:length]
     if rows == 1:
         result.per_length[0] = 0 if closed else 1
@@ -351,6 +355,23 @@ def _guarded(board: Board, part: bool = False) -> Iterator[None]:
 
 def _layers(spill_dir) -> Layers | contextlib.nullcontext:
     return Layers(spill_dir) if spill_dir is not None else contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def _allowance(board: Board, piece: Leaper, closed: bool, spill_dir,
+               halves: bool = False) -> Iterator[FrontierAllowance | None]:
+    """On an empty compile cache, a small count's first steps in plain Python while its kernels compile in
+    another process (:mod:`chesstours.frontier.plain`; not with a spill folder, whose steps are files), and the
+    join's too for a meet in the middle (``halves``) that outlasts them; the processes are stopped when the count
+    ends first."""
+    then = [(JOIN_MODULE, JOIN_KERNEL)] if halves else []
+    forecast = estimate_states(_quick_slots(board, piece), closed)
+    allowance = plain.allowance(forecast, then) if spill_dir is None else None
+    try:
+        yield allowance
+    finally:
+        if allowance is not None:
+            allowance.close()
 
 
 def _table_budget(layers: Layers | None, table_budget: int | None, memory_limit: int | None) -> int | None:
@@ -417,15 +438,16 @@ def _degrees(board: Board, piece: Leaper, fixed: Fixed | None = None) -> list[in
 
 def _run(sweep: Sweep, closed: bool, budget: int, deadline, progress, t0, strip: bool, degrees: list[int],
          workers: int | None = None, layers: Layers | None = None, table_budget: int | None = None,
-         memory_limit: int | None = None) -> FrontierResult:
-    """Run a whole-board sweep: one limb a count, then two if a count outgrows it, then one sweep a prime."""
+         memory_limit: int | None = None, allowance: FrontierAllowance | None = None) -> FrontierResult:
+    """Run a whole-board sweep: one limb a count, then two if a count outgrows it, then one sweep a prime
+    (the first steps of the first in plain Python while ``allowance`` lasts)."""
     period = len(sweep.order) // max(1, len(sweep.line_ends))
 
     def run(wide=False, modulus=0, phase="sweep"):
         return run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=thread_count(workers), wide=wide,
                          deadline=deadline, progress=progress, t0=t0, line_ends=sweep.line_ends, strip=strip,
                          period=period, layers=layers, table_budget=table_budget, modulus=modulus,
-                         phase=phase, memory_limit=memory_limit).result
+                         phase=phase, memory_limit=memory_limit, allowance=allowance).result
 
     try:
         try:

@@ -1,0 +1,208 @@
+"""The frontier method in plain Python makes the kernels' states, and counts while the kernels compile."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chesstours import Board
+from chesstours.errors import LimitReached
+from chesstours.frontier import count_strip, frontier_count, plain
+from chesstours.frontier import kernel as fk
+from chesstours.frontier.plan import best_plan
+from chesstours.frontier.sweep import choose_halves
+from chesstours.machine import stop_compiling
+from chesstours.pieces import CAMEL, KNIGHT, ZEBRA, Leaper
+
+
+def _kernel_step(states: dict[int, int], step, budget: int, closed: bool, finish: bool) -> tuple[dict[int, int], int]:
+    """One step of the compiled sweep over ``states`` (keys and counts): the new states and the tours finished."""
+    keys = np.array(list(states), np.uint64)
+    counts = np.array(list(states.values()), np.uint64)
+    room = (len(states) + 1) * step.choice_a.size
+    bk, bl, bh = (np.zeros(room, np.uint64) for _ in range(3))
+    nbuf, acc, err = np.zeros(1, np.int64), np.zeros(2, np.uint64), np.zeros(1, np.int64)
+    fk.expand(keys, counts, np.zeros(0, np.uint64), 0, keys.size, step.nprev, step.choice_a, step.choice_b,
+              step.one_end, step.departs, step.keep, step.mirror, step.check, step.check_spare, step.single,
+              step.choice_mask, step.free_need, step.label_need, budget, closed, finish, bk, bl, bh, nbuf, acc, err,
+              fk.scratch())
+    out: dict[int, int] = {}
+    for k, c in zip(bk[:nbuf[0]].tolist(), bl[:nbuf[0]].tolist()):
+        out[k] = out.get(k, 0) + c
+    return out, int(acc[0])
+
+
+def _same_steps(sweep, budget: int, closed: bool, finish: bool) -> None:
+    """Every step of ``sweep`` makes the same states with the same counts in Python as in the kernel."""
+    in_python, in_kernel = {plain.EMPTY_STATE: 1}, {0: 1}
+    for t, step in enumerate(sweep.steps):
+        last = finish and t == len(sweep.steps) - 1
+        in_python, done_python = plain.extend(in_python, step, budget, closed, last)
+        in_kernel, done_kernel = _kernel_step(in_kernel, step, budget, closed, last)
+        assert {plain.to_key(s): c for s, c in in_python.items()} == in_kernel, t
+        assert done_python == done_kernel, t
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 5), st.integers(3, 6), st.sampled_from([KNIGHT, ZEBRA, CAMEL, Leaper(1, 1), Leaper(0, 1)]),
+       st.booleans(), st.data())
+def test_each_step_in_python_makes_the_states_the_kernel_makes(rows, cols, piece, closed, data):
+    holes = data.draw(st.sets(st.integers(0, rows * cols - 1), max_size=3))
+    board = Board(rows, cols, holes)
+    if board.free_count < 3:
+        return
+    free = [int(v) for v in board.free_squares]
+    start = data.draw(st.sampled_from([None, *free]))
+    end = data.draw(st.sampled_from([None, *[v for v in free if v != start]]))
+    if closed:
+        start = end = None  # (a closed count through a given edge: the whole-count tests below)
+    budget = 2 - (start is not None) - (end is not None)
+    _same_steps(best_plan(board, piece, start, end, closed), budget, closed, True)
+    halves = choose_halves(board, piece, closed, start, end)
+    if halves is not None:  # the halves of a meet in the middle: caps, kept squares, no tour finished
+        _same_steps(halves.left, budget, closed, False)
+        _same_steps(halves.right, budget, closed, False)
+
+
+@given(st.lists(st.sampled_from([0, 1, 2, 3, 4, 5, 6, 7, 8, 14, 15]), max_size=17), st.integers(0, 2))
+def test_a_state_is_its_kernel_key_and_back(codes, ends):
+    state = bytes(codes[::-1]) + bytes((ends,))
+    assert plain.from_key(plain.to_key(state), len(codes)) == state
+
+
+def test_states_compare_as_their_kernel_keys(tmp_path):
+    states = [plain.from_key(k, 6) for k in range(0, 3 * 11**6, 7919)]
+    assert sorted(states) == sorted(states, key=plain.to_key)  # the mirror keeps the smaller of a pair either way
+
+
+# -- whole counts on an empty compile cache -------------------------------------------------------------------
+
+
+@pytest.fixture
+def compiling(monkeypatch):
+    """An empty compile cache: the frontier's kernels 'compile' in processes of ours (``start(seconds)``; None:
+    no process, and the count runs compiled)."""
+    started: list[tuple[str, subprocess.Popen]] = []
+
+    def start(seconds: float | None) -> None:
+        def compile_in_background(module: str) -> subprocess.Popen | None:
+            if seconds is None:
+                return None
+            started.append((module, subprocess.Popen([sys.executable, "-c", f"import time; time.sleep({seconds})"])))
+            return started[-1][1]
+
+        monkeypatch.setattr(plain, "compile_in_background", compile_in_background)
+
+    start(None)
+    monkeypatch.setattr(plain, "compiled_below", lambda *args: False)
+    monkeypatch.setattr(plain, "in_cache_folder", lambda source, name: False)
+    yield start, started
+    for _, process in started:
+        stop_compiling(process)
+
+
+@pytest.mark.parametrize(("rows", "cols", "closed"), [(6, 6, True), (5, 5, False), (4, 9, False), (5, 6, True)])
+def test_a_small_count_runs_in_python_and_never_compiles_the_join(compiling, rows, cols, closed):
+    start, started = compiling
+    compiled = frontier_count(Board(rows, cols), KNIGHT, closed)
+    start(60)
+    counted = frontier_count(Board(rows, cols), KNIGHT, closed)
+    assert counted.count == compiled.count and counted.states_total == compiled.states_total
+    assert counted.pairs == compiled.pairs and counted.how == compiled.how
+    assert counted.plain_states == counted.states_total and counted.threads == 1  # every state in Python
+    assert [m for m, _ in started] == ["chesstours.frontier.run"]  # no process for the join's kernels
+    assert started[0][1].poll() is not None  # stopped with the count
+
+
+def test_a_count_moves_to_the_kernels_once_they_are_compiled(compiling):
+    start, started = compiling
+    compiled = frontier_count(Board(5, 7), KNIGHT)  # 238 thousand states: seconds in Python
+    start(0.3)
+    counted = frontier_count(Board(5, 7), KNIGHT)
+    assert counted.count == compiled.count == 622_868 and counted.states_total == compiled.states_total
+    assert 0 < counted.plain_states < counted.states_total
+    # the join's kernels compile once the count leaves Python, and it waits for them
+    assert [m for m, _ in started] == ["chesstours.frontier.run", "chesstours.frontier.join_kernel"]
+    assert all(p.returncode == 0 for _, p in started)
+
+
+def test_a_count_past_its_states_in_python_waits_for_the_kernels(compiling, monkeypatch):
+    start, started = compiling
+    compiled = frontier_count(Board(6, 7), KNIGHT, True)
+    monkeypatch.setattr(plain, "PLAIN_STATES", 5_000)
+    start(1.0)
+    counted = frontier_count(Board(6, 7), KNIGHT, True)
+    assert counted.count == compiled.count == 1_067_638
+    assert 0 < counted.plain_states <= 5_000 and counted.states_total == compiled.states_total
+    assert [m for m, _ in started] == ["chesstours.frontier.run", "chesstours.frontier.join_kernel"]
+    assert all(p.returncode == 0 for _, p in started)  # waited for to their end, not compiled here beside them
+
+
+def test_a_large_count_starts_in_the_kernels(compiling):
+    start, started = compiling
+    start(60)
+    assert plain.allowance(2.7e6) is None and not started  # 6x6 open: the frontier's forecast is past PLAIN_FORECAST
+
+
+def test_strips_count_every_length_in_python(compiling):
+    start, started = compiling
+    compiled = count_strip(3, 14, KNIGHT, closed=True)
+    start(60)
+    counted = count_strip(3, 14, KNIGHT, closed=True)
+    assert counted.per_length == compiled.per_length and counted.plain_states == counted.states_total > 0
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.integers(3, 5), st.integers(4, 6), st.booleans(), st.data())
+def test_counts_in_python_are_the_kernels_counts(compiling, rows, cols, closed, data):
+    start, _ = compiling
+    holes = data.draw(st.sets(st.integers(0, rows * cols - 1), max_size=2))
+    board = Board(rows, cols, holes)
+    free = [int(v) for v in board.free_squares]
+    ends = data.draw(st.sampled_from([(None, None), (free[0], None), (free[0], free[-1])]))
+    start(None)
+    compiled = frontier_count(board, KNIGHT, closed, *ends)
+    start(60)
+    counted = frontier_count(board, KNIGHT, closed, *ends)
+    assert counted.count == compiled.count
+    if counted.max_slots:  # a sweep ran (not a closed count through two squares that no move joins)
+        assert counted.plain_states == counted.states_total
+
+
+def test_the_time_limit_stops_a_count_in_python(compiling):
+    start, started = compiling
+    start(60)
+    with pytest.raises(LimitReached) as info:
+        frontier_count(Board(5, 7), KNIGHT, deadline=time.perf_counter() + 0.2)
+    assert info.value.partial.complete is False and started[0][1].poll() is not None
+
+
+def test_a_count_on_an_empty_cache_ends_in_python_and_leaves_nothing_behind(tmp_path):
+    code = ("import sys\nfrom chesstours import count_tours\n"
+            "c = count_tours('6x6', closed=True, method='frontier')\n"
+            "print(c.directed, c.extra['plain_states'], 'numba' in sys.modules)\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["19724", "40410", "False"]  # every state in Python; numba never loaded
+    time.sleep(0.5)  # the compiling process was stopped: nothing is written after the count
+    written = sorted(tmp_path.rglob("*"))
+    time.sleep(1.0)
+    assert sorted(tmp_path.rglob("*")) == written
+
+
+def test_the_command_says_how_much_of_a_count_ran_in_python(tmp_path):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    out = subprocess.run([sys.executable, "-m", "chesstours", "count", "5x5", "--method", "frontier"],
+                         capture_output=True, text=True, timeout=600, env=env)
+    assert out.returncode == 0, out.stderr
+    assert "undirected: 864" in out.stdout
+    assert "45,310 states extended in plain Python while the kernels compiled" in out.stdout
