@@ -100,6 +100,10 @@ def started(monkeypatch):
 
 
 def test_a_count_on_an_empty_cache_waits_for_the_kernels_compiled_beside_it(started):
+    # the search kernel's module loaded, as after any earlier search of the process: the search has no allowance
+    # in Python to start a second compiling process with (a test of that: tests/backtrack/test_plain.py)
+    from chesstours.backtrack import kernel  # noqa: F401
+
     assert count_tours("6x6").directed == 6_637_920  # by backtracking, which an estimate chose
     assert frontier_count(Board(6, 6), KNIGHT, True).count == 9862
     assert [m for m, _ in started] == ["chesstours.backtrack.search", "chesstours.frontier.join_kernel"]
