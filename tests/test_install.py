@@ -55,12 +55,14 @@ def test_nothing_compiled_is_written_into_the_package(tmp_path):
 #: (module whose warm() compiles, a count that then loads what it compiled, the kernels it must load, how many)
 WARMED = [
     ("chesstours.frontier.run",
-     "from chesstours.frontier import frontier_count, count_strip, kernel as fk, table as ft\n"
+     "from chesstours.frontier import frontier_count, count_strip, kernel as fk, table as ft, plain\n"
+     "assert plain.sweep_kernels_cached()  # the names it reads are numba's\n"
      "assert frontier_count(Board(6, 6), KNIGHT, True, halves=False).how == 'sweep'\n"
      "count_strip(3, 8, KNIGHT)\n",
      "(fk.expand, ft.sort_batch, ft.insert_run, ft.compact, ft.rehash, fk.finish_all)", 6),
     ("chesstours.frontier.join_kernel",
-     "from chesstours.frontier import frontier_count, join_kernel as jk\n"
+     "from chesstours import machine\nfrom chesstours.frontier import frontier_count, join, join_kernel as jk\n"
+     "assert machine.in_cache_folder(*join.JOIN_KERNEL)  # the name it reads is numba's\n"
      "assert frontier_count(Board(6, 6), KNIGHT, True).how == 'meet in the middle'\n",
      "(jk.unfold, jk.read_half, jk.index_half, jk.join_states)", 4),
     ("chesstours.backtrack.search",
@@ -93,7 +95,6 @@ def started(monkeypatch):
         procs.append((module, compile_in_background(module)))
         return procs[-1][1]
 
-    monkeypatch.setattr(machine, "in_compile_cache", lambda kernel: False)
     monkeypatch.setattr(machine, "in_cache_folder", lambda source, name: False)
     monkeypatch.setattr(machine, "compile_in_background", start)
     return procs
@@ -142,13 +143,15 @@ def test_waiting_for_kernels_compiling_elsewhere_stops_at_the_deadline_or_at_the
 
 
 def test_the_cache_folder_is_read_as_numba_reads_it(tmp_path):
-    # in_cache_folder works out numba's file names to spare loading numba; in_compile_cache asks numba
-    code = ("from chesstours import machine\n"
+    # in_cache_folder works out numba's file names to spare loading numba; numba's own cache object knows them
+    code = ("import os\nfrom chesstours import machine\n"
             "from chesstours.backtrack.search import SEARCH_KERNEL, PROBE_KERNEL, warm\n"
             "from chesstours.backtrack import kernel\n"
+            "def numba_has(k):\n"
+            "    return os.path.exists(k._cache._cache_file._index_path)\n"
             "def both():\n"
-            "    return [(machine.in_cache_folder(*SEARCH_KERNEL), machine.in_compile_cache(kernel.advance)),\n"
-            "            (machine.in_cache_folder(*PROBE_KERNEL), machine.in_compile_cache(kernel.probe))]\n"
+            "    return [(machine.in_cache_folder(*SEARCH_KERNEL), numba_has(kernel.advance)),\n"
+            "            (machine.in_cache_folder(*PROBE_KERNEL), numba_has(kernel.probe))]\n"
             "print(both()); warm(); print(both())\n")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)

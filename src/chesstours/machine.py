@@ -32,7 +32,7 @@ from .errors import InvalidArgument
 
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "PlainAllowance",
            "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below", "kernels_loaded",
-           "in_compile_cache", "compile_in_background", "compiled_beside", "await_compiled", "stop_compiling",
+           "compile_in_background", "compiled_beside", "await_compiled", "stop_compiling",
            "COMPILE_WAIT"]
 
 #: The share of this machine's memory that one job may plan to use.
@@ -249,18 +249,6 @@ def in_cache_folder(source: str, name: str) -> bool:
         return True
 
 
-def in_compile_cache(kernel: Any) -> bool:
-    """Whether numba's cache folder holds compiled code of ``kernel`` (a numba dispatcher), for some types.
-
-    True when that cannot be told (numba keeps its cache files behind a private API): the caller then takes
-    the cache for warm and does nothing more.
-    """
-    try:
-        return os.path.exists(kernel._cache._cache_file._index_path)
-    except AttributeError:  # pragma: no cover - another numba
-        return True
-
-
 #: Set in the environment of a process of :func:`compile_in_background`, which compiles what it needs itself.
 _COMPILER = "CHESSTOURS_COMPILING"
 
@@ -339,13 +327,13 @@ def stop_compiling(process: subprocess.Popen | None) -> None:
 
 
 @contextlib.contextmanager
-def compiled_beside(module: str, kernel: Any | None) -> Iterator[subprocess.Popen | None]:
+def compiled_beside(module: str, kernel: tuple[str, str] | None) -> Iterator[subprocess.Popen | None]:
     """Compile the kernels of ``module`` in a second process (:func:`compile_in_background`) while the
-    ``with`` body runs, when ``kernel`` (one of them: a numba dispatcher, or its source file and name as
-    :func:`in_cache_folder` takes them, which needs no numba) is not in the compile cache; None: none is
+    ``with`` body runs, when ``kernel`` (one of them: its source file and name, as :func:`in_cache_folder`
+    takes them, which needs no numba) is not in the compile cache; None: none is
     needed. Gives the process (or None) to :func:`await_compiled` before the body needs the kernels, and
     stops it on the way out, however the body ends."""
-    cached = kernel is None or (in_cache_folder(*kernel) if isinstance(kernel, tuple) else in_compile_cache(kernel))
+    cached = kernel is None or in_cache_folder(*kernel)
     process = None if cached else compile_in_background(module)
     try:
         yield process

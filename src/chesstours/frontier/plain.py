@@ -51,7 +51,8 @@ from .layout import CAP, ENDED, FREE, FULL, MAX_LABEL, PACKED_ENDED, PACKED_FULL
 from .plan import Step
 
 __all__ = ["EMPTY_STATE", "FrontierAllowance", "allowance", "Switch", "extend", "finish_all", "to_key", "from_key",
-           "fits_one_limb", "unfold", "read_half", "join", "to_arrays", "STATE_BYTES"]
+           "fits_one_limb", "unfold", "read_half", "join", "to_arrays", "STATE_BYTES",
+           "sweep_kernels_cached"]
 
 #: A state here: the work codes of its slots from the last to the first, then its free ends used, as bytes: two
 #: states compare as their kernel keys do (:func:`to_key`), the last slot the most significant.
@@ -412,7 +413,8 @@ SWEEP_KERNELS = [("kernel.py", "kernel.expand"), ("table.py", "table.sort_batch"
                  ("table.py", "table.compact"), ("table.py", "table.rehash")]
 
 
-def _sweep_kernels_cached() -> bool:
+def sweep_kernels_cached() -> bool:
+    """Whether the sweep's kernels are all in numba's cache folder (read without loading numba)."""
     here = os.path.dirname(os.path.abspath(__file__))
     return all(in_cache_folder(os.path.join(here, source), name) for source, name in SWEEP_KERNELS)
 
@@ -458,7 +460,7 @@ class FrontierAllowance:
         """Whether the count goes on in plain Python for ``pending`` states more."""
         done = self.states + pending
         if not self.stopped and (done > PLAIN_STATES or self.compiling.poll() is not None
-                                 or _sweep_kernels_cached()):
+                                 or sweep_kernels_cached()):
             self.stopped = True
         if self.then and self.stopped:
             for module, kernel in self.then:
@@ -474,7 +476,7 @@ class FrontierAllowance:
         until = time.perf_counter() + COMPILE_WAIT
         if deadline is not None:
             until = min(until, deadline)
-        while self.compiling.poll() is None and not _sweep_kernels_cached() and time.perf_counter() < until:
+        while self.compiling.poll() is None and not sweep_kernels_cached() and time.perf_counter() < until:
             time.sleep(0.02)
 
     def await_later(self, deadline: float | None) -> None:
@@ -491,7 +493,7 @@ class FrontierAllowance:
 def allowance(forecast: float, then: list[tuple[str, tuple[str, str]]] | None = None) -> FrontierAllowance | None:
     """A :class:`FrontierAllowance` for a count starting now whose widest step is forecast at ``forecast``
     states, or None: its kernels run from the start. ``then``: as the allowance's."""
-    if forecast > PLAIN_FORECAST or compiled_below(0, 0, "chesstours.frontier.kernel") or _sweep_kernels_cached():
+    if forecast > PLAIN_FORECAST or compiled_below(0, 0, "chesstours.frontier.kernel") or sweep_kernels_cached():
         return None  # a large count; loaded here already, or this process runs compiled code only; or cached
     process = compile_in_background("chesstours.frontier.run")
     return None if process is None else FrontierAllowance(process, then=list(then or []))
