@@ -158,6 +158,21 @@ def _depart(work: list[int], x: int, one_end: bool, ends: int, budget: int, cycl
     return 0, ends
 
 
+def _depart_all(work: list[int], slots, one_end: list[bool], ends: int, budget: int, cycle: bool,
+                done: bool) -> tuple[int, int, bool]:
+    """The squares of ``slots`` leave the frontier in turn: (0 ok or 1 invalid, ends, whether a path is finished,
+    ``done`` saying whether one was before); a second finished path is invalid."""
+    for x in slots:
+        status, ends = _depart(work, x, one_end[x], ends, budget, cycle)
+        if status == 2:
+            if done:
+                return 1, ends, done
+            done = True
+        elif status:
+            return 1, ends, done
+    return 0, ends, done
+
+
 def _cap(work: list[int], x: int, fixed: bool, ends: int, budget: int) -> tuple[int, int]:
     """Square x ends the tour (a half of a meet in the middle): (0 ok or 1 invalid, ends), as ``_cap``."""
     c = work[x]
@@ -241,15 +256,7 @@ def extend(states: dict[bytes, int], st: Step, budget: int, cycle: bool, finish:
                     break
             if status or (new_end and work[nprev] == FULL and not capped):
                 continue
-            for x in departs:
-                status, ends = _depart(work, x, one_end[x], ends, budget, cycle)
-                if status == 2:
-                    if done:
-                        status = 1
-                        break
-                    done, status = True, 0
-                elif status:
-                    break
+            status, ends, done = _depart_all(work, departs, one_end, ends, budget, cycle, done)
             if status:
                 continue
             if done:
@@ -272,17 +279,7 @@ def finish_all(states: dict[bytes, int], nslots: int, cycle: bool) -> int:
     total = 0
     for key, count in states.items():
         work, ends = _codes(key)
-        done = False
-        status = 0
-        for x in range(nslots):
-            status, ends = _depart(work, x, False, ends, 2, cycle)
-            if status == 2:
-                if done:
-                    status = 1
-                    break
-                done, status = True, 0
-            elif status:
-                break
+        status, _, done = _depart_all(work, range(nslots), [False] * nslots, ends, 2, cycle, False)
         if not status and done:
             total += count
     return total
