@@ -38,6 +38,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from ..machine import (
     COMPILE_WAIT,
@@ -92,12 +93,36 @@ def from_key(key: int, nslots: int) -> bytes:
     return bytes(codes[::-1]) + _ENDS[ends]
 
 
-def _pack(work: list[int], keep: list[int], ends: int) -> bytes:
-    """The state of the kept slots, labels renumbered in slot order (the canonical form)."""
-    kept = bytes(map(work.__getitem__, keep))
-    labels = bytes(dict.fromkeys(kept.translate(_LABELS_ONLY))).replace(b"\0", b"")  # in the order met
-    if labels != _CANON[len(labels)]:
-        kept = kept.translate(bytes.maketrans(labels, _CANON[len(labels)]))
+#: The renumbering of the labels of a state, by the labels of its slots in order (``ENDED`` and ``FULL`` read as
+#: none): a translation table, or None where they are in order already. Patterns recur from state to state.
+_RELABEL: dict[bytes, bytes | None] = {}
+#: Patterns kept at most (the dict is emptied past it).
+RELABEL_KEPT = 1 << 20
+
+
+def _relabel(pattern: bytes) -> bytes | None:
+    labels = bytes(dict.fromkeys(pattern)).replace(b"\0", b"")  # in the order met
+    table = None if labels == _CANON[len(labels)] else bytes.maketrans(labels, _CANON[len(labels)])
+    if len(_RELABEL) >= RELABEL_KEPT:
+        _RELABEL.clear()
+    _RELABEL[pattern] = table
+    return table
+
+
+def _getter(slots: list[int]) -> Callable[[list[int]], tuple]:
+    """The codes of ``slots`` of a work list, as a tuple."""
+    if len(slots) == 1:
+        only = slots[0]
+        return lambda work: (work[only],)
+    return itemgetter(*slots) if slots else lambda work: ()
+
+
+def _pack(kept: bytes, ends: int) -> bytes:
+    """The state of the kept slots' codes ``kept``, labels renumbered in slot order (the canonical form)."""
+    pattern = kept.translate(_LABELS_ONLY)
+    table = _RELABEL[pattern] if pattern in _RELABEL else _relabel(pattern)
+    if table is not None:
+        kept = kept.translate(table)
     return kept[::-1] + _ENDS[ends]
 
 
@@ -200,11 +225,13 @@ def extend(states: dict[bytes, int], st: Step, budget: int, cycle: bool, finish:
     (:class:`Switch`) when it says so.
     """
     nprev = st.nprev
-    choices = [(int(a), int(b), int(m)) for a, b, m in zip(st.choice_a, st.choice_b, st.choice_mask)]
+    # each edge choice: its mask of earlier slots, and its edges (a slot, or CAP)
+    choices = [(int(m), tuple(int(x) for x in (a, b) if x != -1))
+               for a, b, m in zip(st.choice_a, st.choice_b, st.choice_mask)]
     one_end = [bool(x) for x in st.one_end]
     departs = [int(x) for x in st.departs]
-    keep = [int(x) for x in st.keep]
-    mirror = [int(x) for x in st.mirror]
+    keep = _getter([int(x) for x in st.keep])
+    mirror = _getter([int(x) for x in st.mirror]) if st.mirror.size else None
     need = 2 if cycle else 1
     dead = [int(k) for k, spare in zip(st.check, st.check_spare) if spare < need]
     single = [int(x) for x in st.single]
@@ -237,18 +264,18 @@ def extend(states: dict[bytes, int], st: Step, budget: int, cycle: bool, finish:
                 label |= bit
         codes.append(FREE)
         required = (free & free_need) | (label & label_need)
-        for a, b, m in choices:
+        for m, edges in choices:
             if (m & full) or (required & ~m):
                 continue  # a third edge, or a square left without the edges it needs
             work = codes[:]
             ends = ends0
             done = capped = False
             status = 0
-            for x in (a, b):
+            for x in edges:
                 if x == CAP:
                     status, ends = _cap(work, nprev, new_end, ends, budget)
                     capped = True
-                elif x >= 0:
+                else:
                     status = 1 if one_end[x] and work[x] != FREE else _join(work, nprev, x, cycle, fresh)
                     if status == 2:
                         done, status = True, 0
@@ -256,9 +283,10 @@ def extend(states: dict[bytes, int], st: Step, budget: int, cycle: bool, finish:
                     break
             if status or (new_end and work[nprev] == FULL and not capped):
                 continue
-            status, ends, done = _depart_all(work, departs, one_end, ends, budget, cycle, done)
-            if status:
-                continue
+            if departs:
+                status, ends, done = _depart_all(work, departs, one_end, ends, budget, cycle, done)
+                if status:
+                    continue
             if done:
                 if finish and work.count(FULL) == len(work):
                     finished += count
@@ -267,9 +295,9 @@ def extend(states: dict[bytes, int], st: Step, budget: int, cycle: bool, finish:
                 continue  # a square next to v can no longer get the edges it needs
             if not cycle and ends + list(map(work.__getitem__, single)).count(FREE) > budget:
                 continue  # more squares that can only end the tour than ends left
-            new = _pack(work, keep, ends)
-            if mirror:
-                new = min(new, _pack(work, mirror, ends))
+            new = _pack(bytes(keep(work)), ends)
+            if mirror is not None:
+                new = min(new, _pack(bytes(mirror(work)), ends))
             out[new] = out.get(new, 0) + count
     return out, finished
 
@@ -300,7 +328,7 @@ def unfold(states: dict[bytes, int], image: list[int] | None) -> dict[bytes, int
     out: dict[bytes, int] = {}
     for key, count in states.items():
         codes, ends = _codes(key)
-        other = _pack(codes, image, ends)
+        other = _pack(bytes(codes[i] for i in image), ends)
         if other == key:
             out[key] = out.get(key, 0) + count
             continue
@@ -311,39 +339,44 @@ def unfold(states: dict[bytes, int], image: list[int] | None) -> dict[bytes, int
     return out
 
 
-def _read(key: bytes, nslots: int, perm: list[int]) -> tuple[int, list[int], int]:
-    """The degrees of a state on the common places (a tuple key, ends last), its mates, and its free ends used.
+def _read(key: bytes, perm: list[int], mates: list[int]) -> tuple[int, list[int], int]:
+    """The degrees of a state on the common places (two bits a place), the places where it has one edge (its
+    fragment ends, in slot order), and its free ends used; ``mates`` (all -1 on the way in) gets the mates.
 
     ``mates[p]``: the other end of the fragment at place ``p``, ``p`` itself for a fragment running to an end of
-    the tour, -1 for a place with no fragment end (as ``join_kernel.read_state``).
+    the tour (as ``join_kernel.read_state``).
     """
     codes, ends = _codes(key)
-    degrees = [0] * nslots
-    mates = [-1] * nslots
+    degrees = 0
+    ends_at = []
     first: dict[int, int] = {}
     for i, c in enumerate(codes):
+        if c == FREE:
+            continue
         p = perm[i]
         if c == FULL:
-            degrees[p] = 2
-        elif c != FREE:
-            degrees[p] = 1
-            if c == ENDED:
-                mates[p] = p
-            elif c in first:
-                q = first.pop(c)
-                mates[p], mates[q] = q, p
-            else:
-                first[c] = p
-    return sum(d << (2 * p) for p, d in enumerate(degrees)), mates, ends
+            degrees |= 2 << (2 * p)
+            continue
+        degrees |= 1 << (2 * p)
+        ends_at.append(p)
+        if c == ENDED:
+            mates[p] = p
+        elif c in first:
+            q = first.pop(c)
+            mates[p], mates[q] = q, p
+        else:
+            first[c] = p
+    return degrees, ends_at, ends
 
 
 def read_half(states: dict[bytes, int], nslots: int, perm: list[int], total_ends: int) -> dict[tuple[int, int], list]:
     """The indexed half: for each degree key a partner must have (with its free ends), its states' mates and counts."""
     index: dict[tuple[int, int], list] = {}
+    twos = sum(2 << (2 * p) for p in range(nslots))  # two edges on every place
     for key, count in states.items():
-        degrees, mates, ends = _read(key, nslots, perm)
-        want = sum((2 - (degrees >> (2 * p) & 3)) << (2 * p) for p in range(nslots))
-        index.setdefault((want, total_ends - ends), []).append((mates, count))
+        mates = [-1] * nslots
+        degrees, _, ends = _read(key, perm, mates)
+        index.setdefault((twos - degrees, total_ends - ends), []).append((mates, count))
     return index
 
 
@@ -381,11 +414,12 @@ def join(states: dict[bytes, int], nslots: int, perm: list[int], cycle: bool,
     for seen, (key, count) in enumerate(states.items(), 1):
         if look is not None and seen % LOOK_EVERY == 0 and look(seen):
             raise Switch()
-        degrees, ma, ends = _read(key, nslots, perm)
+        ma = [-1] * nslots
+        degrees, ends_at, ends = _read(key, perm, ma)
         run = index.get((degrees, ends))
-        ends_at = [p for p in range(nslots) if degrees >> (2 * p) & 3 == 1]
         if not run or not ends_at:
             continue
+        ends_at.sort()
         tried += len(run)
         nends = len(ends_at)
         mark = max((p for p in ends_at if ma[p] == p), default=-1)
