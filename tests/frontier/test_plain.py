@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chesstours import Board
+from chesstours import Board, machine
 from chesstours.errors import LimitReached
 from chesstours.frontier import count_strip, frontier_count, plain
 from chesstours.frontier import kernel as fk
@@ -98,11 +98,13 @@ def compiling(monkeypatch):
             started.append((module, subprocess.Popen([sys.executable, "-c", f"import time; time.sleep({seconds})"])))
             return started[-1][1]
 
-        monkeypatch.setattr(plain, "compile_in_background", compile_in_background)
+        for module in (plain, machine):
+            monkeypatch.setattr(module, "compile_in_background", compile_in_background)
 
     start(None)
     monkeypatch.setattr(plain, "compiled_below", lambda *args: False)
-    monkeypatch.setattr(plain, "in_cache_folder", lambda source, name: False)
+    for module in (plain, machine):
+        monkeypatch.setattr(module, "in_cache_folder", lambda source, name: False)
     yield start, started
     for _, process in started:
         stop_compiling(process)
@@ -206,3 +208,22 @@ def test_the_command_says_how_much_of_a_count_ran_in_python(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "undirected: 864" in out.stdout
     assert "45,310 states extended in plain Python while the kernels compiled" in out.stdout
+
+
+def test_the_time_limit_stops_a_join_in_python_with_what_the_halves_cost(compiling, monkeypatch):
+    start, _ = compiling
+    start(60)
+    deadline = time.perf_counter() + 5.0  # the halves of 6x6 closed take about half a second in Python
+    read_half = plain.read_half
+
+    def slow_read_half(*args):
+        time.sleep(max(0.0, deadline - time.perf_counter()) + 0.1)  # the deadline passes before the join
+        return read_half(*args)
+
+    monkeypatch.setattr(plain, "read_half", slow_read_half)
+    monkeypatch.setattr(plain, "LOOK_EVERY", 1)
+    with pytest.raises(LimitReached, match="while joining the two halves") as info:
+        frontier_count(Board(6, 6), KNIGHT, True, deadline=deadline)
+    partial = info.value.partial
+    assert partial.complete is False and partial.how == "meet in the middle"
+    assert partial.seconds >= 5.0 and partial.states_total == 40_410 and partial.peak_bytes > 0

@@ -69,6 +69,8 @@ JOIN_KERNEL = (str(Path(__file__).with_name("join_kernel.py")), "join_kernel.joi
 
 __all__ = ["Halves", "plan_halves", "count_by_halves"]
 
+#: What a count stopped by its time limit in the join says.
+JOIN_STOPPED = "Stopped at the time limit while joining the two halves."
 #: Bytes a state of the indexed half takes: its partners' degree key, mates, count, and the run table.
 INDEX_BYTES = 40
 
@@ -225,14 +227,19 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
             run.result.peak_bytes += held
             runs.append(run)
         in_python = sum(r.result.plain_states for r in runs)
+        sizes = [len(r.plain) if r.plain is not None else sum(x[0].size for x in r.states) for r in runs]
+        small, large = (0, 1) if sizes[0] <= sizes[1] else (1, 0)
+        sweeps = (halves.left, halves.right)
         if allowance is not None and all(r.plain is not None for r in runs):
             try:
-                count, pairs = _join_in_python(halves, runs, closed, budget, allowance, deadline)
-                sizes = [len(r.plain) for r in runs]
+                count, pairs = _join_in_python(halves, runs[small].plain, runs[large].plain, sweeps[small],
+                                               sweeps[large], closed, budget, allowance, deadline)
                 return replace(stats(count=count, halves=(sizes[0], sizes[1]), pairs=pairs, plain_states=in_python),
                                threads=1)
             except plain.Switch:
-                pass  # the kernels are ready: they join
+                if deadline is not None and time.perf_counter() > deadline:
+                    raise LimitReached(JOIN_STOPPED, partial=stats(complete=False)) from None
+                # else the join's kernels are ready: they join
         for r in runs:
             if r.plain is not None:
                 if not plain.fits_one_limb(r.plain):
@@ -245,9 +252,6 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
         else:
             await_compiled(warming, deadline)
     from . import join_kernel as jk  # numba loads with the first join, not with the plan of one
-    sizes = [sum(x[0].size for x in r.states) for r in runs]
-    small, large = (0, 1) if sizes[0] <= sizes[1] else (1, 0)
-    sweeps = (halves.left, halves.right)
     ends = 0 if closed else budget
     perm_small, perm = _perm(sweeps[small], halves.middle), _perm(sweeps[large], halves.middle)
     # the index takes about 40 bytes a state: join in as many passes as its budget asks
@@ -293,8 +297,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
                 if deadline is not None and time.perf_counter() > deadline:
                     for g in futures:
                         g.cancel()
-                    raise LimitReached("Stopped at the time limit while joining the two halves.",
-                                       partial=stats(joining, complete=False))
+                    raise LimitReached(JOIN_STOPPED, partial=stats(joining, complete=False))
             del index
     if any(e[0] for e in errs):
         raise NarrowOverflow()  # past 2**128: one whole sweep counts it
@@ -303,34 +306,22 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
                  join_passes=groups, plain_states=in_python)
 
 
-def _join_in_python(halves: Halves, runs: list, closed: bool, budget: int, allowance: FrontierAllowance,
+def _join_in_python(halves: Halves, indexed: dict[bytes, int], streamed: dict[bytes, int], indexed_sweep: Sweep,
+                    streamed_sweep: Sweep, closed: bool, budget: int, allowance: FrontierAllowance,
                     deadline: float | None) -> tuple[int, int]:
-    """The join of two halves swept in plain Python, in plain Python: the count and the pairs tried.
+    """The join of two halves swept in plain Python, in plain Python (the smaller half ``indexed``): the count
+    and the pairs tried.
 
-    Raises :class:`~chesstours.frontier.plain.Switch` if the join's kernels compiled first, where they were
-    compiling (the join starts again in them), :class:`~chesstours.errors.LimitReached` at the deadline.
+    Raises :class:`~chesstours.frontier.plain.Switch` at the deadline, or if the join's kernels compiled first,
+    where they were compiling (the join starts again in them).
     """
-    sizes = [len(r.plain) for r in runs]
-    small, large = (0, 1) if sizes[0] <= sizes[1] else (1, 0)
-    sweeps = (halves.left, halves.right)
     nslots = len(halves.middle)
-    image = _images(sweeps[small])
-    index = plain.read_half(plain.unfold(runs[small].plain, None if image is None else image.tolist()), nslots,
-                            _perm(sweeps[small], halves.middle).tolist(), 0 if closed else budget)
-    late = False
+    image = _images(indexed_sweep)
+    index = plain.read_half(plain.unfold(indexed, None if image is None else image.tolist()), nslots,
+                            _perm(indexed_sweep, halves.middle).tolist(), 0 if closed else budget)
 
     def look(_: int) -> bool:
-        nonlocal late
         late = deadline is not None and time.perf_counter() > deadline
         return late or any(process.poll() is not None for process in allowance.later)
 
-    try:
-        return plain.join(runs[large].plain, nslots, _perm(sweeps[large], halves.middle).tolist(), closed, index,
-                          look=look)
-    except plain.Switch:
-        if late:
-            raise LimitReached("Stopped at the time limit while joining the two halves.",
-                               partial=FrontierResult(0, max(r.result.max_states for r in runs), 0, 0.0,
-                                                      halves.max_slots, complete=False, how="meet in the middle",
-                                                      states_total=sum(r.result.states_total for r in runs))) from None
-        raise
+    return plain.join(streamed, nslots, _perm(streamed_sweep, halves.middle).tolist(), closed, index, look=look)
