@@ -32,7 +32,7 @@ from .errors import InvalidArgument
 
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "PlainAllowance",
            "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below", "kernels_loaded",
-           "compile_in_background", "compiled_beside", "await_compiled", "stop_compiling",
+           "compile_in_background", "compile_unless_cached", "compiled_beside", "await_compiled", "stop_compiling",
            "COMPILE_WAIT"]
 
 #: The share of this machine's memory that one job may plan to use.
@@ -326,15 +326,20 @@ def stop_compiling(process: subprocess.Popen | None) -> None:
         process.wait()
 
 
+def compile_unless_cached(module: str, kernel: tuple[str, str]) -> subprocess.Popen | None:
+    """Start compiling the kernels of ``module`` in a second process (:func:`compile_in_background`) unless
+    ``kernel`` (one of them: its source file and name, as :func:`in_cache_folder` takes them, which needs no
+    numba) is in the compile cache; the process, or None."""
+    return None if in_cache_folder(*kernel) else compile_in_background(module)
+
+
 @contextlib.contextmanager
 def compiled_beside(module: str, kernel: tuple[str, str] | None) -> Iterator[subprocess.Popen | None]:
-    """Compile the kernels of ``module`` in a second process (:func:`compile_in_background`) while the
-    ``with`` body runs, when ``kernel`` (one of them: its source file and name, as :func:`in_cache_folder`
-    takes them, which needs no numba) is not in the compile cache; None: none is
-    needed. Gives the process (or None) to :func:`await_compiled` before the body needs the kernels, and
-    stops it on the way out, however the body ends."""
-    cached = kernel is None or in_cache_folder(*kernel)
-    process = None if cached else compile_in_background(module)
+    """Compile the kernels of ``module`` in a second process while the ``with`` body runs, unless ``kernel``
+    is in the compile cache (:func:`compile_unless_cached`); None: none is needed. Gives the process (or
+    None) to :func:`await_compiled` before the body needs the kernels, and stops it on the way out, however
+    the body ends."""
+    process = None if kernel is None else compile_unless_cached(module, kernel)
     try:
         yield process
     finally:

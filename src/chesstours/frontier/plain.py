@@ -40,10 +40,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import itemgetter
 
+import numpy as np
+
 from ..machine import (
     COMPILE_WAIT,
     await_compiled,
     compile_in_background,
+    compile_unless_cached,
     compiled_below,
     in_cache_folder,
     stop_compiling,
@@ -495,7 +498,7 @@ class FrontierAllowance:
             self.stopped = True
         if self.then and self.stopped:
             for module, kernel in self.then:
-                process = None if in_cache_folder(*kernel) else compile_in_background(module)
+                process = compile_unless_cached(module, kernel)
                 if process is not None:
                     self.later.append(process)
             self.then = []
@@ -538,8 +541,6 @@ STATE_BYTES = 160
 
 def to_arrays(states: dict[bytes, int]) -> tuple:
     """The kernels' input of these states: their keys and their counts (one limb: :func:`fits_one_limb`)."""
-    import numpy as np
-
     keys = np.fromiter((to_key(s) for s in states), np.uint64, len(states))
     counts = np.fromiter(states.values(), np.uint64, len(states))
     return keys, counts
