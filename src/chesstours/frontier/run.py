@@ -431,11 +431,18 @@ def _run_in_python(steps: list, closed: bool, budget: int, allowance: FrontierAl
         if t == nsteps - 1:
             run.count = finished
     if late() and run.step < nsteps:
-        partial = FrontierResult(0, run.max_states, run.peak, time.perf_counter() - t0, max_slots, complete=False,
-                                 per_length=run.per_length, states_total=run.total, threads=1)
-        raise LimitReached(f"Stopped at the time limit at square {run.step + 1} of {nsteps} with "
-                           f"{len(run.states):,} live states.", partial=partial)
+        raise _stopped(run.step, nsteps, len(run.states), run.max_states, run.peak, time.perf_counter() - t0,
+                       max_slots, run.per_length, run.total, 1)
     return run
+
+
+def _stopped(step: int, steps: int, live: int, max_states: int, peak: int, seconds: float, max_slots: int,
+             per_length: list[int], total: int, threads: int) -> LimitReached:
+    """The time limit, reached at ``step`` (counted from 0) of ``steps`` with ``live`` states: what was done."""
+    partial = FrontierResult(0, max(max_states, live), peak, seconds, max_slots, complete=False,
+                             per_length=per_length, states_total=total, threads=threads)
+    return LimitReached(f"Stopped at the time limit at square {step + 1} of {steps} with {live:,} live states.",
+                        partial=partial)
 
 
 def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int, wide: bool = False,
@@ -529,13 +536,8 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
                     last_report = now
                     progress(FrontierProgress(t, nsteps, st.square, live, max(max_states, live), phase))
                 if deadline is not None and now > deadline:
-                    partial = FrontierResult(0, max(max_states, live), peak, now - t0, max_slots,
-                                             complete=False, per_length=per_length, states_total=total,
-                                             threads=threads)
-                    raise LimitReached(
-                        f"Stopped at the time limit at square {t + 1} of {nsteps} with {live:,} live states.",
-                        partial=partial,
-                    )
+                    raise _stopped(t, nsteps, live, max_states, peak, now - t0, max_slots, per_length, total,
+                                   threads)
             _check_carry(workers)
             each(lambda w: w.finish())
             live = sum(w.size() for w in workers)
