@@ -220,6 +220,15 @@ class Board:
         r, c = divmod(int(v), self.cols)
         return (r + c) & 1
 
+    @cached_property
+    def colour_counts(self) -> tuple[int, int]:
+        """``(dark, light)``: free squares of a1's colour and of the other colour."""
+        if not self.holes:  # a whole board: a1's colour has the extra square of an odd board
+            return (self.size + 1) // 2, self.size // 2
+        r, c = np.divmod(self.free_squares.astype(np.int64), self.cols)
+        light = int(np.count_nonzero((r + c) & 1))
+        return self.free_count - light, light
+
     def is_hole(self, v: int) -> bool:
         """True when square ``v`` is a hole."""
         return v in self.holes

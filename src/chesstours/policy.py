@@ -132,6 +132,7 @@ FRONTIER_ABOVE_SECONDS = 0.25
 #: of the frontier alone, runs high on small boards (6x6 open: 2.3 s forecast, 0.52 s run, where
 #: backtracking takes 0.7 s; 6x7 closed: 0.22 s forecast, 0.07 s run), is about right on larger boards as
 #: long as wide or a line or two longer (7x7 open: 37 s forecast, 35 s run; 6x8 open: 2.3 s, 3.9 s), and
+#: high again for open tours since they end only where the colours allow (7x7: about half those 35 s), and
 #: runs low on longer ones (6x10 open: 2.3 s forecast, 31 s run on a day 6x8 open took 6 s), where
 #: backtracking is out of reach anyway (see chesstours.frontier).
 FRONTIER_FORECAST_HIGH = 4.0

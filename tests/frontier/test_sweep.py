@@ -17,9 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chesstours import Board, count_tours
+from chesstours.colours import EndRule, end_rule
 from chesstours.count import count_strip
 from chesstours.errors import InvalidArgument, LimitReached, ResourceError
 from chesstours.frontier import count_strip as frontier_strip
+from chesstours.frontier import join as frontier_join
+from chesstours.frontier import plan as frontier_plan
 from chesstours.frontier import run as frontier_run
 from chesstours.frontier import table as ft
 from chesstours.frontier.disk import Layers
@@ -497,6 +500,59 @@ def test_keeping_one_state_of_each_mirror_pair_keeps_about_half():
     assert pairs.count == every.count == 24_964_893_804
     assert 0.45 < pairs.halves[0] / every.halves[0] < 0.55 and 0.45 < pairs.halves[1] / every.halves[1] < 0.55
     assert 0.45 < pairs.pairs / every.pairs < 0.55
+
+
+def _counted(board, piece, closed, start, end, halves, rule):
+    """A frontier count, with the rule of where its tours end (:func:`end_rule`) or without it."""
+    with pytest.MonkeyPatch.context() as patch:
+        if not rule:
+            for module in (frontier_plan, frontier_join):
+                patch.setattr(module, "end_rule", lambda *args, **kw: EndRule())
+        return frontier_count(board, piece, closed, start, end, halves=halves)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 6), st.integers(3, 7), st.sampled_from([KNIGHT, ZEBRA, Leaper(0, 1), Leaper(1, 1), CAMEL]),
+       st.sampled_from([None, False, True]), st.data())
+def test_the_rule_of_where_an_open_tour_ends_drops_states_and_no_tour(rows, cols, piece, halves, data):
+    holes = data.draw(st.sets(st.integers(0, rows * cols - 1), max_size=3))
+    board = Board(rows, cols, holes)
+    free = [int(v) for v in board.free_squares]
+    if len(free) < 2 or (halves and choose_halves(board, piece, False) is None):
+        return
+    start, end = (data.draw(st.sampled_from([None, *free])) for _ in range(2))
+    if start is not None and start == end:
+        return
+    try:
+        without = _counted(board, piece, False, start, end, halves, rule=False)
+    except InvalidArgument:  # a frontier too wide for one sweep
+        return
+    with_rule = _counted(board, piece, False, start, end, halves, rule=True)
+    assert with_rule.count == without.count
+    assert with_rule.states_total <= without.states_total
+
+
+def test_an_odd_board_passes_through_its_light_squares_and_an_even_one_ends_on_both_colours():
+    rule = end_rule(Board(5, 5), KNIGHT, closed=False)
+    assert rule.through == {v for v in range(25) if Board(5, 5).colour(v)} and rule.colours is None
+    assert end_rule(Board(5, 5), KNIGHT, closed=True) == EndRule()
+    assert end_rule(Board(5, 5), CAMEL, closed=False) == EndRule()  # a camel keeps its colour
+    assert len(end_rule(Board(5, 5, [0]), KNIGHT, closed=False).colours) == 24  # 12 of each colour
+    assert end_rule(Board(5, 5, [1, 3]), KNIGHT, closed=False).through == set(Board(5, 5, [1, 3]).free_squares)
+    assert end_rule(Board(4, 4), ZEBRA, closed=False, start=0, end=5).through == set(range(16)) - {0, 5}
+    # the states a count drops, and its tours
+    for board, closed, ratio in [(Board(5, 5), False, 0.5), (Board(6, 6), False, 0.8), (Board(5, 7), False, 0.6),
+                                 (Board(6, 6), True, 1.0)]:
+        without = _counted(board, KNIGHT, closed, None, None, None, rule=False)
+        with_rule = _counted(board, KNIGHT, closed, None, None, None, rule=True)
+        assert with_rule.count == without.count
+        assert with_rule.states_total <= ratio * without.states_total, board
+
+
+def test_a_strip_of_odd_and_even_lengths_counts_what_each_board_counts():
+    # a 5 x 7 board's tours end on dark squares; a 5 x 6 board's on both colours: a strip takes no board's rule
+    strip = frontier_strip(5, 8, KNIGHT, closed=False).per_length
+    assert strip[4:] == [frontier_count(Board(5, k), KNIGHT, False).count for k in range(5, 9)]
 
 
 def test_the_estimate_of_a_folded_count_takes_the_mirror_into_account():

@@ -30,12 +30,8 @@ __all__ = ["decide", "obstruction", "colour_counts", "components", "schwenk_clos
 
 
 def colour_counts(board: Board) -> tuple[int, int]:
-    """``(dark, light)``: free squares of a1's colour and of the other colour."""
-    if not board.holes:  # a whole board: a1's colour has the extra square of an odd board
-        return (board.size + 1) // 2, board.size // 2
-    r, c = np.divmod(board.free_squares.astype(np.int64), board.cols)
-    light = int(np.count_nonzero((r + c) & 1))
-    return board.free_count - light, light
+    """``(dark, light)``: free squares of a1's colour and of the other colour (:attr:`Board.colour_counts`)."""
+    return board.colour_counts
 
 
 def components(board: Board, piece: Leaper = KNIGHT) -> np.ndarray:

@@ -28,6 +28,20 @@ two ends. The last rule halves the states of open sweeps. Edge sets that
 would give a square a third edge, or leave a square without the edge it must
 take now, are rejected from bit masks before any state is built.
 
+*Where an open tour ends* (:func:`chesstours.colours.end_rule`): a
+leaper that changes colour at every move (``a + b`` odd, the knight) makes
+open tours that alternate colours, so on a board with one more dark square
+than light both ends are dark, and on one with as many of each the ends
+differ. A square no tour can end on is given two edges as in a closed tour
+(and so is every square but the two ends, when both are given); where the
+ends must differ, a state that makes its second end on the first one's colour
+is dropped, the colour of the first read from the state itself (a path has
+one more square of its ends' colour where they agree, as many of each where
+they differ, so the frontier's slots and the squares added so far tell the
+two ends' colours). No state dropped completes to a tour, so no count
+changes: 7x7 open extends 62 million states instead of 146, 6x8 open 11.6
+instead of 17.0, 5x5 open 19,493 instead of 45,310.
+
 The squares are added line by line across the *narrow* side of the board,
 in the order within each line that lets squares depart soonest
 (:mod:`chesstours.frontier.plan`): a knight's frontier then holds

@@ -56,7 +56,7 @@ from ..machine import await_compiled, compiled_beside
 from ..pieces import Leaper
 from . import plain
 from .disk import Layers, Spilled, load
-from .plan import Fixed, Sweep, greedy, line_orders, mirror_map, neighbours, plan, symmetric
+from .plan import Fixed, Sweep, end_rule, greedy, line_orders, mirrored, neighbours, plan
 from .run import FrontierProgress, FrontierResult, NarrowOverflow, run_sweep
 
 if TYPE_CHECKING:
@@ -119,17 +119,18 @@ def plan_halves(board: Board, piece: Leaper, closed: bool, split: int, start: in
     mid = set(middle)
     classes = classes or {}
     # the halves keep one state of each mirror pair where the count is symmetric (see plan())
-    image = mirror_map(board) if mirror and symmetric(board, start, end, fixed, classes) else None
+    rule = end_rule(board, piece, closed, start, end)
+    image = mirrored(board, start, end, fixed, classes, rule) if mirror else None
     left = plan({v: [u for u in nb[v] if u in a] for v in order[:split]}, order[:split], closed=closed,
                 start=start, end=end, kept=mid, external={v: sum(u in b for u in nb[v]) for v in middle},
-                degrees=classes, mirror=image)
+                degrees=classes, mirror=image, rule=rule)
     right_nbrs = {v: [u for u in nb[v] if u in b or (v in b and u in mid)] for v in order[split:] + middle}
     right_lines = [[v for v in line if v in b] for line in lines[::-1]]
     right_lines += [[v for v in line if v in mid] for line in lines[::-1]]
     right_lines = greedy([line for line in right_lines if line], right_nbrs, mid)
     right = plan(right_nbrs, [v for line in right_lines for v in line], closed=closed, start=start, end=end,
                  kept=mid, external={v: sum(u in a for u in nb[v]) for v in middle}, caps=mid,
-                 degrees={v: 2 - c for v, c in classes.items()}, mirror=image)
+                 degrees={v: 2 - c for v, c in classes.items()}, mirror=image, rule=rule)
     pos_left = {v: t for t, v in enumerate(order[:split])}
     pos_right = {v: t for t, v in enumerate(right.order)}
     decided = [v for v in middle if all(pos_left[u] < pos_left[v] for u in nb[v] if u in a)]

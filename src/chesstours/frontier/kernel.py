@@ -192,7 +192,8 @@ def scratch() -> np.ndarray:
 
 @njit(cache=True, nogil=True, _nrt=False)
 def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, keep, mirror, check, check_spare,
-           single, choice_mask, free_need, label_need, budget, cycle, finish, bk, bl, bh, nbuf, acc, err, scratch):
+           single, choice_mask, free_need, label_need, signs, balance2, budget, cycle, finish, bk, bl, bh, nbuf, acc,
+           err, scratch):
     """Extend states ``i0 .. i1`` by one square; return the index reached.
 
     The new square sits in slot ``nprev``; ``choice_a/b`` list the edge sets to
@@ -204,7 +205,10 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
     slots of v and its earlier neighbours and ``check_spare`` how many
     neighbours each has still to come; ``single`` are the kept slots with one
     neighbour to come, which can only end an open tour if they have no edge
-    yet. Finished tours are added to ``acc`` (two limbs) when ``finish`` is
+    yet. ``signs`` (or empty): each slot's colour, +1 or -1, where the two
+    ends of an open tour must differ in colour; ``balance2``: twice the sum
+    of the colours of the squares added so far (see
+    :attr:`chesstours.frontier.plan.Step.signs`). Finished tours are added to ``acc`` (two limbs) when ``finish`` is
     set (a whole sweep; in a half of a meet in the middle a finished tour
     cannot be, since the other half is still to come); new states are
     appended to the buffer ``bk/bl/bh`` (``nbuf[0]`` used); the call stops
@@ -297,6 +301,17 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
                     dead = True
             if dead:
                 continue
+            if signs.size and ends == 2 and ends0 < 2:
+                # The second end is made. Each path of the partial tour has as many dark squares as light ones
+                # where its ends differ in colour, one more of its ends' colour where they agree; so the free
+                # slots twice, the slots ending a path once and the two ends of the tour once add up to the
+                # colours of the squares added: the ends differ where the slots alone add up to them.
+                total = 0
+                for j in range(n):
+                    c = work[j]
+                    total += signs[j] * (2 if c == FREE else (0 if c == FULL else 1))
+                if total != balance2:
+                    continue
             if not cycle:
                 # a square with no edge and one neighbour to come can only end the tour
                 forced = ends

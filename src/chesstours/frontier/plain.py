@@ -239,6 +239,8 @@ def extend(states: dict[bytes, int], st: Step, budget: int, cycle: bool, finish:
     dead = [int(k) for k, spare in zip(st.check, st.check_spare) if spare < need]
     single = [int(x) for x in st.single]
     free_need, label_need = int(st.free_need), int(st.label_need)
+    signs = [int(x) for x in st.signs]  # where the ends must differ in colour (see kernel.expand)
+    balance2 = int(st.balance2)
     new_end = one_end[nprev]
     # the slots whose codes the edge choices are checked against (v's earlier neighbours, the squares that must
     # take an edge now): the masks are made of them alone
@@ -296,6 +298,9 @@ def extend(states: dict[bytes, int], st: Step, budget: int, cycle: bool, finish:
                 continue
             if dead and FREE in map(work.__getitem__, dead):
                 continue  # a square next to v can no longer get the edges it needs
+            if signs and ends == 2 and ends0 < 2 and balance2 != sum(
+                    2 * s if c == FREE else 0 if c == FULL else s for s, c in zip(signs, work)):
+                continue  # the second end of the tour has the first one's colour
             if not cycle and ends + list(map(work.__getitem__, single)).count(FREE) > budget:
                 continue  # more squares that can only end the tour than ends left
             new = _pack(bytes(keep(work)), ends)

@@ -32,11 +32,12 @@ from functools import partial
 import numpy as np
 
 from ..board import Board
+from ..colours import ANYWHERE, EndRule, end_rule
 from ..pieces import Leaper, move_table
 from .layout import CAP
 
 __all__ = ["Step", "Sweep", "Fixed", "edges_given", "plan", "line_orders", "best_plan", "greedy", "neighbours",
-           "mirror_map", "symmetric"]
+           "mirror_map", "mirrored", "symmetric"]
 
 
 @dataclass
@@ -60,6 +61,11 @@ class Step:
     #: kept slot, the work slot of its square's mirror image; the step keeps the smaller key of a state and
     #: its image. Empty where it does not.
     mirror: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: Where an open tour's two ends must differ in colour (:class:`~chesstours.colours.EndRule`): each work slot's colour as
+    #: +1 (dark) or -1 (light), and twice the dark squares less the light ones among the squares added so
+    #: far; a state that makes its second end there is kept only if the two ends differ. Empty where not.
+    signs: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    balance2: int = 0
 
 
 @dataclass
@@ -139,6 +145,21 @@ def symmetric(board: Board, start: int | None = None, end: int | None = None, fi
     return start is None and end is None and not fixed and not classes and _keeps_holes(board)
 
 
+def mirrored(board: Board, start: int | None = None, end: int | None = None, fixed: Fixed | None = None,
+             classes: Mapping[int, int] | None = None, rule: EndRule = ANYWHERE) -> dict[int, int] | None:
+    """The reflection a sweep of this count may fold its states by (:func:`mirror_map`), or None where it is not symmetric.
+
+    The squares ``rule`` rules out as ends are symmetric wherever the rest is
+    (a reflection keeps the colours of an odd width, and only a board with an
+    odd number of free squares rules any out); it is checked all the same. A
+    reflection that swaps the colours keeps the rule that the ends differ.
+    """
+    if not symmetric(board, start, end, fixed, classes):
+        return None
+    image = mirror_map(board)
+    return image if image is not None and all(image[v] in rule.through for v in rule.through) else None
+
+
 def _departures(v: int, nbrs: dict[int, list[int]], frontier: set[int], waiting: dict[int, int]) -> int:
     """Squares that would leave the frontier were ``v`` added next (``v`` itself among them)."""
     gone = sum(1 for u in nbrs[v] if u in frontier and waiting[u] == 1)
@@ -187,7 +208,7 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
          end: int | None = None, kept: frozenset[int] | set[int] = frozenset(),
          external: dict[int, int] | None = None, line_ends: list[int] | None = None,
          caps: frozenset[int] | set[int] = frozenset(), degrees: Mapping[int, int] | None = None,
-         mirror: Mapping[int, int] | None = None) -> Sweep:
+         mirror: Mapping[int, int] | None = None, rule: EndRule = ANYWHERE) -> Sweep:
     """The steps of a sweep adding ``order`` one square at a time.
 
     ``nbrs[v]`` are the squares joined to ``v`` by the edges this sweep
@@ -202,9 +223,15 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
     are all decided as ``v`` is added, so ``v`` may have no neighbour later
     in the order.
 
+    ``rule`` (:func:`~chesstours.colours.end_rule`): the squares an open tour must pass through,
+    with two edges, are neither capped nor left with one edge, and a state
+    that leaves one of them short of two edges is dropped; where the two ends
+    must differ in colour, a state whose second end has the first one's
+    colour is dropped (``Step.signs``).
+
     ``mirror``: a reflection of the squares (:func:`mirror_map`) under which
-    the whole problem is symmetric: its graph, kept squares, external edges
-    and caps, with no fixed end and no degrees. After each step whose squares
+    the whole problem is symmetric: its graph, kept squares, external edges,
+    caps and ``rule``, with no fixed end and no degrees. After each step whose squares
     so far are their own image, the sweep keeps a state or its image,
     whichever has the smaller key, with the counts of both (``Step.mirror``).
     This is exact: the partial tours so far are symmetric, and a state and
@@ -224,7 +251,9 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
     for v in degrees:
         if v not in pos or ahead[v]:
             raise ValueError(f"the edges of square {v} are not all decided as it is added")
-    need = 2 if closed else 1
+    through, colours = rule.through, rule.colours
+    need = {v: 2 if closed or v in through else 1 for v in order}
+    balance = 0  # dark squares added less light ones
     frontier: list[int] = []
     steps, widest = [], 0
     to_come = {v: ahead[v] + external.get(v, 0) for v in order}  # neighbours still to come, as v is added
@@ -235,11 +264,13 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
         slot = {u: i for i, u in enumerate(combined)}
         for u in back[v]:
             to_come[u] -= 1
+        if colours is not None:
+            balance += 1 - 2 * colours[v]
         mine = [slot[u] for u in back[v]]
         choices = [(-1, -1)] + [(a, -1) for a in mine]
         if v not in ends:
             choices += [(a, b) for i, a in enumerate(mine) for b in mine[i + 1:]]
-        if v in caps and not closed:
+        if v in caps and not closed and v not in through:
             capping = [(CAP, -1)] + [(a, CAP) for a in mine]
             choices = capping if v in ends else choices + capping
         if forced is not None and v in forced:
@@ -248,15 +279,17 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
                 choices = [c for c in choices if slot[other] in c]
         if v in degrees:
             choices = [c for c in choices if edges_given(*c) == degrees[v]]
+        elif v in through:  # the edges it can take now and later make two
+            choices = [c for c in choices if edges_given(*c) + to_come[v] >= 2]
         departs = [i for i, u in enumerate(combined) if last[u] == t]
         kept_now = [u for u in combined if last[u] != t]
         touched = [u for u in kept_now if u == v or slot[u] in mine]
         # Slots that must take an edge from v now: a square with no edge that
-        # leaves, or that has too few neighbours to come; in a cycle, also a
-        # square with one edge that leaves.
+        # leaves, or that has too few neighbours to come; in a cycle (or on a
+        # square a tour passes through), also a square with one edge that leaves.
         free_need = sum(1 << i for i, u in enumerate(combined)
-                        if i in departs or ((u == v or i in mine) and to_come[u] < need))
-        label_need = sum(1 << i for i in departs) if closed else 0
+                        if i in departs or ((u == v or i in mine) and to_come[u] < need[u]))
+        label_need = sum(1 << i for i in departs if need[combined[i]] == 2)
         steps.append(Step(
             square=v,
             nprev=len(frontier),
@@ -266,12 +299,17 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
             departs=np.array(departs, np.int64),
             keep=np.array([slot[u] for u in kept_now], np.int64),
             check=np.array([slot[u] for u in touched], np.int64),
-            check_spare=np.array([to_come[u] for u in touched], np.int64),
+            # the kernel drops a square with no edge and fewer neighbours to come than edges it needs
+            # (two in a cycle, one in an open tour): one to come counts as none for a square passed through
+            check_spare=np.array([to_come[u] - (need[u] == 2 and not closed) for u in touched], np.int64),
             choice_mask=np.array([0 if a == -1 else (1 << len(frontier)) | (1 << a if a >= 0 else 0)
                                   | (1 << b if b >= 0 else 0) for a, b in choices], np.int64),
             free_need=free_need,
             label_need=label_need,
-            single=np.array([slot[u] for u in kept_now if u not in ends and to_come[u] == 1], np.int64),
+            single=np.array([slot[u] for u in kept_now if u not in ends and u not in through and to_come[u] == 1],
+                            np.int64),
+            signs=np.array([1 - 2 * colours[u] for u in combined] if colours is not None else [], np.int64),
+            balance2=2 * balance,
         ))
         if mirror is not None:
             added.add(v)
@@ -285,19 +323,22 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
 
 
 def best_plan(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
-              closed: bool = False, fixed: Fixed | None = None, mirror: bool = True) -> Sweep:
+              closed: bool = False, fixed: Fixed | None = None, mirror: bool = True,
+              whole: bool = True) -> Sweep:
     """The whole-board sweep of the narrowest frontier (then the fewest frontier squares in all).
 
     ``fixed``: the edges it rules out are left out; the order of the squares is the whole graph's.
     Without ends or ``fixed``, and unless ``mirror`` is False, the sweep keeps one state of each mirror
-    pair (see :func:`plan`).
+    pair (see :func:`plan`). ``whole``: the tours of the whole board alone are counted, so its colours
+    decide where they can end (:func:`~chesstours.colours.end_rule`); False for a strip, whose every length is counted.
     """
     nbrs = neighbours(board, piece, fixed)
-    image = mirror_map(board) if mirror and symmetric(board, start, end, fixed) else None
+    rule = end_rule(board, piece, closed, start, end) if whole else ANYWHERE
+    image = mirrored(board, start, end, fixed, rule=rule) if mirror else None
     plans = []
     for lines in line_orders(board, piece).values():
         order = [v for line in lines for v in line]
         ends = list(np.cumsum([len(line) for line in lines]) - 1)
         plans.append(plan(nbrs, order, closed=closed, start=start, end=end, line_ends=[int(t) for t in ends],
-                          mirror=image))
+                          mirror=image, rule=rule))
     return min(plans, key=lambda p: (p.max_slots, p.slot_sum))

@@ -34,8 +34,10 @@ The cost model: up to the step that adds the first square, a part sweeps
 what the whole count sweeps; from there on, only its class. On the knight's
 boards both halves grow to the middle frontier and peak there (7x7 open:
 19.7 and 42.7 million states at their last steps, 2 million where the first
-class square is added), so a part's peak falls with each square, while its
-steps before the first square are repeated by every part. Measured with
+class square is added, before the rule of where open tours end cut them to
+8.7 and 21.6 million), so a part's peak falls with each square, while its
+steps before the first square are repeated by every part. Measured (before
+that rule) with
 ``python benchmarks/bench_scale.py --only parts --parts-board 7x7
 --parts-open --split-on 1,2,3,4`` (and ``6x8``): the largest part's widest
 step and peak memory against the whole count's on two threads, and the work

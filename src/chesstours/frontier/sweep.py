@@ -319,7 +319,7 @@ def count_strip(
     """
     t0 = time.perf_counter()
     board = Board(rows, max(length, rows))
-    sweep = best_plan(board, piece, None, None, closed)
+    sweep = best_plan(board, piece, None, None, closed, whole=False)
     _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir, mirrored=True)
     with _layers(spill_dir) as layers, _guarded(board), _allowance(board, piece, closed, spill_dir) as allowance:
         result = _run(sweep, closed, 2, deadline, progress, t0, strip=True, workers=workers, layers=layers,
