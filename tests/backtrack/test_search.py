@@ -1,5 +1,7 @@
 """Backtracking against the facts of the literature and against brute force."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -141,3 +143,34 @@ def test_time_limit_stops_a_count_with_a_partial_result():
 def test_node_limit_stops_a_count():
     with pytest.raises(LimitReached):
         count_tours("7x7", start="a1", node_limit=100_000)
+
+
+def test_a_task_from_a_start_ends_only_where_the_colours_allow():
+    from chesstours.backtrack.tasks import open_tasks
+
+    board = Board(6, 6)
+    light = tuple(v for v in range(36) if board.colour(v))
+    assert {t.end_squares for t in open_tasks(board, KNIGHT, start=0)} == {light}  # a1 is dark
+    odd = Board(5, 5)
+    dark = {v for v in range(25) if not odd.colour(v)}
+    assert {t.end_squares for t in open_tasks(odd, KNIGHT, start=12)} == {tuple(sorted(dark - {12}))}
+    assert {t.end_squares for t in open_tasks(odd, KNIGHT, start=1)} == {()}  # b1 is light: no tour
+    assert count_tours(odd, start="b1", method="backtrack").directed == 0
+    assert {t.end_squares for t in open_tasks(board, Leaper(1, 3), start=0)} == {None}  # a camel keeps its colour
+    assert {t.end_squares for t in open_tasks(board, KNIGHT, start=0, end=7)} == {None}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 5), st.integers(2, 6), st.sampled_from([KNIGHT, ZEBRA, Leaper(0, 1), Leaper(1, 1)]), st.data())
+def test_ending_only_where_the_colours_allow_drops_branches_and_no_tour(rows, cols, piece, data):
+    from chesstours.backtrack.tasks import open_tasks, run_tasks
+
+    holes = data.draw(st.sets(st.integers(0, rows * cols - 1), max_size=3))
+    if rows * cols - len(holes) < 2:
+        return
+    board = Board(rows, cols, holes)
+    tasks = open_tasks(board, piece)
+    anywhere = [dataclasses.replace(t, end_squares=None) for t in tasks]
+    held, free = run_tasks(board, piece, tasks, workers=1), run_tasks(board, piece, anywhere, workers=1)
+    assert held.count == free.count
+    assert held.nodes <= free.nodes

@@ -106,16 +106,22 @@ def balanced_tasks(board: Board, piece: Leaper, tasks: list[Task], target: int =
     there are at least ``target`` tasks, or the largest is under ``share`` of
     the whole, or no task can be cut further. The result is the same on
     every run (the probes are seeded). The estimate is of the task's own
-    subtree, not multiplied by its weight.
+    subtree, not multiplied by its weight. A task whose prefix no tour can
+    extend (a square it must end on that the colours rule out, say) is left
+    out.
     """
     counter = 0
 
-    def sized(task: Task) -> tuple[float, int, Task]:
+    def sized(task: Task) -> tuple[float, int, Task] | None:
+        """The task and its estimate, or None where its prefix already leads to no tour (it counts nothing)."""
         nonlocal counter
         counter += 1
-        return (-_search(board, piece, task).estimate(probes, seed + counter), counter, task)
+        search = _search(board, piece, task)
+        if search.done and search.count == 0:
+            return None
+        return (-search.estimate(probes, seed + counter), counter, task)
 
-    heap = [sized(t) for t in tasks]
+    heap = [h for h in map(sized, tasks) if h is not None]
     heapq.heapify(heap)
     whole = -sum(h[0] for h in heap) or 1.0
     leaves: list[tuple[float, int, Task]] = []
@@ -130,8 +136,9 @@ def balanced_tasks(board: Board, piece: Leaper, tasks: list[Task], target: int =
         if not kids:
             leaves.append((size, order, task))
             continue
-        for kid in kids:
-            heapq.heappush(heap, sized(kid))
+        for kid in map(sized, kids):
+            if kid is not None:
+                heapq.heappush(heap, kid)
     out = sorted(heap + leaves, key=lambda h: h[1])
     return [(task, -size) for size, _, task in out]
 

@@ -11,6 +11,12 @@ start is counted, only one start per orbit is searched and its count is
 multiplied by the orbit's size; and from a start, first moves that a
 symmetry fixing the start (and end) exchanges have equal counts.
 
+An open tour ends only where the colours allow
+(:func:`chesstours.colours.end_rule`): a knight's tour from a dark square of
+8x8 ends on a light one, and one of 5x5 ends on a dark one. A task from a
+start holds those squares as its ends, so a square that could only be the
+last but cannot end the tour ends the branch at once.
+
 Closed tours are counted as cycles with no double counting: a cycle passes
 through a chosen square ``s`` using two of its neighbours ``n_i``, ``n_j``
 (``i < j``); it is counted once, as the path ``s, n_i, ..., n_j``. Choosing
@@ -42,6 +48,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..board import Board
+from ..colours import end_rule
 from ..machine import PlainAllowance, worker_count
 from ..pieces import Leaper, move_table
 from ..words import Status
@@ -107,7 +114,8 @@ def open_tasks(board: Board, piece: Leaper, start: int | None = None, end: int |
     """Tasks whose weighted counts add up to the directed open tours (from ``start``, to ``end``).
 
     With ``symmetry=False`` every first move is its own task (for finding tours,
-    where the tour's actual squares matter).
+    where the tour's actual squares matter). Without ``end``, a task's
+    ``end_squares`` are those its colours allow (:func:`_end_squares`).
     """
     table = move_table(board, piece)
     perms = board.symmetries() if symmetry else board.symmetries()[:1]
@@ -125,9 +133,22 @@ def open_tasks(board: Board, piece: Leaper, start: int | None = None, end: int |
             continue
         stab = _stabilizer(perms, s, end)
         firsts = [int(u) for u in table[s] if u >= 0 and (u != end or board.free_count == 2)]
+        ends = _end_squares(board, piece, s, end)
         for x, size in _orbits(stab, firsts):
-            tasks.append(Task((s, x), weight * size, end))
+            tasks.append(Task((s, x), weight * size, end, ends))
     return tasks
+
+
+def _end_squares(board: Board, piece: Leaper, start: int, end: int | None) -> tuple[int, ...] | None:
+    """The squares an open tour from ``start`` can end on, where its colours rule some out (None: any).
+
+    A symmetry of the board that fixes ``start`` keeps every colour, so the
+    tasks of one orbit of first moves share these squares.
+    """
+    through = end_rule(board, piece, False, start).through if end is None else frozenset()
+    if not through:
+        return None
+    return tuple(int(v) for v in board.free_squares if v != start and v not in through)
 
 
 def closed_tasks(board: Board, piece: Leaper, start: int | None = None, end: int | None = None) -> list[Task]:
