@@ -6,7 +6,8 @@ folder, and prints one table, every figure the median of ``--runs`` runs:
 
 * every open knight's tour of 6x6, one thread, no symmetry reduction, every
   start searched: chesstours's compiled kernel over every start with one
-  worker, against ``open_tours.c`` (the same search and pruning; both count
+  worker, against ``open_tours.c`` (the same search and pruning, both
+  ending a tour only where its colours allow; both count
   the squares they place as nodes, except that chesstours's tasks start from
   a first move made, which it does not count);
 * Warnsdorff's rule with Roth's tie-break on 5000x5000 from a1: chesstours's

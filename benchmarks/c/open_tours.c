@@ -10,6 +10,9 @@
  *     neighbour left can only be the next and last square, and an unvisited neighbour of c
  *     (never a neighbour of x: a knight's two neighbours have one colour) with none is a
  *     dead end, with one it must be the last square; two such forced ends are a dead end;
+ *   - a tour ends only where the colours allow (a knight alternates colours): on a board with
+ *     as many dark squares as light, on the colour the start does not have; with one more of
+ *     a colour, on that colour. A forced last square elsewhere is a dead end;
  *   - children tried in Warnsdorff order (fewest onward moves first, ties in move order).
  *
  * A node is one square placed after the start, whether or not the pruning then drops it.
@@ -29,6 +32,7 @@
 static int width;
 static int offs[8];
 static unsigned char visited[MAXSQ];
+static unsigned char end_ok[MAXSQ];
 static int degree[MAXSQ];
 static long long count, nodes;
 
@@ -72,7 +76,7 @@ static void search(int c, int left, int forced)
         int x = cand[i];
         nodes++;
         if (left == 1) {
-            count++;
+            count += end_ok[x];
             continue;
         }
         int f = forced;
@@ -84,7 +88,7 @@ static void search(int c, int left, int forced)
             if (degree[u] == 0)
                 dead = 1;
             else if (degree[u] == 1 && u != f) {
-                if (f >= 0)
+                if (f >= 0 || !end_ok[u])
                     dead = 1;
                 else
                     f = u;
@@ -137,6 +141,13 @@ int main(int argc, char **argv)
     for (int r = 0; r < rows && squares > 1; r++)
         for (int c = 0; c < cols; c++) {
             int s = (r + PAD) * width + c + PAD;
+            /* dark: the colour of a1, with the extra square of an odd board */
+            int start_dark = (r + c) % 2 == 0;
+            for (int rr = 0; rr < rows; rr++)
+                for (int cc = 0; cc < cols; cc++) {
+                    int dark = (rr + cc) % 2 == 0;
+                    end_ok[(rr + PAD) * width + cc + PAD] = squares % 2 ? dark && start_dark : dark != start_dark;
+                }
             /* The start's neighbours keep their link to it: nothing is forced yet,
              * except a square whose only neighbour is the start (an end, or next). */
             place(s);
@@ -151,7 +162,7 @@ int main(int argc, char **argv)
                 if (links == 0 || (links == 1 && next_to_start && squares > 2))
                     dead = 1;
                 else if (links == 1 && !next_to_start) {
-                    if (forced >= 0)
+                    if (forced >= 0 || !end_ok[v])
                         dead = 1;
                     forced = v;
                 }
