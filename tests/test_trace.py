@@ -7,9 +7,10 @@ from itertools import islice
 import numpy as np
 import pytest
 
-from chesstours import iter_tours
+from chesstours import count_tours, iter_tours
 from chesstours.backtrack.search import Search
 from chesstours.board import Board
+from chesstours.colours import end_squares as colour_ends
 from chesstours.errors import InvalidArgument, InvalidSquare
 from chesstours.pieces import KNIGHT, ZEBRA, move_table
 from chesstours.render.trace_text import trace_lines
@@ -22,6 +23,8 @@ from tests.oracle import neighbours
 def kernel_first_tour(board, start, order, end=None, closed=False, piece=KNIGHT):
     table = move_table(board, piece)
     end_squares = [int(u) for u in table[start] if u >= 0] if closed and end is None else None
+    if not closed and end is None:
+        end_squares = colour_ends(board, piece, start)
     search = Search(
         table,
         [start],
@@ -90,7 +93,7 @@ def test_whole_5x5_trace_counts_the_304_tours_from_a_corner():
     assert sum(e.kind == TOUR for e in events) == 304  # facts.md
     assert events[-1].kind == DONE
     table = move_table(Board(5, 5), KNIGHT)
-    search = Search(table, [0])
+    search = Search(table, [0], end_squares=colour_ends(Board(5, 5), KNIGHT, 0))
     search.run()
     assert events[-1].nodes == search.nodes
     # Every position the kernel tried is one move or one skip of the trace.
@@ -194,3 +197,13 @@ def test_bad_trace_arguments_are_refused():
         trace_search("5x5", "a1", method="warnsdorff", tiebreak="coin")
     with pytest.raises(InvalidArgument):  # f6 is not a knight's move from a1: no closed tour ends there
         trace_search("6x6", "a1", "f6", closed=True)
+
+
+def test_a_move_that_leaves_the_last_square_on_a_colour_no_tour_ends_on_is_skipped_in_words():
+    board = Board(3, 4)  # from a1 (dark), every tour of 12 squares ends on a light square
+    skips = [e.describe(board) for e in trace_search(board, "a1") if e.kind == SKIP
+             and "no tour from a1" in e.reason]
+    assert skips == ["Move 5: b1 to c3 is skipped: d2 would have only one way in, so it would have to be last, "
+                     "and it is dark: no tour from a1 ends on a dark square."]
+    tours = sum(e.kind == TOUR for e in trace_search(Board(4, 5), "b1"))
+    assert tours == count_tours(Board(4, 5), start="b1", method="backtrack").directed > 0

@@ -17,7 +17,10 @@ from dataclasses import dataclass
 from .board import Board
 from .pieces import Leaper
 
-__all__ = ["alternates", "EndRule", "end_rule", "ANYWHERE"]
+__all__ = ["COLOUR_NAMES", "alternates", "EndRule", "end_rule", "end_squares", "ANYWHERE"]
+
+#: The words for a square's colour (:meth:`Board.colour`): a1's colour is dark.
+COLOUR_NAMES = ("dark", "light")
 
 
 def alternates(piece: Leaper) -> bool:
@@ -89,3 +92,19 @@ def end_rule(board: Board, piece: Leaper, closed: bool, start: int | None = None
     else:
         return EndRule(colours={v: board.colour(v) for v in free})
     return EndRule(frozenset(v for v in free if v not in given and board.colour(v) not in allowed))
+
+
+def end_squares(board: Board, piece: Leaper, start: int) -> tuple[int, ...] | None:
+    """The squares an open tour from ``start`` can end on, where the colours rule some out (None: any).
+
+    A symmetry of the board that fixes ``start`` keeps every colour, so a
+    search split by symmetry gives each of its parts these squares.
+
+    >>> from chesstours.pieces import KNIGHT
+    >>> [Board(3, 4).name(v) for v in end_squares(Board(3, 4), KNIGHT, 0)]  # from a1, dark: a light square
+    ['b1', 'd1', 'a2', 'c2', 'b3', 'd3']
+    """
+    through = end_rule(board, piece, False, start).through
+    if not through:
+        return None
+    return tuple(int(v) for v in board.free_squares if v != start and v not in through)

@@ -13,7 +13,8 @@ kernel, or on a small board its plain-Python twin, which moves as the kernel
 moves), run one position at a time: its move order, its pruning and its steps back are
 the ones shown, so the trace cannot disagree with the real search. A move
 the kernel gives up at once -- because it would cut a square off, or leave
-two squares that could only be the last -- is shown as *skipped*, with the
+two squares that could only be the last, or one that could only be the last
+on a colour no tour from the start ends on -- is shown as *skipped*, with the
 square that makes it hopeless (found again here in plain Python, only to say
 why). For Warnsdorff's rule (Algorithm 1 of a 2011 student research dossier
 (TIPE) on the knight's tour) the walk of :func:`chesstours.warnsdorff.walk.warnsdorff` is
@@ -41,7 +42,7 @@ Move 4: c5 to e4.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -50,6 +51,8 @@ from .arguments import prepare_query
 from .backtrack import layout as _bk
 from .backtrack import search as _bt
 from .board import Board, Holes
+from .colours import COLOUR_NAMES
+from .colours import end_squares as colour_ends
 from .errors import InvalidArgument
 from .pieces import KNIGHT, Leaper, move_table
 from .warnsdorff.walk import warnsdorff
@@ -177,8 +180,21 @@ def _candidates(search, depth: int) -> tuple[tuple[int, int], ...]:
     return tuple((u, int(search.degree[u])) for u in squares)
 
 
+def _not_an_end(board: Board, start: int, end: int | None, closed: bool) -> Callable[[int], str]:
+    """What keeps a square from ending the tour, in words (the search's ``end_ok`` is 0 there)."""
+    if closed and end is None:
+        return lambda u: "not a move from the start"
+    if end is not None:
+        return lambda u: "not the chosen last square"
+
+    def colour(u: int) -> str:
+        word = COLOUR_NAMES[board.colour(u)]
+        return f"{word}: no tour from {board.name(start)} ends on a {word} square"
+    return colour
+
+
 def _why_skipped(board: Board, table, visited, degree, end_ok, forced: int, c: int, x: int, remaining: int,
-                 closed: bool) -> tuple[int, str]:
+                 not_an_end: Callable[[int], str]) -> tuple[int, str]:
     """Why the kernel gave up the move ``c -> x`` at once: ``(culprit, reason)``.
 
     The state is the kernel's just before the move. This repeats, in plain
@@ -187,9 +203,7 @@ def _why_skipped(board: Board, table, visited, degree, end_ok, forced: int, c: i
     """
     name = board.name
     if remaining == 0:
-        if closed:
-            return x, f"it would end the tour on {name(x)}, which is not a move from the start"
-        return x, f"the tour may not end on {name(x)}"
+        return x, f"it would end the tour on {name(x)}, which is {not_an_end(x)}"
     row = [int(u) for u in table[x] if u >= 0]
     deg = degree.copy()
     for u in row:
@@ -211,9 +225,8 @@ def _why_skipped(board: Board, table, visited, degree, end_ok, forced: int, c: i
                 return u, (f"{name(u)} and {name(forced)} would both have only one way in, "
                            "and only one can be last")
             if not end_ok[u]:
-                why = "not a move from the start" if closed else "not the chosen last square"
                 return u, (f"{name(u)} would have only one way in, so it would have to be last, "
-                           f"and it is {why}")
+                           f"and it is {not_an_end(u)}")
             forced = u
     return -1, "the kernel found it hopeless"
 
@@ -227,9 +240,12 @@ def trace_backtrack(board: Board, start: int, end: int | None = None, closed: bo
     policy.check_find("backtrack", None, order)
     table = move_table(board, piece)
     holes = board.hole_mask if board.holes else None
-    end_squares = None
+    end_squares: Sequence[int] | None = None
     if closed and end is None:
         end_squares = [int(u) for u in table[start] if u >= 0]
+    elif end is None:  # as a count's or a search's tasks: the tour ends where its colours allow
+        end_squares = colour_ends(board, piece, start)
+    not_an_end = _not_an_end(board, start, end, closed)
     search = _bt.Search(table, [start], end=end, end_squares=end_squares, order=order, holes=holes,
                         plain=policy.plain_allowance(board))
     weights = order == "warnsdorff"
@@ -289,8 +305,7 @@ def trace_backtrack(board: Board, start: int, end: int | None = None, closed: bo
                 yield from backs(slot, low)
             else:
                 culprit, reason = _why_skipped(board, table, visited, degree, search.end_ok, forced, c, x,
-                                               remaining,
-                                               closed and end is None)
+                                               remaining, not_an_end)
                 yield event(SKIP, slot + 1, x, depth, culprit=culprit, reason=reason)
                 yield from backs(depth, low)
         if status == _bt.EXHAUSTED:

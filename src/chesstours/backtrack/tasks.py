@@ -48,7 +48,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..board import Board
-from ..colours import end_rule
+from ..colours import end_squares
 from ..machine import PlainAllowance, worker_count
 from ..pieces import Leaper, move_table
 from ..words import Status
@@ -115,7 +115,7 @@ def open_tasks(board: Board, piece: Leaper, start: int | None = None, end: int |
 
     With ``symmetry=False`` every first move is its own task (for finding tours,
     where the tour's actual squares matter). Without ``end``, a task's
-    ``end_squares`` are those its colours allow (:func:`_end_squares`).
+    ``end_squares`` are those its colours allow (:func:`~chesstours.colours.end_squares`).
     """
     table = move_table(board, piece)
     perms = board.symmetries() if symmetry else board.symmetries()[:1]
@@ -133,22 +133,10 @@ def open_tasks(board: Board, piece: Leaper, start: int | None = None, end: int |
             continue
         stab = _stabilizer(perms, s, end)
         firsts = [int(u) for u in table[s] if u >= 0 and (u != end or board.free_count == 2)]
-        ends = _end_squares(board, piece, s, end)
+        ends = end_squares(board, piece, s) if end is None else None
         for x, size in _orbits(stab, firsts):
             tasks.append(Task((s, x), weight * size, end, ends))
     return tasks
-
-
-def _end_squares(board: Board, piece: Leaper, start: int, end: int | None) -> tuple[int, ...] | None:
-    """The squares an open tour from ``start`` can end on, where its colours rule some out (None: any).
-
-    A symmetry of the board that fixes ``start`` keeps every colour, so the
-    tasks of one orbit of first moves share these squares.
-    """
-    through = end_rule(board, piece, False, start).through if end is None else frozenset()
-    if not through:
-        return None
-    return tuple(int(v) for v in board.free_squares if v != start and v not in through)
 
 
 def closed_tasks(board: Board, piece: Leaper, start: int | None = None, end: int | None = None) -> list[Task]:

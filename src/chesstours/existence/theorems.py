@@ -63,6 +63,7 @@ from dataclasses import dataclass
 from math import gcd
 
 from ..board import Board
+from ..colours import COLOUR_NAMES
 
 __all__ = [
     "Verdict",
@@ -84,8 +85,6 @@ SCHWENK = "Schwenk 1991"
 OPEN_TOURS = "Cull & De Curtins 1978; Conrad et al. 1994"
 CONRAD = "Conrad et al. 1994"
 KNUTH = "Knuth 1994"
-
-_COLOUR = ("dark", "light")
 
 
 @dataclass(frozen=True)
@@ -211,12 +210,12 @@ def colour_verdict(board: Board, piece_name: str, start: int | None, end: int | 
             if square is not None and board.colour(square) != major:
                 return Verdict(False, "colour", (
                     f"No tour{where}: {counts}. A {piece_name} alternates colours, so a tour must start and "
-                    f"end on a {_COLOUR[major]} square; {board.name(square)} is {_COLOUR[1 - major]}."))
+                    f"end on a {COLOUR_NAMES[major]} square; {board.name(square)} is {COLOUR_NAMES[1 - major]}."))
     elif start is not None and end is not None and board.colour(start) == board.colour(end):
         return Verdict(False, "colour", (
             f"No tour{where}: {counts}, an even number in all, so a tour alternating colours ends on the "
             f"colour it did not start on; {board.name(start)} and {board.name(end)} are both "
-            f"{_COLOUR[board.colour(start)]}."))
+            f"{COLOUR_NAMES[board.colour(start)]}."))
     return None
 
 
@@ -336,8 +335,8 @@ def _conrad(board: Board, start: int | None, end: int | None) -> Verdict:
             "and t have opposite colours, or n is odd and both have the corners' colour (Conrad, Hindrichs, "
             "Morsy & Wegener 1994)")
     if start is not None and end is not None:
-        detail = (f"{board.name(start)} is {_COLOUR[board.colour(start)]} and {board.name(end)} is "
-                  f"{_COLOUR[board.colour(end)]}")
+        detail = (f"{board.name(start)} is {COLOUR_NAMES[board.colour(start)]} and {board.name(end)} is "
+                  f"{COLOUR_NAMES[board.colour(end)]}")
     else:
         square = _given(start, end)
         detail = (f"so every square of {board} is the {'start' if start is not None else 'end'} of a tour"
