@@ -11,13 +11,15 @@ in :mod:`chesstours.existence`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+
+import numpy as np
 
 from .board import Board
 from .pieces import Leaper
 
-__all__ = ["COLOUR_NAMES", "alternates", "EndRule", "end_rule", "end_squares", "ANYWHERE"]
+__all__ = ["COLOUR_NAMES", "alternates", "EndRule", "end_colours", "end_rule", "end_squares", "ANYWHERE"]
 
 #: The words for a square's colour (:meth:`Board.colour`): a1's colour is dark.
 COLOUR_NAMES = ("dark", "light")
@@ -46,6 +48,25 @@ class EndRule:
 ANYWHERE = EndRule()
 
 
+def end_colours(board: Board, piece: Leaper, given: Collection[int] = ()) -> set[int] | None:
+    """The colours an open tour's ends other than ``given`` can have, or None where colour rules out neither.
+
+    See :func:`end_rule`: an empty set where no tour exists (the colours
+    differ by two or more, or a given end has a colour no end can have).
+    """
+    if not alternates(piece):
+        return None
+    dark, light = board.colour_counts
+    if abs(dark - light) > 1:
+        return set()
+    if dark != light:
+        allowed = {0 if dark > light else 1}
+        return allowed if all(board.colour(x) in allowed for x in given) else set()
+    if given:
+        return {1 - board.colour(next(iter(given)))}
+    return None
+
+
 def end_rule(board: Board, piece: Leaper, closed: bool, start: int | None = None,
              end: int | None = None) -> EndRule:
     """Where an open tour can end, given its ends if any: by those ends, and by colour.
@@ -72,30 +93,22 @@ def end_rule(board: Board, piece: Leaper, closed: bool, start: int | None = None
     >>> rule.through, rule.colours[0], rule.colours[1]  # one end on each colour
     (frozenset(), 0, 1)
     """
-    given = {x for x in (start, end) if x is not None}
-    free = [int(v) for v in board.free_squares]
     if closed:
         return ANYWHERE
+    given = {x for x in (start, end) if x is not None}
+    free = [int(v) for v in board.free_squares]
     if len(given) == 2:
         return EndRule(frozenset(v for v in free if v not in given))
-    if not alternates(piece):
-        return ANYWHERE
-    dark, light = board.colour_counts
-    if abs(dark - light) > 1:
-        allowed: set[int] = set()
-    elif dark != light:
-        allowed = {0 if dark > light else 1}
-        if any(board.colour(x) not in allowed for x in given):
-            allowed = set()
-    elif given:
-        allowed = {1 - board.colour(next(iter(given)))}
-    else:
+    allowed = end_colours(board, piece, given)
+    if allowed is not None:
+        return EndRule(frozenset(v for v in free if v not in given and board.colour(v) not in allowed))
+    if alternates(piece):  # as many dark squares as light, no end given: one end on each colour
         return EndRule(colours={v: board.colour(v) for v in free})
-    return EndRule(frozenset(v for v in free if v not in given and board.colour(v) not in allowed))
+    return ANYWHERE
 
 
 def end_squares(board: Board, piece: Leaper, start: int) -> tuple[int, ...] | None:
-    """The squares an open tour from ``start`` can end on, where the colours rule some out (None: any).
+    """The squares an open tour from ``start`` can end on, where the colours rule some out (None: any square).
 
     A symmetry of the board that fixes ``start`` keeps every colour, so a
     search split by symmetry gives each of its parts these squares.
@@ -104,7 +117,11 @@ def end_squares(board: Board, piece: Leaper, start: int) -> tuple[int, ...] | No
     >>> [Board(3, 4).name(v) for v in end_squares(Board(3, 4), KNIGHT, 0)]  # from a1, dark: a light square
     ['b1', 'd1', 'a2', 'c2', 'b3', 'd3']
     """
-    through = end_rule(board, piece, False, start).through
-    if not through:
+    allowed = end_colours(board, piece, (start,))
+    if allowed is None:
         return None
-    return tuple(int(v) for v in board.free_squares if v != start and v not in through)
+    # a count from every start asks once a start: read the colours of the whole board at once
+    free = board.free_squares.astype(np.int64)
+    r, c = np.divmod(free, board.cols)
+    ends = free[np.isin((r + c) & 1, list(allowed)) & (free != start)]
+    return None if ends.size == free.size - 1 else tuple(ends.tolist())
