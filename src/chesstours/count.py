@@ -207,7 +207,7 @@ def count_tours(
     if plan.method == "frontier":
         return count_by_frontier(board, piece, closed, s, e, time_limit=time_limit, progress=progress,
                                  workers=workers, spill_dir=spill_dir)
-    tasks = closed_tasks(board, piece, s, e) if closed else open_tasks(board, piece, s, e)
+    tasks = closed_tasks(board, piece, s, e) if closed else open_tasks(board, piece, s, e, pairs=True)
     tasks = split_tasks(board, piece, tasks)
     try:
         result = run_tasks(board, piece, tasks, time_limit=time_limit, node_limit=node_limit, workers=workers,

@@ -424,7 +424,7 @@ def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None,
     """
     if board.free_count > MAX_BACKTRACK_COUNT_SQUARES:
         return math.inf, math.inf, 0
-    tasks = closed_tasks(board, piece, start, end) if closed else open_tasks(board, piece, start, end)
+    tasks = closed_tasks(board, piece, start, end) if closed else open_tasks(board, piece, start, end, pairs=True)
     tasks = split_tasks(board, piece, tasks)
     nodes = estimate_nodes(board, piece, tasks, plain=plain if plain is not None else plain_allowance(board))
     threads = max(1, min(worker_count(workers), len(tasks)))
@@ -576,7 +576,7 @@ def _with_parts(plan: Plan, split_on: int | None, workers: int, cluster: bool, r
 def _with_tasks(plan: Plan, target: int, workers: int) -> Plan:
     """The plan with its split into tasks, each estimated, and the total CPU-hours."""
     board, piece, s, e = plan.board, plan.piece, plan.start, plan.end
-    base = closed_tasks(board, piece, s, e) if plan.closed else open_tasks(board, piece, s, e)
+    base = closed_tasks(board, piece, s, e) if plan.closed else open_tasks(board, piece, s, e, pairs=True)
     sized = balanced_tasks(board, piece, base, target)
     memory = search_bytes(board, piece)
     tasks: list[dict[str, Any]] = [

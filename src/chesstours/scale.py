@@ -92,7 +92,8 @@ def spread_tasks(board: Board, piece: Leaper, s: int | None, e: int | None, clos
         base = [t for v in board.free_squares if int(v) != e
                 for t in open_tasks(board, piece, int(v), e, symmetry=False)]
     else:
-        base = open_tasks(board, piece, s, e, symmetry=symmetric_ok)
+        # a property is tested on each direction of a tour: a listing searches both
+        base = open_tasks(board, piece, s, e, symmetry=symmetric_ok, pairs=where is None)
     if where is not None and where.clues:
         base = [t for t in base if not where.contradicted_by(t.prefix)]
     sized = balanced_tasks(board, piece, base, target)
@@ -103,7 +104,7 @@ def spread_tasks(board: Board, piece: Leaper, s: int | None, e: int | None, clos
 
 def _fingerprint(question: str, board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool,
                  tasks: list[Task], where: TourProperty | None) -> dict[str, Any]:
-    digest = hashlib.sha256(repr([(t.prefix, t.weight, t.end) for t in tasks]).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(repr([(t.prefix, t.weight, t.end, t.end_squares, t.doubled) for t in tasks]).encode()).hexdigest()[:16]
     return {"question": question, **query_json(board, piece, closed, s, e), "where": None if where is None else
             where.text, "tasks": len(tasks), "split": digest}
 
@@ -291,7 +292,7 @@ def sample_count(board: Board, piece: Leaper, depth: int, draws: int, spread: Sp
     the tours) they can be under-estimated by a small sample.
     """
     t0 = time.perf_counter()
-    drawn = random_tasks(board, piece, open_tasks(board, piece), depth, draws, seed)
+    drawn = random_tasks(board, piece, open_tasks(board, piece, pairs=True), depth, draws, seed)
     jobs = [TaskJob(board, piece, t) for t in drawn]
     counts, cpu, sizes = [0.0] * draws, [0.0] * draws, [0.0] * draws
     nonzero = 0

@@ -174,3 +174,50 @@ def test_ending_only_where_the_colours_allow_drops_branches_and_no_tour(rows, co
     held, free = run_tasks(board, piece, tasks, workers=1), run_tasks(board, piece, anywhere, workers=1)
     assert held.count == free.count
     assert held.nodes <= free.nodes
+
+
+def test_a_count_from_every_start_searches_each_pair_of_ends_from_one_of_them():
+    from chesstours.backtrack.tasks import open_tasks, run_tasks
+
+    board = Board(5, 5)
+    tasks = open_tasks(board, KNIGHT, pairs=True)
+    rank = {"a1": 0, "b1": 1, "c1": 2, "b2": 3, "c2": 4, "c3": 5}  # the orbits of the starts, in square order
+    orbit = {board.name(int(p[board.square(n)])): k for n, k in rank.items() for p in board.symmetries()}
+    for t in tasks:
+        start = rank[board.name(t.prefix[0])]
+        assert t.end_squares and all(orbit[board.name(u)] >= start for u in t.end_squares)
+        assert set(t.doubled) == {u for u in t.end_squares if orbit[board.name(u)] > start}
+    # b1 and c2 are light (no tour starts there); c3's tours end on the dark squares of earlier orbits
+    assert {board.name(t.prefix[0]) for t in tasks} == {"a1", "c1", "b2"}
+    both, once = run_tasks(board, KNIGHT, open_tasks(board, KNIGHT), workers=1), run_tasks(board, KNIGHT, tasks)
+    assert both.count == once.count == 1728 and once.nodes < 0.7 * both.nodes
+    six = Board(6, 6)
+    both = run_tasks(six, KNIGHT, open_tasks(six, KNIGHT))
+    once = run_tasks(six, KNIGHT, open_tasks(six, KNIGHT, pairs=True))
+    assert both.count == once.count == 6_637_920 and once.nodes < 0.65 * both.nodes
+    # the facts, and the frontier method's counts (which count each path once)
+    for name, directed in [("3x4", 16), ("4x5", 164), ("3x7", None), ("3x8", None), ("5x6", None)]:
+        if directed is None:
+            directed = count_tours(name, method="frontier").directed
+        for symmetry in (True, False):
+            tasks = open_tasks(Board.parse(name), KNIGHT, symmetry=symmetry, pairs=True)
+            assert run_tasks(Board.parse(name), KNIGHT, tasks).count == directed, (name, symmetry)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 6), st.sampled_from([KNIGHT, ZEBRA, Leaper(1, 3), Leaper(0, 1), Leaper(1, 1)]),
+       st.booleans(), st.data())
+def test_counting_each_pair_of_ends_once_counts_every_tour(rows, cols, piece, symmetry, data):
+    from chesstours.backtrack.tasks import open_tasks, run_tasks
+
+    holes = data.draw(st.sets(st.integers(0, rows * cols - 1), max_size=3))
+    if rows * cols - len(holes) < 1:
+        return
+    board = Board(rows, cols, holes)
+    both = run_tasks(board, piece, open_tasks(board, piece, symmetry=symmetry), workers=1)
+    once = run_tasks(board, piece, open_tasks(board, piece, symmetry=symmetry, pairs=True), workers=1)
+    assert once.count == both.count
+    assert once.nodes <= both.nodes
+    # and the count of a start given is its own
+    start = data.draw(st.sampled_from([int(v) for v in board.free_squares]))
+    assert open_tasks(board, piece, start, pairs=True) == open_tasks(board, piece, start)

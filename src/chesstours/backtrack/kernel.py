@@ -161,7 +161,7 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
         nodes += 1
         if remaining == 0:
             if end_ok[x]:
-                count += 1
+                count += end_ok[x]  # a tour's weight: its last square's (see Search's ``doubled``)
                 if stop_at_tour:
                     _visit(table, visited, degree, x)
                     depth += 1

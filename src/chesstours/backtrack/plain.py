@@ -182,7 +182,7 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
         nodes += 1
         if remaining == 0:
             if ok[x]:
-                count += 1
+                count += ok[x]
                 if stop_at_tour:
                     _visit(rows, seen, deg, x)
                     depth += 1

@@ -98,11 +98,11 @@ class Search:
     nodes : int
         Squares placed so far (the iteration counter of the Go knight's tour program).
     count : int
-        Tours found so far.
+        Tours found so far (each weighted by its last square's ``end_ok``: see ``doubled``).
     """
 
     def __init__(self, table, prefix, end=None, end_squares=None, order="fixed", holes=None,
-                 plain: PlainAllowance | None = None):
+                 plain: PlainAllowance | None = None, doubled=()):
         self.table = np.ascontiguousarray(table, dtype=np.int32)
         n, k = self.table.shape
         prefix = np.asarray(prefix, dtype=np.int32)
@@ -131,6 +131,7 @@ class Search:
         elif end_squares is not None:
             self.end_ok[:] = 0
             self.end_ok[np.asarray(end_squares, dtype=np.int64)] = 1
+            self.end_ok[np.asarray(doubled, dtype=np.int64)] = 2
         self.fixed_end = fixed_end
         self.order = ORDERS.index(order)
         self.stack_square = np.zeros(n, dtype=np.int32)
@@ -147,14 +148,14 @@ class Search:
         self.regs[REG_FREE] = n_free
         self.prefix = prefix
         self.done = False
-        self._single = False
+        self._single = 0
         depth = prefix.size - 1
         self.stack_square[: prefix.size] = prefix
         self.regs[REG_DEPTH] = depth
         self.regs[REG_BASE] = depth
         if prefix.size == n_free:
             # The prefix is already a whole tour (a 1-square board, say).
-            self._single = bool(self.end_ok[prefix[-1]])
+            self._single = int(self.end_ok[prefix[-1]])
             self.done = True
             return
         forced = kernel.setup_prefix(self._ktable, self._visited, self._degree, prefix, self.end_ok, fixed_end)

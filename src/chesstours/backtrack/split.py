@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -78,8 +78,7 @@ class TaskJob:
 
 def _search(board: Board, piece: Leaper, task: Task, order: Order = "fixed") -> Search:
     holes = board.hole_mask if board.holes else None
-    return Search(move_table(board, piece), task.prefix, end=task.end, end_squares=task.end_squares, order=order,
-                  holes=holes)
+    return task.search(move_table(board, piece), holes, order)
 
 
 def children(board: Board, piece: Leaper, task: Task) -> list[Task]:
@@ -94,7 +93,7 @@ def children(board: Board, piece: Leaper, task: Task) -> list[Task]:
             break
         if u in used or (u == task.end and not last):
             continue
-        out.append(Task(task.prefix + (u,), task.weight, task.end, task.end_squares))
+        out.append(task.extended(u))
     return out
 
 
@@ -167,7 +166,7 @@ def random_tasks(board: Board, piece: Leaper, tasks: list[Task], depth: int, k: 
                 break
             weight *= len(kids)
             task = kids[int(rng.integers(len(kids)))]
-        out.append(Task(task.prefix, weight, task.end, task.end_squares))
+        out.append(replace(task, weight=weight))
     return out
 
 

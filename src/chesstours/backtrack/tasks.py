@@ -72,6 +72,19 @@ class Task:
     weight: int = 1
     end: int | None = None
     end_squares: tuple[int, ...] | None = None
+    #: Squares of ``end_squares`` a tour ending on counts twice (see :func:`open_tasks` with ``pairs``).
+    doubled: tuple[int, ...] = ()
+
+    def search(self, table: np.ndarray, holes: np.ndarray | None = None, order: Order = "fixed",
+               plain: PlainAllowance | None = None) -> Search:
+        """The search of this task's subtree (``table``: the board's move table)."""
+        return Search(table, self.prefix, end=self.end, end_squares=self.end_squares, order=order, holes=holes,
+                      plain=plain, doubled=self.doubled)
+
+    def extended(self, square: int, weight: int | None = None) -> Task:
+        """The task one move deeper, to ``square`` (with ``weight``, or this task's)."""
+        return Task(self.prefix + (square,), self.weight if weight is None else weight, self.end,
+                    self.end_squares, self.doubled)
 
 
 @dataclass
@@ -110,32 +123,56 @@ def _stabilizer(perms: np.ndarray, *fixed: int | None) -> np.ndarray:
 
 
 def open_tasks(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
-               symmetry: bool = True) -> list[Task]:
+               symmetry: bool = True, pairs: bool = False) -> list[Task]:
     """Tasks whose weighted counts add up to the directed open tours (from ``start``, to ``end``).
 
     With ``symmetry=False`` every first move is its own task (for finding tours,
     where the tour's actual squares matter). Without ``end``, a task's
     ``end_squares`` are those its colours allow (:func:`~chesstours.colours.end_squares`).
+
+    ``pairs`` (a count from every start, neither end given): a tour and its
+    reverse join the same two squares, so each tour is counted from one of
+    its ends only. The starts' orbits are ranked in the order of their
+    squares; from a start, the tours that end in a later orbit count twice
+    (their reverses are not searched) and those that end in its own orbit
+    once (each pair of its squares is searched from both), and none may end
+    in an earlier orbit. Every start still counts its tours, so the weighted
+    sum is the same; but a search that may end on fewer squares is cut
+    sooner, where a square that could only be last may not be (6x6: 17.5
+    million positions instead of 29.8 million).
     """
     table = move_table(board, piece)
     perms = board.symmetries() if symmetry else board.symmetries()[:1]
     if start is None and end is not None:
         # Tours ending at e are tours starting at e, walked backwards.
         start, end = end, None
+    rank = None
     if start is None:
         starts = _orbits(perms, [int(v) for v in board.free_squares])
+        if pairs:
+            rank = np.zeros(board.size, np.int64)
+            for k, (v, _) in enumerate(starts):
+                rank[perms[:, v]] = k
     else:
         starts = [(start, 1)]
     tasks = []
-    for s, weight in starts:
+    for k, (s, weight) in enumerate(starts):
         if board.free_count == 1:
             tasks.append(Task((s,), weight, end))
             continue
         stab = _stabilizer(perms, s, end)
         firsts = [int(u) for u in table[s] if u >= 0 and (u != end or board.free_count == 2)]
         ends = end_squares(board, piece, s) if end is None else None
+        doubled: tuple[int, ...] = ()
+        if rank is not None:
+            allowed = np.asarray(ends if ends is not None else board.free_squares, np.int64)
+            allowed = allowed[rank[allowed] >= k]
+            if allowed.size == 0:
+                continue  # every tour from here is counted from its other end
+            ends = tuple(int(u) for u in allowed)
+            doubled = tuple(int(u) for u in allowed[rank[allowed] > k])
         for x, size in _orbits(stab, firsts):
-            tasks.append(Task((s, x), weight * size, end, ends))
+            tasks.append(Task((s, x), weight * size, end, ends, doubled))
     return tasks
 
 
@@ -177,8 +214,7 @@ def estimate_nodes(board: Board, piece: Leaper, tasks: list[Task], probes: int =
     each = max(50, probes // max(1, len(tasks)))
     if plain is not None and plain.positions > 0 and each * len(tasks) * board.free_count <= PLAIN_PROBE_SQUARES:
         plain = PlainAllowance(PLAIN_PROBE_SQUARES)
-    searches = (Search(table, t.prefix, end=t.end, end_squares=t.end_squares, holes=holes, plain=plain)
-                for t in tasks)
+    searches = (t.search(table, holes, plain=plain) for t in tasks)
     return sum(search.estimate(each, seed + i) for i, search in enumerate(searches))
 
 
@@ -202,7 +238,7 @@ def split_tasks(board: Board, piece: Leaper, tasks: list[Task], target: int = 64
                     break
                 if u in used or (u == t.end and not last):
                     continue
-                longer.append(Task(t.prefix + (u,), t.weight, t.end, t.end_squares))
+                longer.append(t.extended(u))
         tasks = longer
         if not grew:
             break
@@ -240,7 +276,7 @@ def run_tasks(
     def work(task: Task) -> None:
         if stop.is_set():
             return
-        search = Search(table, task.prefix, end=task.end, end_squares=task.end_squares, holes=holes, plain=plain)
+        search = task.search(table, holes, plain=plain)
         counted_nodes = 0
         while not stop.is_set():
             status = search.run(CHUNK)
@@ -313,8 +349,7 @@ def first_tour(
     """
     table = move_table(board, piece)
     holes = board.hole_mask if board.holes else None
-    searches = [(Search(table, t.prefix, end=t.end, end_squares=t.end_squares, order=order, holes=holes,
-                        plain=plain), i < len(tasks)) for i, t in enumerate([*tasks, *extra])]
+    searches = [(t.search(table, holes, order, plain), i < len(tasks)) for i, t in enumerate([*tasks, *extra])]
     pending = len(tasks)  # required searches not yet exhausted
     budget = first_budget
     nodes = 0
