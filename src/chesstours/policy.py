@@ -97,7 +97,7 @@ __all__ = [
     "FindMethod", "CountMethod", "Tiebreak", "Order", "BishopMethod",
     "FIND_METHODS", "COUNT_METHODS", "TIEBREAKS", "ORDERS", "BISHOP_METHODS", "BISHOP_METHOD_HELP",
     "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
-    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
+    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
     "ESTIMATE_ABOVE_SQUARES", "WALK_COMPILED_ABOVE", "CONSTRUCT_COMPILED_ABOVE", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
     "plain_allowance", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
     "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "estimate_backtracking", "searches_after_estimate", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
@@ -130,12 +130,17 @@ CONSTRUCT_ABOVE = 10_000
 FRONTIER_ABOVE_SECONDS = 0.25
 #: ... and longer than the frontier method's own estimate divided by this. That estimate, from the width
 #: of the frontier alone, runs high on small boards (6x6 open: 2.3 s forecast, 0.52 s run, where
-#: backtracking takes 0.7 s; 6x7 closed: 0.22 s forecast, 0.07 s run), is about right on larger boards as
+#: backtracking takes 0.5 s; 6x7 closed: 0.22 s forecast, 0.07 s run), is about right on larger boards as
 #: long as wide or a line or two longer (7x7 open: 37 s forecast, 35 s run; 6x8 open: 2.3 s, 3.9 s), and
 #: high again for open tours since they end only where the colours allow (7x7: about half those 35 s), and
 #: runs low on longer ones (6x10 open: 2.3 s forecast, 31 s run on a day 6x8 open took 6 s), where
 #: backtracking is out of reach anyway (see chesstours.frontier).
 FRONTIER_FORECAST_HIGH = 4.0
+#: Knuth's probes estimate a count's positions low: its typical value lies below its mean, which a few long
+#: subtrees hold. On eleven counts of 4x8 to 6x6 (knight, open and closed, from a start and from every
+#: start, with a hole or not) the search visited 1.4 to 3.0 times the positions estimated, 1.9 times in the
+#: median; the estimate of a count by backtracking is this many times the probes'.
+PROBES_RUN_LOW = 2.0
 #: Exhaustive counts by backtracking are refused outright above this many free squares.
 MAX_BACKTRACK_COUNT_SQUARES = 400
 #: Without a time limit, counts estimated to take longer than this are refused (a time limit lets them run).
@@ -416,8 +421,8 @@ def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None,
     """``(positions, seconds, threads)`` an exhaustive count by backtracking is estimated to take.
 
     Knuth's random probes of the search tree (see
-    :meth:`chesstours.backtrack.Search.estimate`): good to an order of
-    magnitude, and quick -- a few hundredths of a second. A board above
+    :meth:`chesstours.backtrack.Search.estimate`), times :data:`PROBES_RUN_LOW`:
+    good to an order of magnitude, and quick -- a few hundredths of a second. A board above
     :data:`MAX_BACKTRACK_COUNT_SQUARES` squares is infinitely far. The probes
     start in plain Python with ``plain`` (by default the board's own
     :func:`plain_allowance`); the estimate is the same either way.
@@ -426,7 +431,8 @@ def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None,
         return math.inf, math.inf, 0
     tasks = closed_tasks(board, piece, start, end) if closed else open_tasks(board, piece, start, end, pairs=True)
     tasks = split_tasks(board, piece, tasks)
-    nodes = estimate_nodes(board, piece, tasks, plain=plain if plain is not None else plain_allowance(board))
+    nodes = PROBES_RUN_LOW * estimate_nodes(board, piece, tasks,
+                                            plain=plain if plain is not None else plain_allowance(board))
     threads = max(1, min(worker_count(workers), len(tasks)))
     return nodes, nodes / (NODES_PER_SECOND * threads), threads
 
