@@ -282,7 +282,7 @@ def test_auto_backtracks_where_backtracking_beats_the_sweep_even_past_a_quarter_
     from chesstours.board import Board
     from chesstours.pieces import KNIGHT
 
-    # 6x6 open: backtracking about 0.5 s on two cores, the sweep 0.9 s (forecast 2.3 s, its mirror pairs kept once).
+    # 6x6 open: backtracking about 0.6 s on two cores, the sweep 0.65 s (forecast 2.3 s, its mirror pairs kept once).
     plan = policy.plan_count(Board(6, 6), KNIGHT)
     assert plan.method == "backtrack" and plan.seconds > policy.FRONTIER_ABOVE_SECONDS
     # the why sets the two estimates side by side in figures (both "under a second" would say nothing)
@@ -291,8 +291,8 @@ def test_auto_backtracks_where_backtracking_beats_the_sweep_even_past_a_quarter_
     # 4x10 open: backtracking over a second, the sweep a twentieth of one.
     plan = policy.plan_count(Board(4, 10), KNIGHT)
     assert plan.method == "frontier" and "than 1/4 of the frontier method's forecast of" in plan.why
-    # 6x6 without a1: backtracking 62 million positions, 1.8 s (estimated at 0.8 s before the probes' estimate
-    # was doubled), the sweep 0.9 s (forecast 4.2 s: no mirror)
+    # 6x6 without a1: backtracking 62 million positions, 1.9 s (estimated at 0.8 s before the probes' estimate
+    # was doubled), the sweep 0.8 s (forecast 4.2 s: no mirror)
     plan = policy.plan_count(Board(6, 6, {0}), KNIGHT)
     assert plan.method == "frontier" and "than 1/4 of the frontier method's forecast of" in plan.why
     assert count_tours("6x6").directed == 6_637_920
