@@ -17,6 +17,8 @@ thousands of positions.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..rng import xorshift
@@ -51,22 +53,6 @@ def _unvisit(rows, visited, degree, x) -> None:
     visited[x] = 0
     for u in rows[x]:
         degree[u] += 1
-
-
-def _links(rows, visited, degree, near, c, jx, forced, end_ok) -> int:
-    """As the kernel's: the forced last square after the move ``c -> rows[c][jx]``, -1, or -2 (dead end)."""
-    bits = near[c][jx]
-    for j, u in enumerate(rows[c]):
-        if visited[u] or (bits >> j) & 1:
-            continue
-        d = degree[u]
-        if d == 0:
-            return -2
-        if d == 1 and u != forced:
-            if forced >= 0 or end_ok[u] == 0:
-                return -2
-            forced = u
-    return forced
 
 
 def _candidates(rows, visited, degree, x, fixed_end, last, order, out) -> int:
@@ -134,10 +120,40 @@ def setup_prefix(table, visited, degree, prefix, end_ok, fixed_end) -> int:
     return forced
 
 
+@functools.lru_cache(maxsize=8)
+def _rows(table: bytes, near: bytes, k: int) -> tuple[list[list[int]], list[list[int]], list[int], list]:
+    """The kernel's move table (``table``, ``uint32`` bytes, ``k`` a row, each row padded with the extra
+    square ``n`` after its moves) as Python lists: the rows; each row's real moves; how many pads each
+    has; and for each move ``c -> x`` (a row of ``near``, ``int32`` bytes), the moves of c that are not
+    moves of x (those that lose their link to the current square).
+
+    The kernel's loops run over the pads too, changing only ``degree[n]`` (by one a pad); the twins walk
+    the real moves and change ``degree[n]`` by a row's pads at once, leaving the same array. Kept for the
+    last few tables: every task of a count has its own copy of the same one. Read only.
+    """
+    rows = np.frombuffer(table, np.uint32).reshape(-1, k).tolist()
+    near_rows = np.frombuffer(near, np.int32).reshape(-1, k).tolist()
+    n = len(rows)
+    real = [row[: row.index(n)] if n in row else row for row in rows]
+    pads = [k - len(moves) for moves in real]
+    apart = [[[u for j, u in enumerate(moves) if not (bits >> j) & 1] for bits in near_rows[c][: len(moves)]]
+             for c, moves in enumerate(real)]
+    return rows, real, pads, apart
+
+
+def _moves_of(table: np.ndarray, near: np.ndarray) -> tuple[list[list[int]], list[list[int]], list[int], list]:
+    return _rows(np.ascontiguousarray(table, np.uint32).tobytes(), np.ascontiguousarray(near, np.int32).tobytes(),
+                 table.shape[1])
+
+
 def advance(table, near, visited, degree, stack_square, stack_next, stack_count, stack_cand, stack_forced,
             end_ok, fixed_end, order, stop_at_tour, budget, regs) -> int:
-    """The kernel's ``advance``, step for step: at most ``budget`` positions; 0 found, 1 exhausted, 2 budget."""
-    rows, near_rows = table.tolist(), near.tolist()
+    """The kernel's ``advance``, step for step: at most ``budget`` positions; 0 found, 1 exhausted, 2 budget.
+
+    Its helpers are written out in the loop (a call of a Python function costs as much as the work of a
+    small one), over each row's real moves (:func:`_rows`).
+    """
+    rows, real, pads, apart = _moves_of(table, near)
     seen, deg = visited.tolist(), degree.tolist()
     square, nxt, count_at = stack_square.tolist(), stack_next.tolist(), stack_count.tolist()
     cand, forced_at, ok = stack_cand.tolist(), stack_forced.tolist(), end_ok.tolist()
@@ -145,6 +161,7 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
     depth, base, nodes, count = (int(regs[r]) for r in (REG_DEPTH, REG_BASE, REG_NODES, REG_COUNT))
     n_free = int(regs[REG_FREE])
     k = table.shape[1]
+    pad_square = len(rows)  # the kernel's extra square past the board's, always visited
     limit = nodes + int(budget)
     if regs[REG_PENDING]:
         regs[REG_PENDING] = 0
@@ -170,7 +187,10 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
             more = i < count_at[depth]
         if not more:
             if depth != base:
-                _unvisit(rows, seen, deg, c)
+                seen[c] = 0
+                for u in real[c]:
+                    deg[u] += 1
+                deg[pad_square] += pads[c]
             depth -= 1
             continue
         if nodes >= limit:
@@ -193,17 +213,60 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
                     code = CODE_FOUND
                     break
             continue
-        stranded = _visit(rows, seen, deg, x)
-        forced = -2 if stranded and remaining > 1 else _links(rows, seen, deg, near_rows, c, jx, forced_at[depth], ok)
+        # _visit(x)
+        seen[x] = 1
+        stranded = False
+        moves = real[x]
+        for u in moves:
+            d = deg[u] - 1
+            deg[u] = d
+            if d == 0 and not seen[u]:
+                stranded = True
+        deg[pad_square] -= pads[x]
+        if stranded and remaining > 1:
+            forced = -2
+        else:
+            # the kernel's _links(c, jx): the forced last square, -1, or -2
+            forced = forced_at[depth]
+            for u in apart[c][jx]:
+                if seen[u]:
+                    continue
+                d = deg[u]
+                if d == 0:
+                    forced = -2
+                    break
+                if d == 1 and u != forced:
+                    if forced >= 0 or ok[u] == 0:
+                        forced = -2
+                        break
+                    forced = u
         if forced == -2:
-            _unvisit(rows, seen, deg, x)
+            seen[x] = 0
+            for u in moves:
+                deg[u] += 1
+            deg[pad_square] += pads[x]
             continue
         depth += 1
         square[depth] = x
         forced_at[depth] = forced
         nxt[depth] = 0
         if order != 0:
-            count_at[depth] = _candidates(rows, seen, deg, x, fixed_end, remaining == 1, order, cand[depth])
+            # the kernel's order_candidates(x)
+            out = cand[depth]
+            last = remaining == 1
+            m = 0
+            for j, u in enumerate(moves):
+                if seen[u] or (u == fixed_end and not last):
+                    continue
+                t = m
+                if order == 1:
+                    du = deg[u]
+                    while t > 0 and deg[moves[out[t - 1]]] > du:
+                        out[t] = out[t - 1]
+                        t -= 1
+                out[t] = j
+                m += 1
+            count_at[depth] = m
     regs[REG_DEPTH], regs[REG_NODES], regs[REG_COUNT] = depth, nodes, count
     visited[:], degree[:] = seen, deg
     stack_square[:], stack_next[:], stack_count[:] = square, nxt, count_at
@@ -213,8 +276,11 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
 
 def probe(table, near, visited0, degree0, prefix, forced0, end_ok, fixed_end, n_free, probes, rng) -> float:
     """The kernel's ``probe``: Knuth's estimate of the search tree's size, from the same random descents
-    (``rng``, the generator's state in a one-element uint64 array, is advanced in place)."""
-    rows, near_rows, ok = table.tolist(), near.tolist(), end_ok.tolist()
+    (``rng``, the generator's state in a one-element uint64 array, is advanced in place). Its helpers are
+    written out, over each row's real moves, as in :func:`advance` (the arrays it changes are copies, so
+    the extra square's degree is left as it is)."""
+    rows, real, _, apart = _moves_of(table, near)
+    ok = end_ok.tolist()
     seen0, deg0 = visited0.tolist(), degree0.tolist()
     fixed_end, n_free = int(fixed_end), int(n_free)
     state = [int(rng[0])]
@@ -230,7 +296,7 @@ def probe(table, near, visited0, degree0, prefix, forced0, end_ok, fixed_end, n_
         while True:
             remaining = n_free - depth - 2
             m = 0
-            for j, x in enumerate(rows[c]):
+            for j, x in enumerate(real[c]):
                 if seen[x] or (x == fixed_end and remaining > 0):
                     continue
                 if remaining == 0:
@@ -238,9 +304,34 @@ def probe(table, near, visited0, degree0, prefix, forced0, end_ok, fixed_end, n_
                         choice[m], forced_of[m] = j, forced
                         m += 1
                     continue
-                stranded = _visit(rows, seen, deg, x)
-                f = -2 if stranded and remaining > 1 else _links(rows, seen, deg, near_rows, c, j, forced, ok)
-                _unvisit(rows, seen, deg, x)
+                # the kernel's _visit(x), _links(c, j) and _unvisit(x)
+                moves = real[x]
+                seen[x] = 1
+                stranded = False
+                for u in moves:
+                    d = deg[u] - 1
+                    deg[u] = d
+                    if d == 0 and not seen[u]:
+                        stranded = True
+                if stranded and remaining > 1:
+                    f = -2
+                else:
+                    f = forced
+                    for u in apart[c][j]:
+                        if seen[u]:
+                            continue
+                        d = deg[u]
+                        if d == 0:
+                            f = -2
+                            break
+                        if d == 1 and u != f:
+                            if f >= 0 or ok[u] == 0:
+                                f = -2
+                                break
+                            f = u
+                seen[x] = 0
+                for u in moves:
+                    deg[u] += 1
                 if f != -2:
                     choice[m], forced_of[m] = j, f
                     m += 1
@@ -253,7 +344,7 @@ def probe(table, near, visited0, degree0, prefix, forced0, end_ok, fixed_end, n_
             pick = xorshift(state) % m
             x = rows[c][choice[pick]]
             forced = forced_of[pick]
-            _visit(rows, seen, deg, x)
+            _visit(real, seen, deg, x)
             c = x
             depth += 1
         total += estimate
