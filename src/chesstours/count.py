@@ -195,11 +195,13 @@ def count_tours(
     with compiled_beside("chesstours.backtrack.search", SEARCH_KERNEL if estimates else None) as warming:
         plan = policy.plan_count(board, piece, s, e, closed, method, time_limit=time_limit, node_limit=node_limit,
                                  workers=workers, spill_dir=spill_dir, plain=plain)
-        if plan.method == "backtrack":
+        if plan.method == "backtrack" and warming is not None and plain is not None:
+            # the search goes on in Python while the kernel compiles there, and in the kernel once it is in the
+            # cache: a search over before then never waits for it
+            plain.compile_with(warming)
+        elif plan.method == "backtrack":
             # the kernel is in the cache when that process ends (or it failed, and the kernel compiles here)
             await_compiled(warming, None if time_limit is None else t0 + time_limit)
-            if warming is not None and plain is not None:
-                plain.spend()  # the search kernel waited for is in the cache: the search runs in it
     if plan.refusal is not None:
         raise InvalidArgument(plan.refusal)
     if plan.method == "theory":

@@ -132,6 +132,16 @@ class PlainAllowance:
                     self.compiling = running
         return self.compiling is not None and self.compiling.poll() is None
 
+    def compile_with(self, process: subprocess.Popen) -> None:
+        """Go on in Python while ``process`` (:func:`compile_in_background` of this allowance's module, started
+        by the query before its searches: :func:`compiled_beside`) compiles, as if the allowance had started it
+        when its positions ran out: the process is the allowance's from now on, stopped at exit if it still
+        runs, however the ``with`` that started it ends."""
+        with _COMPILING_LOCK:
+            self._asked = True
+            self.compiling = process
+            _COMPILING[self.compiles or ""] = process
+
     def __repr__(self) -> str:
         return f"PlainAllowance({self.positions})"
 
@@ -338,12 +348,13 @@ def compiled_beside(module: str, kernel: tuple[str, str] | None) -> Iterator[sub
     """Compile the kernels of ``module`` in a second process while the ``with`` body runs, unless ``kernel``
     is in the compile cache (:func:`compile_unless_cached`); None: none is needed. Gives the process (or
     None) to :func:`await_compiled` before the body needs the kernels, and stops it on the way out, however
-    the body ends."""
+    the body ends, unless the body handed it to an allowance (:meth:`PlainAllowance.compile_with`)."""
     process = None if kernel is None else compile_unless_cached(module, kernel)
     try:
         yield process
     finally:
-        stop_compiling(process)
+        if process is not None and _COMPILING.get(module) is not process:  # not handed to an allowance
+            stop_compiling(process)
 
 
 def _use_compile_cache() -> None:

@@ -266,6 +266,32 @@ def test_a_search_moves_to_the_kernel_once_it_is_compiled(empty_cache, monkeypat
     assert len(started) == 1 and started[0].returncode == 0 and in_kernel
 
 
+def test_a_count_goes_on_in_python_while_the_kernel_compiles_beside_its_estimate(empty_cache, monkeypatch):
+    from chesstours import count as count_module
+
+    monkeypatch.setattr(count_module, "in_cache_folder", lambda source, name: False)
+    start, started = empty_cache
+    by_frontier = ct.count_tours("4x8", method="frontier").directed
+    start(60)  # compiling longer than the count takes in Python
+    in_kernel = _spy(monkeypatch, compiled, "advance")
+    counted = ct.count_tours("4x8")  # 748,000 positions, after an estimate: the process started before it
+    assert counted.method == "backtrack" and counted.directed == by_frontier and not in_kernel
+    assert len(started) == 1 and started[0].poll() is None  # never waited for, and not started twice
+    assert machine._COMPILING["chesstours.backtrack.search"] is started[0]  # stopped at exit, or by the fixture
+
+
+def test_a_count_moves_to_the_kernel_compiled_beside_its_estimate(empty_cache, monkeypatch):
+    from chesstours import count as count_module
+
+    monkeypatch.setattr(count_module, "in_cache_folder", lambda source, name: False)
+    start, started = empty_cache
+    by_frontier = ct.count_tours("4x8", method="frontier").directed
+    start(0.2)
+    in_kernel = _spy(monkeypatch, compiled, "advance")
+    assert ct.count_tours("4x8").directed == by_frontier and in_kernel  # the kernel took over
+    assert len(started) == 1 and started[0].returncode == 0
+
+
 def test_a_warm_cache_starts_no_compiling_process(monkeypatch):
     by_frontier = ct.count_tours("5x6", method="frontier").directed
     monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)
