@@ -50,3 +50,25 @@ def test_a_count_searches_after_an_estimate_exactly_where_the_predicate_says(que
             return
     searched = bool(estimated) and plan.method == "backtrack" and plan.refusal is None
     assert policy.searches_after_estimate(board, piece, start, end, closed, method, spill) == searched
+
+
+def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtracking_would_wait_for_its_kernel(
+        monkeypatch):
+    from chesstours.machine import PlainAllowance
+
+    def plan(name, cached, closed=False):
+        monkeypatch.setattr(policy, "in_cache_folder", lambda source, kernel: cached)
+        return policy.plan_count(Board.parse(name), KNIGHT, closed=closed, plain=PlainAllowance(50_000))
+
+    # 5x7: some 8 million positions by backtracking, a frontier forecast of 170 thousand states
+    cold, warm = plan("5x7", False), plan("5x7", True)
+    assert cold.method == "frontier" and "not compiled yet" in cold.why and cold.states <= 1_000_000
+    assert warm.method == "backtrack"
+    # 6x6: the frontier's forecast (2.7 million states) would compile its kernels too
+    assert plan("6x6", False).method == "backtrack"
+    # 6x6 closed: some 700 thousand positions, which Python searches while the kernel compiles
+    assert plan("6x6", False, closed=True).method == "backtrack"
+    # a process that has loaded the kernel (no allowance) backtracks
+    monkeypatch.setattr(policy, "in_cache_folder", lambda source, kernel: False)
+    monkeypatch.setattr(policy, "plain_allowance", lambda board: None)
+    assert policy.plan_count(Board(5, 7), KNIGHT).method == "backtrack"
