@@ -55,6 +55,32 @@ def _unvisit(rows, visited, degree, x) -> None:
         degree[u] += 1
 
 
+def _enter(real, apart, seen, deg, c, j, x, forced, ok, remaining) -> int:
+    """The move ``c -> x`` (``x = real[c][j]``): the kernel's ``_visit`` of x (but for the extra square's
+    degree, which the caller changes by x's pads) and its ``_links``. Returns the forced last square, -1, or -2
+    for a dead end (x is left visited either way)."""
+    seen[x] = 1
+    stranded = False
+    for u in real[x]:
+        d = deg[u] - 1
+        deg[u] = d
+        if d == 0 and not seen[u]:
+            stranded = True
+    if stranded and remaining > 1:
+        return -2
+    for u in apart[c][j]:
+        if seen[u]:
+            continue
+        d = deg[u]
+        if d == 0:
+            return -2
+        if d == 1 and u != forced:
+            if forced >= 0 or ok[u] == 0:
+                return -2
+            forced = u
+    return forced
+
+
 def _candidates(rows, visited, degree, x, fixed_end, last, order, out) -> int:
     """As the kernel's ``order_candidates``, into the list ``out``."""
     n = 0
@@ -150,8 +176,8 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
             end_ok, fixed_end, order, stop_at_tour, budget, regs) -> int:
     """The kernel's ``advance``, step for step: at most ``budget`` positions; 0 found, 1 exhausted, 2 budget.
 
-    Its helpers are written out in the loop (a call of a Python function costs as much as the work of a
-    small one), over each row's real moves (:func:`_rows`).
+    Its helpers are written out in the loop, or made one (:func:`_enter`): a call of a Python function
+    costs as much as the work of a small one. They walk each row's real moves (:func:`_rows`).
     """
     rows, real, pads, apart = _moves_of(table, near)
     seen, deg = visited.tolist(), degree.tolist()
@@ -213,33 +239,9 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
                     code = CODE_FOUND
                     break
             continue
-        # _visit(x)
-        seen[x] = 1
-        stranded = False
-        moves = real[x]
-        for u in moves:
-            d = deg[u] - 1
-            deg[u] = d
-            if d == 0 and not seen[u]:
-                stranded = True
+        forced = _enter(real, apart, seen, deg, c, jx, x, forced_at[depth], ok, remaining)
         deg[pad_square] -= pads[x]
-        if stranded and remaining > 1:
-            forced = -2
-        else:
-            # the kernel's _links(c, jx): the forced last square, -1, or -2
-            forced = forced_at[depth]
-            for u in apart[c][jx]:
-                if seen[u]:
-                    continue
-                d = deg[u]
-                if d == 0:
-                    forced = -2
-                    break
-                if d == 1 and u != forced:
-                    if forced >= 0 or ok[u] == 0:
-                        forced = -2
-                        break
-                    forced = u
+        moves = real[x]
         if forced == -2:
             seen[x] = 0
             for u in moves:
@@ -276,9 +278,9 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
 
 def probe(table, near, visited0, degree0, prefix, forced0, end_ok, fixed_end, n_free, probes, rng) -> float:
     """The kernel's ``probe``: Knuth's estimate of the search tree's size, from the same random descents
-    (``rng``, the generator's state in a one-element uint64 array, is advanced in place). Its helpers are
-    written out, over each row's real moves, as in :func:`advance` (the arrays it changes are copies, so
-    the extra square's degree is left as it is)."""
+    (``rng``, the generator's state in a one-element uint64 array, is advanced in place). It walks each
+    row's real moves, as :func:`advance` does (the arrays it changes are copies, so the extra square's
+    degree is left as it is)."""
     rows, real, _, apart = _moves_of(table, near)
     ok = end_ok.tolist()
     seen0, deg0 = visited0.tolist(), degree0.tolist()
@@ -304,31 +306,8 @@ def probe(table, near, visited0, degree0, prefix, forced0, end_ok, fixed_end, n_
                         choice[m], forced_of[m] = j, forced
                         m += 1
                     continue
-                # the kernel's _visit(x), _links(c, j) and _unvisit(x)
+                f = _enter(real, apart, seen, deg, c, j, x, forced, ok, remaining)
                 moves = real[x]
-                seen[x] = 1
-                stranded = False
-                for u in moves:
-                    d = deg[u] - 1
-                    deg[u] = d
-                    if d == 0 and not seen[u]:
-                        stranded = True
-                if stranded and remaining > 1:
-                    f = -2
-                else:
-                    f = forced
-                    for u in apart[c][j]:
-                        if seen[u]:
-                            continue
-                        d = deg[u]
-                        if d == 0:
-                            f = -2
-                            break
-                        if d == 1 and u != f:
-                            if f >= 0 or ok[u] == 0:
-                                f = -2
-                                break
-                            f = u
                 seen[x] = 0
                 for u in moves:
                     deg[u] += 1
