@@ -59,14 +59,7 @@ def _enter(real, apart, seen, deg, c, j, x, forced, ok, remaining) -> int:
     """The move ``c -> x`` (``x = real[c][j]``): the kernel's ``_visit`` of x (but for the extra square's
     degree, which the caller changes by x's pads) and its ``_links``. Returns the forced last square, -1, or -2
     for a dead end (x is left visited either way)."""
-    seen[x] = 1
-    stranded = False
-    for u in real[x]:
-        d = deg[u] - 1
-        deg[u] = d
-        if d == 0 and not seen[u]:
-            stranded = True
-    if stranded and remaining > 1:
+    if _visit(real, seen, deg, x) and remaining > 1:
         return -2
     for u in apart[c][j]:
         if seen[u]:
