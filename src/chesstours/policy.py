@@ -150,9 +150,11 @@ FRONTIER_FORECAST_HIGH = 4.0
 PROBES_RUN_LOW = 2.0
 #: On an empty compile cache ``auto`` counts by the frontier method in plain Python (its forecast at most
 #: :data:`chesstours.frontier.plain.PLAIN_FORECAST` states) rather than backtrack past this many estimated
-#: positions, which Python would not search before the search kernel compiles (2 to 3 s): 5x7 open took 5.1 s
-#: on an empty cache by backtracking (8.1 million positions), 2.3 s by the frontier method.
-COLD_SEARCH_POSITIONS = 1_000_000
+#: positions, which Python searches no sooner (some 600,000 a second) than that method counts, and past a few
+#: million no sooner than the search kernel compiles (2 to 3 s): 5x7 open took 5.1 s on an empty cache by
+#: backtracking (8.1 million positions), 2.3 s by the frontier method; 6x6 closed (700 thousand positions,
+#: estimated at 790 thousand) 2.3 to 2.7 s, and 1.5 s.
+COLD_SEARCH_POSITIONS = 500_000
 #: Exhaustive counts by backtracking are refused outright above this many free squares.
 MAX_BACKTRACK_COUNT_SQUARES = 400
 #: Without a time limit, counts estimated to take longer than this are refused (a time limit lets them run).
