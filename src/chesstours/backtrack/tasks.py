@@ -42,7 +42,7 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 import numpy as np
@@ -81,10 +81,9 @@ class Task:
         return Search(table, self.prefix, end=self.end, end_squares=self.end_squares, order=order, holes=holes,
                       plain=plain, doubled=self.doubled)
 
-    def extended(self, square: int, weight: int | None = None) -> Task:
-        """The task one move deeper, to ``square`` (with ``weight``, or this task's)."""
-        return Task(self.prefix + (square,), self.weight if weight is None else weight, self.end,
-                    self.end_squares, self.doubled)
+    def extended(self, square: int) -> Task:
+        """The task one move deeper, to ``square``."""
+        return replace(self, prefix=self.prefix + (square,))
 
 
 @dataclass
