@@ -36,7 +36,8 @@ _PEAK_BYTES = 40
 #: 5.2 GiB resident; 7x7 open: 1.1 of 2.0 GiB at the peak) ...
 MIRRORED_MEMORY = 0.7
 #: ... and of the time it takes (7x7 open: 0.58 of the wall time on two threads, 0.51 on one;
-#: ``python benchmarks/bench_scale.py --only parts --parts-board 7x7 --parts-open``).
+#: ``python benchmarks/bench_scale.py --only parts --parts-board 7x7 --parts-open``), where nothing else
+#: changes: a closed count through a given square or edge (7x8: 3.8 s folded, 6.9 and 6.3 s without).
 MIRRORED_WORK = 0.55
 #: Whole boards of at least this many lines (and squares a line) are counted by meet in the middle.
 HALVES_FROM_LINES = 5
@@ -104,8 +105,8 @@ def estimate_seconds(slots: int, closed: bool, threads: int, mirrored: bool = Tr
     the whole board, the mirror pairs counted twice (8x8 closed: 161 million
     states, 126 s on two cores; 7x7 open: 43 million, 35 s; 6x8 open: 5.5
     million, 3.9 s), where the count keeps one state of each mirror pair;
-    without ``mirrored`` (a start given, a part of a split count), each state
-    takes ``1 / MIRRORED_WORK`` times as long.
+    without ``mirrored`` (a closed count through a given square, a part of a
+    split count), each state takes ``1 / MIRRORED_WORK`` times as long.
     """
     return estimate_states(slots, closed) * 1.7e-6 / max(1, threads) / (1.0 if mirrored else MIRRORED_WORK)
 
@@ -163,9 +164,22 @@ def estimate(board: Board, piece: Leaper, start: int | None = None, end: int | N
         halves = choose_halves(board, piece, closed, start, end) is not None
     states = estimate_states(slots, closed)
     mirrored = symmetric(board, start, end)
-    return FrontierEstimate(slots, states, _memory(states, mirrored),
-                            disk_needed(states), estimate_seconds(slots, closed, threads, mirrored), threads, halves,
+    seconds = estimate_seconds(slots, closed, threads, mirrored or _cut_without_mirror(board, start, end, closed))
+    return FrontierEstimate(slots, states, _memory(states, mirrored), disk_needed(states), seconds, threads, halves,
                             mirrored, abs(board.rows - board.cols) if piece == KNIGHT else 0)
+
+
+def _cut_without_mirror(board: Board, start: int | None, end: int | None, closed: bool) -> bool:
+    """Whether what breaks the mirror also cuts the states as much as the mirror would: holes, or an open tour's end.
+
+    Measured against the same board's folded count (wall time, two cores): an
+    open count with a start given took 0.37 to 0.54 of it (6x6, 6x7, 6x8, 5x9),
+    with both ends given 0.10 to 0.16 (6x8); a hole 0.24 to 1.6 (6x6 without b1:
+    0.52; 6x7, 6x8, 5x9 open; 6x8 and 7x8 closed, 0.6 and 0.8). A closed count
+    through a given square or edge is every cycle, or most of them, unfolded:
+    1.6 to 1.8 times it (7x8), which :data:`MIRRORED_WORK` stands for.
+    """
+    return bool(board.holes) or (not closed and (start is not None or end is not None))
 
 
 def refusal(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
@@ -182,7 +196,8 @@ def refusal(board: Board, piece: Leaper, start: int | None = None, end: int | No
         _check_size(board, _quick_slots(board, piece), closed, memory_limit, spill_dir, mirrored)
         slots = best_plan(board, piece, start, end, closed).max_slots
         _check_size(board, slots, closed, memory_limit, spill_dir, mirrored)
-        seconds = estimate_seconds(slots, closed, thread_count(workers), mirrored)
+        seconds = estimate_seconds(slots, closed, thread_count(workers),
+                                   mirrored or _cut_without_mirror(board, start, end, closed))
         if max_seconds is not None and seconds > max_seconds:
             return (f"Counting tours of {board} by the frontier method would take {about_duration(seconds)} here; "
                     "give a time limit to try anyway.")
