@@ -246,6 +246,32 @@ def test_leapers_and_holes_theory_is_never_contradicted_by_a_search(question):
     assert truth is not True, (question, answer.reason)
 
 
+def test_the_outer_lines_of_a_board_four_wide_decide_boards_with_holes():
+    from itertools import combinations
+
+    from chesstours.existence.theorems import outer_verdict
+
+    # Every "no" of Schwenk's outer/inner argument, on 4 x n and n x 4 boards with up to two holes, open and
+    # closed, is a "no" of a complete search.
+    said_no = {False: 0, True: 0}
+    for n in range(2, 7):
+        for holes in (h for k in range(3) for h in combinations(range(4 * n), k)):
+            for board in (Board(4, n, holes), Board(n, 4, [4 * (v % n) + v // n for v in holes])):
+                for closed in (False, True):
+                    if board.free_count > 1 and outer_verdict(board, closed) is not None:
+                        said_no[closed] += 1
+                        assert exists_by_search(board, closed=closed) is False, (board, closed)
+    assert said_no[False] > 100 and said_no[True] > 100, said_no
+    # alternating is no contradiction where the outer squares (b1, a4, c4) have one colour
+    board = Board(4, 3, "a1,c1,a2,b2,c2,b3,b4")
+    assert outer_verdict(board, False) is None and exists_by_search(board) is True
+    # 4x9 without c3: 18 outer squares, 17 inner ones, and the outer ranks hold both colours
+    answer = tour_exists(Board(4, 9, "c3"))
+    assert answer.answer is False and answer.nodes == 0 and answer.theorem == "Schwenk 1991"
+    assert "18 outer squares and 17 inner ones" in answer.reason and "a1 is dark and b1 light" in answer.reason
+    assert tour_exists(Board(9, 4, "c3")).reason.startswith("No tour: every knight move from the outer files a and d")
+
+
 def test_closed_search_tasks_respect_the_closing_move():
     # A closed tour from a1 must end a knight move from a1; c1 is not one.
     assert closed_tasks(Board(5, 6), KNIGHT, 0, 2) == []

@@ -19,7 +19,9 @@ theorem
     :mod:`chesstours.existence.theorems` (Schwenk 1991; Cull & De Curtins 1978;
     Conrad, Hindrichs, Morsy & Wegener 1994; the outer ranks of 4 x n)
     decide every whole board and many start squares and end pairs, by
-    arithmetic alone, on boards of any size.
+    arithmetic alone, on boards of any size; on a board four squares wide
+    with holes, Schwenk's outer/inner argument counts the outer and inner
+    squares the holes left.
 
 :func:`decide` returns the first argument that applies, as a
 :class:`~chesstours.existence.theorems.Verdict`; :func:`obstruction` turns a "no"

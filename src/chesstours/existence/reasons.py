@@ -24,6 +24,7 @@ from .theorems import (
     knight_verdict,
     knuth_verdict,
     open_tour_verdict,
+    outer_verdict,
 )
 
 __all__ = ["decide", "obstruction", "colour_counts", "components", "schwenk_closed", "open_theorem"]
@@ -119,6 +120,8 @@ def decide(
                 "never reach the squares of the other colour."))
     else:
         verdict = colour_verdict(board, name, start, end, closed, dark, light)
+        if verdict is None and piece == KNIGHT:
+            verdict = outer_verdict(board, closed)
         if verdict is not None:
             return verdict
 
