@@ -249,7 +249,7 @@ def test_leapers_and_holes_theory_is_never_contradicted_by_a_search(question):
 def test_the_outer_lines_of_a_board_four_wide_decide_boards_with_holes():
     from itertools import combinations
 
-    from chesstours.existence.theorems import outer_verdict
+    from chesstours.existence.reasons import outer_verdict
 
     # Every "no" of Schwenk's outer/inner argument, on 4 x n and n x 4 boards with up to two holes, open and
     # closed, is a "no" of a complete search.

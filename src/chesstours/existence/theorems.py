@@ -21,11 +21,6 @@ Given ends
     starts (and ends) an open one; and since a corner's only two moves lie on
     every closed tour, a corner and either of its two neighbours are the ends
     of a closed tour and, with that move removed, of an open one.
-Boards four wide, with holes
-    Schwenk's outer/inner argument (:func:`outer_verdict`): a tour needs
-    an inner square between any two outer ones; with just enough, it
-    alternates them, and the colours allow that only if the outer squares
-    have one colour.
 Leapers -- Knuth (1994)
     On an m x n board, 2 <= m <= n, the (a, b)-leaper's moves (0 < a < b)
     connect all squares exactly when gcd(a + b, b - a) = 1, n >= 2b and
@@ -330,47 +325,6 @@ def _four_by_n(board: Board, start: int | None, end: int | None) -> Verdict | No
             "would be an even number of moves apart and so, as the knight alternates colours, all of one "
             f"colour. But the outer {outer} hold {long_side:,} dark and {long_side:,} light squares. "
             f"{board.name(square)} is on an inner {'rank' if across_ranks else 'file'}."), SCHWENK)
-    return None
-
-
-def outer_verdict(board: Board, closed: bool) -> Verdict | None:
-    """Schwenk's outer/inner argument on a board four squares wide with holes (the knight), or None.
-
-    A knight on the outer lines of such a board always lands on the inner
-    ones, so a tour never visits two outer squares in a row: it needs
-    ``outer - 1`` inner squares between them (``outer`` around a closed
-    tour). With exactly that many, it alternates outer and inner squares
-    and, as it alternates colours too, its outer squares all have one
-    colour. (Where they do, the colour rule, asked first, has already said
-    all the rest: the inner squares then have the other colour, fewer of
-    them, and an open tour starts and ends on the outer squares' colour.)
-    """
-    kind = "closed tour" if closed else "tour"
-    free = board.free_squares
-    for across_ranks in (True, False):
-        if (board.rows if across_ranks else board.cols) != 4:
-            continue
-        lines = free // board.cols if across_ranks else free % board.cols
-        outer_squares = free[(lines == 0) | (lines == 3)].tolist()
-        outer_lines = "ranks 1 and 4" if across_ranks else "files a and d"
-        inner_lines = "ranks 2 and 3" if across_ranks else "files b and c"
-        n_outer, n_inner = len(outer_squares), free.size - len(outer_squares)
-        needed = n_outer if closed else n_outer - 1
-        lands = (f"every knight move from the outer {outer_lines} lands on the inner {inner_lines}, so a {kind} "
-                 f"never visits two outer squares in a row{' (nor its last and first)' if closed else ''}. {board} "
-                 f"has {n_outer:,} outer square{'s' * (n_outer != 1)} and {n_inner:,} inner one{'s' * (n_inner != 1)}")
-        if n_inner < needed:
-            return Verdict(False, "theorem", (
-                f"No {kind}: {lands}, and it takes {needed:,} inner squares to separate the outer ones."), SCHWENK)
-        if n_inner > needed:
-            continue
-        by_colour = [next((q for q in outer_squares if board.colour(q) == c), None) for c in (0, 1)]
-        if by_colour[0] is not None and by_colour[1] is not None:
-            return Verdict(False, "theorem", (
-                f"No {kind}: {lands}, so a {kind} must alternate outer and inner squares"
-                f"{'' if closed else ', starting and ending on outer ones'}. It also alternates colours, so all its "
-                f"outer squares would have one colour -- but {board.name(by_colour[0])} is {COLOUR_NAMES[0]} and "
-                f"{board.name(by_colour[1])} {COLOUR_NAMES[1]}."), SCHWENK)
     return None
 
 
