@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 
 from chesstours import policy
 from chesstours.board import Board
+from chesstours.errors import InvalidArgument
 from chesstours.pieces import KNIGHT, Leaper
+from chesstours.policy import counting
 
 PIECES = [KNIGHT, Leaper(1, 3), Leaper(0, 1), Leaper(1, 1)]
 
@@ -42,10 +44,10 @@ def test_a_count_searches_after_an_estimate_exactly_where_the_predicate_says(que
         return 1e3, 1e-3, 1
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(policy, "estimate_backtracking", quick)
+        patch.setattr(counting, "estimate_backtracking", quick)
         try:
             plan = policy.plan_count(board, piece, start, end, closed, method, spill_dir=spill)
-        except policy.InvalidArgument:  # a spill folder with backtracking
+        except InvalidArgument:  # a spill folder with backtracking
             assert method == "backtrack" and spill is not None
             return
     searched = bool(estimated) and plan.method == "backtrack" and plan.refusal is None
@@ -57,7 +59,7 @@ def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtrack
     from chesstours.machine import PlainAllowance
 
     def plan(name, cached, closed=False):
-        monkeypatch.setattr(policy, "in_cache_folder", lambda source, kernel: cached)
+        monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: cached)
         return policy.plan_count(Board.parse(name), KNIGHT, closed=closed, plain=PlainAllowance(50_000))
 
     # 5x7: some 8 million positions by backtracking, a frontier forecast of 170 thousand states
@@ -71,6 +73,6 @@ def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtrack
     # 5x6 closed: 4,724 positions, within Python's allowance
     assert plan("5x6", False, closed=True).method == "backtrack"
     # a process that has loaded the kernel (no allowance) backtracks
-    monkeypatch.setattr(policy, "in_cache_folder", lambda source, kernel: False)
-    monkeypatch.setattr(policy, "plain_allowance", lambda board: None)
+    monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: False)
+    monkeypatch.setattr(counting, "plain_allowance", lambda board: None)
     assert policy.plan_count(Board(5, 7), KNIGHT).method == "backtrack"

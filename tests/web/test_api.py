@@ -252,7 +252,7 @@ def test_a_count_too_slow_to_backtrack_but_quick_to_sweep_is_served(client):
 
 def test_a_count_that_runs_out_of_time_is_504_with_the_partial_count(client, monkeypatch):
     # Let the estimate through, so that the real search meets the real time limit.
-    monkeypatch.setattr(policy, "estimate_backtracking", lambda *a, **k: (0.0, 0.0, 1))
+    monkeypatch.setattr(policy.counting, "estimate_backtracking", lambda *a, **k: (0.0, 0.0, 1))
     response = client.get("/api/count", params={"board": "6x6", "start": "a1", "time_limit": 0.2})
     assert response.status_code == 504
     body = response.json()

@@ -1,0 +1,215 @@
+"""The choices of :mod:`chesstours.policy`: the names of the methods, the order ``auto`` tries them in, the
+thresholds between them, and the schedules of walks and start squares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Literal, get_args
+
+from ..backtrack import (
+    ORDERS,
+    Order,
+)
+from ..backtrack.search import SEARCH_KERNEL
+from ..bishop.methods import BISHOP_METHOD_HELP, BISHOP_METHODS, BishopMethod
+from ..board import Board
+from ..construct import COMPILED_ABOVE as CONSTRUCT_COMPILED_ABOVE
+from ..errors import InvalidArgument
+from ..machine import (
+    PLAIN_SEARCH_POSITIONS,
+    PLAIN_SEARCH_SQUARES,
+    PlainAllowance,
+    memory_limit,
+    worker_count,
+)
+from ..machine import plain_allowance as _plain_allowance
+from ..pieces import Leaper
+from ..warnsdorff import COMPILED_ABOVE as WALK_COMPILED_ABOVE
+from ..warnsdorff.rule import TIEBREAKS, Tiebreak
+
+__all__ = [
+    "FindMethod", "CountMethod", "Tiebreak", "Order", "BishopMethod",
+    "FIND_METHODS", "COUNT_METHODS", "TIEBREAKS", "ORDERS", "BISHOP_METHODS", "BISHOP_METHOD_HELP",
+    "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
+    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
+    "ESTIMATE_ABOVE_SQUARES", "WALK_COMPILED_ABOVE", "CONSTRUCT_COMPILED_ABOVE", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
+    "plain_allowance", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
+    "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
+    ]
+
+# -- names ---------------------------------------------------------------------------
+
+#: How :func:`~chesstours.find_tour` may look for a tour.
+FindMethod = Literal["auto", "warnsdorff", "backtrack", "construct"]
+FIND_METHODS: tuple[FindMethod, ...] = get_args(FindMethod)
+#: How :func:`~chesstours.count_tours` may count.
+CountMethod = Literal["auto", "frontier", "backtrack"]
+COUNT_METHODS: tuple[CountMethod, ...] = get_args(CountMethod)
+
+#: Warnsdorff's tie-break when none is asked for (Roth: the square farthest from the centre).
+DEFAULT_TIEBREAK: Tiebreak = "roth"
+#: The move order of backtracking when it looks for one tour: fewest onward moves first.
+FIND_ORDER: Order = "warnsdorff"
+#: The move order of backtracking when it lists tours: the leaper's fixed order, as the classic programs list them.
+LIST_ORDER: Order = "fixed"
+
+# -- thresholds ----------------------------------------------------------------------
+
+#: ``auto`` builds knight's tours of whole boards with more squares than this by construction
+#: (:mod:`chesstours.construct`) instead of walking Warnsdorff's rule first.
+CONSTRUCT_ABOVE = 10_000
+#: ``auto`` counts by the frontier method when backtracking is estimated to take longer than this
+#: (measured on two cores: backtracking wins below a few tenths of a second, the frontier above) ...
+FRONTIER_ABOVE_SECONDS = 0.25
+#: ... and longer than the frontier method's own estimate divided by this. That estimate, from the width
+#: of the frontier alone, runs high on small boards (6x6 open: 2.3 s forecast, 0.52 s run, where
+#: backtracking takes 0.5 s; 6x7 closed: 0.22 s forecast, 0.07 s run), is about right on larger boards as
+#: long as wide or a line or two longer (7x7 open: 37 s forecast, 35 s run; 6x8 open: 2.3 s, 3.9 s), and
+#: high again for open tours since they end only where the colours allow (7x7: about half those 35 s), and
+#: runs low on longer ones (6x10 open: 2.3 s forecast, 31 s run on a day 6x8 open took 6 s), where
+#: backtracking is out of reach anyway (see chesstours.frontier).
+FRONTIER_FORECAST_HIGH = 4.0
+#: Knuth's probes estimate a count's positions low: its typical value lies below its mean, which a few long
+#: subtrees hold. On eleven counts of 4x8 to 6x6 (knight, open and closed, from a start and from every
+#: start, with a hole or not) the search visited 1.4 to 3.0 times the positions estimated, 1.9 times in the
+#: median; the estimate of a count by backtracking is this many times the probes'.
+PROBES_RUN_LOW = 2.0
+#: On an empty compile cache ``auto`` counts by the frontier method in plain Python (its forecast at most
+#: :data:`chesstours.frontier.plain.PLAIN_FORECAST` states) rather than backtrack past this many estimated
+#: positions, which Python searches no sooner (some 600,000 a second) than that method counts, and past a few
+#: million no sooner than the search kernel compiles (2 to 3 s): 5x7 open took 5.1 s on an empty cache by
+#: backtracking (8.1 million positions), 2.3 s by the frontier method; 6x6 closed (700 thousand positions,
+#: estimated at 790 thousand) 2.3 to 2.7 s, and 1.5 s.
+COLD_SEARCH_POSITIONS = 500_000
+#: Exhaustive counts by backtracking are refused outright above this many free squares.
+MAX_BACKTRACK_COUNT_SQUARES = 400
+#: Without a time limit, counts estimated to take longer than this are refused (a time limit lets them run).
+MAX_UNLIMITED_SECONDS = 3600.0
+#: Counts of boards with more free squares than this are estimated before they start.
+ESTIMATE_ABOVE_SQUARES = 30
+#: Seeded random walks that ``auto`` takes after the fixed tie-breaks.
+RANDOM_WALKS = 8
+#: Walks into a fixed square from the tour's other end (:func:`~chesstours.tour_exists`): the schedule's first.
+BACKWARD_WALKS = 4
+#: Without a start square, a heuristic method tries at most this many start squares.
+HEURISTIC_STARTS = 16
+#: A search run as tasks (``jobs``, ``cluster``) is cut into this many tasks a worker, and at least
+#: :data:`MIN_TASKS`: enough for the pool to keep every worker busy to the end.
+TASKS_PER_WORKER = 32
+MIN_TASKS = 128
+#: Workers a cluster is assumed to have when a plan is made for it (it may have more).
+CLUSTER_WORKERS = 8
+#: A frontier count split on edges is conditioned on at most this many squares (the parts grow as 36 to the
+#: power), and one split on classes on at most :data:`MAX_CLASS_SPLIT_ON` (3 to the power).
+MAX_SPLIT_ON = 3
+MAX_CLASS_SPLIT_ON = 8
+#: A count run in tasks by ``auto`` backtracks unless backtracking is refused, or forecast past this many
+#: seconds where the frontier count in parts is forecast to be faster (a count with a time limit, which
+#: backtracking is not refused for however long it would take).
+BACKTRACK_IN_TASKS_SECONDS = 60.0
+
+
+def task_target(jobs: int | None = None, cluster: str | None = None) -> int:
+    """How many tasks a search run on ``jobs`` processes (or a cluster) is cut into."""
+    workers = CLUSTER_WORKERS if cluster is not None else worker_count(jobs)
+    return max(MIN_TASKS, TASKS_PER_WORKER * workers)
+
+
+#: What each method of :func:`~chesstours.find_tour` does, for the command line's and the web api's help.
+FIND_METHOD_HELP: dict[str, str] = {
+    "auto": "the theory first; a knight on a whole board of more than "
+            f"{CONSTRUCT_ABOVE:,} squares by construction; else Warnsdorff's rule with several tie-breaks, the "
+            "construction and backtracking: it finds a tour whenever one exists",
+    "warnsdorff": "one walk of Warnsdorff's rule (--tiebreak): linear time, but it may reach a dead end",
+    "backtrack": "exhaustive search: complete, but its time can grow exponentially",
+    "construct": "divide and conquer, for a knight on a whole board: any size, linear time",
+}
+#: What each method of :func:`~chesstours.count_tours` does, for help texts.
+COUNT_METHOD_HELP: dict[str, str] = {
+    "auto": f"the theory for an instant zero; backtracking on boards of at most {ESTIMATE_ABOVE_SQUARES} squares; "
+            f"the frontier method where it fits and backtracking would take more than {FRONTIER_ABOVE_SECONDS:g} s "
+            "and longer than the frontier; else backtracking",
+    "frontier": "a dynamic programme sweeping the board: its cost grows with the width of the board, not with "
+                "the number of tours",
+    "backtrack": "visit every tour (symmetry reduction, every core)",
+}
+
+
+def describe(helps: dict[str, str]) -> str:
+    """The methods and what each does, as one paragraph (``"auto: ...; warnsdorff: ..."``)."""
+    return "; ".join(f"{name}: {text}" for name, text in helps.items()) + "."
+
+
+def walk_schedule(tiebreak: Tiebreak | None = None, seed: int = 0) -> list[tuple[Tiebreak, int]]:
+    """The Warnsdorff walks ``auto`` takes before it backtracks: ``(tie-break, seed)`` pairs in order.
+
+    The fixed tie-breaks first (Roth, Pohl, the first in move order; only
+    ``tiebreak`` when one is asked for), then :data:`RANDOM_WALKS` walks with
+    random ties, seeded ``seed``, ``seed + 1``, ...
+    """
+    rules: list[Tiebreak] = [tiebreak] if tiebreak else ["roth", "pohl", "first"]
+    return [(rule, seed) for rule in rules] + [("random", seed + i) for i in range(RANDOM_WALKS)]
+
+
+def _check(value: object, allowed: tuple[str, ...], what: str) -> None:
+    if value not in allowed:
+        raise InvalidArgument(f"Unknown {what} {value!r}; use one of {', '.join(allowed)}.")
+
+
+def check_find(method: str, tiebreak: str | None = None, order: str = FIND_ORDER) -> None:
+    """:raises InvalidArgument: for a method, tie-break or move order that :func:`find_tour` does not know."""
+    _check(method, FIND_METHODS, "method")
+    if tiebreak is not None:
+        _check(tiebreak, TIEBREAKS, "tie-break")
+    _check(order, ORDERS, "move order")
+
+
+def check_count(method: str) -> None:
+    """:raises InvalidArgument: for a counting method :func:`count_tours` does not know."""
+    _check(method, COUNT_METHODS, "counting method")
+
+
+def plain_allowance(board: Board) -> PlainAllowance | None:
+    """Where a query's backtracking runs: a :class:`~chesstours.backtrack.PlainAllowance` of
+    :data:`PLAIN_SEARCH_POSITIONS` positions in plain Python on boards of at most
+    :data:`PLAIN_SEARCH_SQUARES` free squares, then the kernel; None (the kernel from the start) above,
+    and once this process has loaded the kernel.
+
+    Small searches are over before numba could load; a large one pays a tenth
+    of a second more, nothing next to compiling the kernel on a first run. On
+    an empty compile cache the kernel then compiles in another process while
+    the search goes on in Python (see :class:`~chesstours.machine.PlainAllowance`).
+    """
+    return _plain_allowance(board.free_count, kernels="chesstours.backtrack.kernel",
+                            compiles="chesstours.backtrack.search", kernel=SEARCH_KERNEL)
+
+
+def default_start(board: Board) -> int:
+    """The square a tour starts on when no start is given and it can: a1, or the first free square."""
+    return int(board.free_squares[0])
+
+
+def starts_to_try(board: Board, piece: Leaper, method: str) -> Iterator[int]:
+    """Without a start square, the squares :func:`find_tour` tries in turn: the default, then one of each class.
+
+    Squares that a symmetry of the board (one that keeps its holes and the
+    leaper's moves) exchanges have tours alike, so one square of each class
+    is enough for a complete method; a heuristic one tries at most
+    :data:`HEURISTIC_STARTS`. The squares come one at a time: the classes
+    are worked out only if the default square has no tour (on a board of
+    millions of squares that is most of the work).
+    """
+    first = default_start(board)
+    yield first
+    limit = HEURISTIC_STARTS if method in ("warnsdorff", "construct") else board.free_count
+    perms = board.symmetries()
+    seen = {int(p[first]) for p in perms}
+    tried = 1
+    for v in board.free_squares.tolist():
+        if tried >= limit:
+            return
+        if v not in seen:
+            seen |= {int(p[v]) for p in perms}
+            tried += 1
+            yield v
