@@ -54,6 +54,28 @@ def test_a_count_searches_after_an_estimate_exactly_where_the_predicate_says(que
     assert policy.searches_after_estimate(board, piece, start, end, closed, method, spill) == searched
 
 
+def test_auto_weighs_the_frontier_methods_compiling_where_its_kernels_are_not_in_the_cache(monkeypatch):
+    from chesstours.frontier import plain as frontier_plain
+    from chesstours.machine import PlainAllowance
+
+    def plan(name, holes, compiled):
+        monkeypatch.setattr(frontier_plain, "sweep_kernels_cached", lambda: compiled)
+        return policy.plan_count(Board.parse(name, holes), KNIGHT, plain=PlainAllowance(50_000))
+
+    # 6x6 without b1: backtracking estimated at 0.8 s, the sweep forecast at 2.3 s (0.34 s run) once compiled;
+    # on an empty cache some 8 s more to compile the sweep's kernels against 3 s for the search's
+    warm, cold = plan("6x6", "b1", True), plan("6x6", "b1", False)
+    assert warm.method == "frontier"
+    assert cold.method == "backtrack" and cold.why.endswith(f"and {policy.FRONTIER_COLD_SECONDS:g} s more to "
+                                                            "compile its kernels first")
+    # 6x7: backtracking far out of reach, the frontier method even with its kernels to compile
+    assert plan("6x7", "", False).method == "frontier"
+    # a process that has loaded the search kernel (no allowance) plans as with a full cache
+    monkeypatch.setattr(frontier_plain, "sweep_kernels_cached", lambda: False)
+    monkeypatch.setattr(counting, "plain_allowance", lambda board: None)
+    assert policy.plan_count(Board.parse("6x6", "b1"), KNIGHT).method == "frontier"
+
+
 def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtracking_would_wait_for_its_kernel(
         monkeypatch):
     from chesstours.machine import PlainAllowance

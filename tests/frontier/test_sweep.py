@@ -277,10 +277,13 @@ def test_auto_sweeps_closed_whole_boards_and_backtracks_quick_counts():
     assert count_tours("4x4").method == "theory"
 
 
-def test_auto_backtracks_where_backtracking_beats_the_sweep_even_past_a_quarter_second():
+def test_auto_backtracks_where_backtracking_beats_the_sweep_even_past_a_quarter_second(monkeypatch):
     from chesstours import policy
     from chesstours.board import Board
+    from chesstours.frontier import plain as frontier_plain
     from chesstours.pieces import KNIGHT
+
+    monkeypatch.setattr(frontier_plain, "sweep_kernels_cached", lambda: True)  # no compiling to weigh
 
     # 6x6 open: backtracking about 0.6 s on two cores, the sweep 0.65 s (forecast 2.3 s, its mirror pairs kept once).
     plan = policy.plan_count(Board(6, 6), KNIGHT)

@@ -32,7 +32,7 @@ __all__ = [
     "FindMethod", "CountMethod", "Tiebreak", "Order", "BishopMethod",
     "FIND_METHODS", "COUNT_METHODS", "TIEBREAKS", "ORDERS", "BISHOP_METHODS", "BISHOP_METHOD_HELP",
     "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
-    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
+    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "FRONTIER_COLD_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
     "ESTIMATE_ABOVE_SQUARES", "WALK_COMPILED_ABOVE", "CONSTRUCT_COMPILED_ABOVE", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
     "plain_allowance", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
     "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
@@ -82,6 +82,11 @@ PROBES_RUN_LOW = 2.0
 #: backtracking (8.1 million positions), 2.3 s by the frontier method; 6x6 closed (700 thousand positions,
 #: estimated at 790 thousand) 2.3 to 2.7 s, and 1.5 s.
 COLD_SEARCH_POSITIONS = 500_000
+#: Where the frontier method's kernels are not in the compile cache yet, ``auto`` weighs its forecast with this
+#: many seconds more: compiling them takes some 8 s here, the search kernel some 3 s, which a search spends
+#: in plain Python (6x6 without b1: 10.9 and 11.4 s on an empty cache by the frontier method, 5.6 and 7.1 s by
+#: backtracking; 1.4 and 2.4 s once compiled).
+FRONTIER_COLD_SECONDS = 5.0
 #: Exhaustive counts by backtracking are refused outright above this many free squares.
 MAX_BACKTRACK_COUNT_SQUARES = 400
 #: Without a time limit, counts estimated to take longer than this are refused (a time limit lets them run).

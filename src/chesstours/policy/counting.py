@@ -33,6 +33,7 @@ from .choices import (
     COLD_SEARCH_POSITIONS,
     ESTIMATE_ABOVE_SQUARES,
     FRONTIER_ABOVE_SECONDS,
+    FRONTIER_COLD_SECONDS,
     FRONTIER_FORECAST_HIGH,
     MAX_BACKTRACK_COUNT_SQUARES,
     MAX_CLASS_SPLIT_ON,
@@ -257,6 +258,12 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
 
         return estimate(board, piece, start, end, closed, workers)
 
+    def frontier_compiled() -> bool:
+        """Whether the frontier method's kernels are in the compile cache (read without loading numba)."""
+        from ..frontier import plain as frontier_plain
+
+        return frontier_plain.sweep_kernels_cached()
+
     def frontier(why: str, refusal: str | None) -> Plan:
         from ..frontier.sweep import RUNS_LOW_CAVEAT
 
@@ -327,7 +334,11 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
         forecast = frontier_estimate().seconds
         # the forecast runs high where backtracking competes (see FRONTIER_FORECAST_HIGH)
         weighed = f"1/{FRONTIER_FORECAST_HIGH:g} of the frontier method's forecast of {format_seconds(forecast)}"
-        if seconds > forecast / FRONTIER_FORECAST_HIGH:
+        compile_first = 0.0
+        if plain is not None and not frontier_compiled():
+            compile_first = FRONTIER_COLD_SECONDS
+            weighed += f" and {FRONTIER_COLD_SECONDS:g} s more to compile its kernels first"
+        if seconds > forecast / FRONTIER_FORECAST_HIGH + compile_first:
             return frontier(f"backtracking would visit about {nodes:.1e} positions ({format_seconds(seconds)}, "
                             f"more than {FRONTIER_ABOVE_SECONDS:g} s and than {weighed}); the frontier method "
                             "counts without visiting the tours", None)
