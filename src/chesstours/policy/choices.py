@@ -85,7 +85,7 @@ COLD_SEARCH_POSITIONS = 500_000
 #: Where the frontier method's kernels are not in the compile cache yet, ``auto`` weighs its forecast with this
 #: many seconds more: compiling them takes some 8 s here, the search kernel some 3 s, which a search spends
 #: in plain Python (6x6 without b1: 10.9 and 11.4 s on an empty cache by the frontier method, 5.6 and 7.1 s by
-#: backtracking; 1.4 and 2.4 s once compiled).
+#: backtracking; 2.6 and 3.0 s once compiled).
 FRONTIER_COLD_SECONDS = 5.0
 #: Exhaustive counts by backtracking are refused outright above this many free squares.
 MAX_BACKTRACK_COUNT_SQUARES = 400
