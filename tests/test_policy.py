@@ -98,3 +98,20 @@ def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtrack
     monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: False)
     monkeypatch.setattr(counting, "plain_allowance", lambda board: None)
     assert policy.plan_count(Board(5, 7), KNIGHT).method == "backtrack"
+
+
+def test_the_policy_package_shows_every_public_name_of_its_modules_as_one_namespace():
+    import ast
+    import inspect
+
+    from chesstours.policy import choices, plans
+
+    for module in (choices, plans, counting):
+        tree = ast.parse(inspect.getsource(module))
+        own = [target.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+               for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+               if isinstance(target, ast.Name)]
+        own += [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+        missing = [name for name in own if not name.startswith("_") and getattr(policy, name, None) is not
+                   getattr(module, name)]
+        assert not missing, (module.__name__, missing)
