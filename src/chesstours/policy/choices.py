@@ -7,10 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Literal, get_args
 
-from ..backtrack import (
-    ORDERS,
-    Order,
-)
+from ..backtrack import ORDERS, Order
 from ..backtrack.search import SEARCH_KERNEL
 from ..bishop.methods import BISHOP_METHOD_HELP, BISHOP_METHODS, BishopMethod
 from ..board import Board

@@ -258,12 +258,6 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
 
         return estimate(board, piece, start, end, closed, workers)
 
-    def frontier_compiled() -> bool:
-        """Whether the frontier method's kernels are in the compile cache (read without loading numba)."""
-        from ..frontier import plain as frontier_plain
-
-        return frontier_plain.sweep_kernels_cached()
-
     def frontier(why: str, refusal: str | None) -> Plan:
         from ..frontier.sweep import RUNS_LOW_CAVEAT
 
@@ -334,8 +328,10 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
         forecast = frontier_estimate().seconds
         # the forecast runs high where backtracking competes (see FRONTIER_FORECAST_HIGH)
         weighed = f"1/{FRONTIER_FORECAST_HIGH:g} of the frontier method's forecast of {format_seconds(forecast)}"
+        from ..frontier import plain as frontier_plain  # tells from the cache folder, without loading numba
+
         compile_first = 0.0
-        if plain is not None and not frontier_compiled():
+        if plain is not None and not frontier_plain.sweep_kernels_cached():
             compile_first = FRONTIER_COLD_SECONDS
             weighed += f" and {FRONTIER_COLD_SECONDS:g} s more to compile its kernels first"
         if seconds > forecast / FRONTIER_FORECAST_HIGH + compile_first:

@@ -7,9 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ..arguments import query_json
-from ..backtrack import (
-    Order,
-)
+from ..backtrack import Order
 from ..board import Board
 from ..construct import can_construct
 from ..existence.reasons import obstruction
