@@ -22,35 +22,35 @@ import numpy as np
 from numba import njit
 
 from .kernel import pack, unpack
-from .layout import EMPTY, ENDED, FREE, FULL, MAX_MIDDLE, OVERFLOW  # noqa: F401  (globals of the kernels)
+from .layout import EMPTY, ENDED, FREE, FULL, MAX_LABEL, MAX_MIDDLE, OVERFLOW  # noqa: F401  (globals of the kernels)
 from .table import add_to, mix
 
 
 @njit(cache=True, inline="always")
-def read_state(key, nslots, perm, codes, first):
+def read_state(key, nslots, perm, codes):
     """The degree key of ``key`` (degrees on the common places, ends above them) and its packed mates.
 
-    ``codes`` and ``first`` (16 labels) are scratch space.
+    ``codes`` is scratch space. Without a branch on the codes, which are
+    random (a branch on them mispredicts): the places of each label are
+    XORed together in one register, four bits a label, so that a place's
+    mate is its place XOR its label's nibble; the nibble of ``ENDED`` stays
+    zero, so a place whose fragment runs to a tour end is its own mate.
     """
     ends = unpack(key, nslots, codes)
-    for c in range(16):
-        first[c] = -1
+    pair = np.uint64(0)
+    for i in range(nslots):
+        c = codes[i]
+        label = np.uint64(c != FREE and c <= MAX_LABEL)
+        pair ^= (np.uint64(perm[i]) * label) << np.uint64(4 * c)
     dkey = np.uint64(0)
     mates = np.uint64(0)
     for i in range(nslots):
-        p = perm[i]
         c = codes[i]
-        if c == FULL:
-            dkey |= np.uint64(2) << np.uint64(2 * p)
-        elif c != FREE:
-            dkey |= np.uint64(1) << np.uint64(2 * p)
-            if c == ENDED:
-                mates |= np.uint64(p) << np.uint64(4 * p)
-            elif first[c] < 0:
-                first[c] = p
-            else:
-                q = first[c]
-                mates |= (np.uint64(q) << np.uint64(4 * p)) | (np.uint64(p) << np.uint64(4 * q))
+        p = np.uint64(perm[i])
+        one = np.uint64(c != FREE and c != FULL)
+        dkey |= (one + (np.uint64(c == FULL) << np.uint64(1))) << (p << np.uint64(1))
+        m = p ^ ((pair >> np.uint64(4 * c)) & np.uint64(15))
+        mates |= (m * one) << (p << np.uint64(2))
     return dkey | (np.uint64(ends) << np.uint64(2 * nslots)), mates
 
 
@@ -80,11 +80,10 @@ def in_group(dkey, group, ngroups):
 def select_group(keys, cnt, nslots, perm, total_ends, group, ngroups):
     """The states of ``keys`` (and their counts) whose partners' degree keys fall in ``group``."""
     codes = np.zeros(32, np.int64)
-    first = np.zeros(16, np.int64)
     take = np.zeros(keys.size, np.bool_)
     n = 0
     for i in range(keys.size):
-        d, _ = read_state(keys[i], nslots, perm, codes, first)
+        d, _ = read_state(keys[i], nslots, perm, codes)
         if in_group(partner_key(d, nslots, total_ends), group, ngroups):
             take[i] = True
             n += 1
@@ -190,9 +189,8 @@ def read_half(keys, cnt, nslots, perm, total_ends):
     mates = np.empty(n, np.uint64)
     counts = cnt.copy()
     codes = np.zeros(32, np.int64)
-    first = np.zeros(16, np.int64)
     for i in range(n):
-        d, mates[i] = read_state(keys[i], nslots, perm, codes, first)
+        d, mates[i] = read_state(keys[i], nslots, perm, codes)
         want[i] = partner_key(d, nslots, total_ends)
     return want, mates, counts
 
@@ -279,6 +277,160 @@ def one_path(ma, mb, start, on_b, nends):
 
 
 @njit(cache=True, inline="always")
+def _nib(word, p):
+    """Nibble ``p`` of ``word`` (both ``uint64``): :func:`mate` without the conversions."""
+    return (word >> (p << np.uint64(2))) & np.uint64(15)
+
+
+@njit(cache=True, inline="always")
+def _cycles4(ma, b0, b1, b2, b3, start, k):
+    """:func:`one_cycle` for four partners at once (``start`` a ``uint64``).
+
+    The four walks are interleaved and run their whole length without a
+    branch: one walk is a chain of dependent shifts, so four run in the time
+    of one, and a walk that closes early is marked instead of left (the exit
+    of a walk mispredicts where it falls at random).
+    """
+    p0 = p1 = p2 = p3 = start
+    bad0 = bad1 = bad2 = bad3 = False
+    for _ in range(k - 1):
+        p0 = _nib(b0, _nib(ma, p0))
+        p1 = _nib(b1, _nib(ma, p1))
+        p2 = _nib(b2, _nib(ma, p2))
+        p3 = _nib(b3, _nib(ma, p3))
+        bad0 |= p0 == start
+        bad1 |= p1 == start
+        bad2 |= p2 == start
+        bad3 |= p3 == start
+        if bad0 & bad1 & bad2 & bad3:
+            return False, False, False, False
+    p0 = _nib(b0, _nib(ma, p0))
+    p1 = _nib(b1, _nib(ma, p1))
+    p2 = _nib(b2, _nib(ma, p2))
+    p3 = _nib(b3, _nib(ma, p3))
+    return (p0 == start) & ~bad0, (p1 == start) & ~bad1, (p2 == start) & ~bad2, (p3 == start) & ~bad3
+
+
+@njit(cache=True, inline="always")
+def _paths4(ma, b0, b1, b2, b3, s0, s1, s2, s3, first_b, nends):
+    """:func:`one_path` for four partners at once, from the places ``s0 .. s3`` (``uint64``).
+
+    ``first_b``: the first step is along the indexed half's fragment. As in
+    :func:`_cycles4`, the walks are interleaved and branch-free: each takes
+    ``nends`` steps and is a path when the first place its fragment does not
+    leave is met at the last step.
+    """
+    p0, p1, p2, p3 = s0, s1, s2, s3
+    bad0 = bad1 = bad2 = bad3 = False
+    on_b = first_b
+    for _ in range(nends - 1):
+        m0 = _nib(b0 if on_b else ma, p0)
+        m1 = _nib(b1 if on_b else ma, p1)
+        m2 = _nib(b2 if on_b else ma, p2)
+        m3 = _nib(b3 if on_b else ma, p3)
+        bad0 |= m0 == p0
+        bad1 |= m1 == p1
+        bad2 |= m2 == p2
+        bad3 |= m3 == p3
+        p0, p1, p2, p3 = m0, m1, m2, m3
+        on_b = not on_b
+    return ((_nib(b0 if on_b else ma, p0) == p0) & ~bad0, (_nib(b1 if on_b else ma, p1) == p1) & ~bad1,
+            (_nib(b2 if on_b else ma, p2) == p2) & ~bad2, (_nib(b3 if on_b else ma, p3) == p3) & ~bad3)
+
+
+#: Each place's own number in its nibble: a word of mates XOR it has a zero nibble where a fragment runs to a tour end.
+_SELF = np.uint64(0xFEDCBA9876543210)
+_ONES = np.uint64(0x1111111111111111)
+_HIGHS = np.uint64(0x8888888888888888)
+
+
+#: The high bit of the nibbles of the places with bit ``b`` set, ``b`` = 0 .. 3: a flag's place, bit by bit.
+_PLACE_BITS = (np.uint64(0x8080808080808080), np.uint64(0x8800880088008800), np.uint64(0x8888000088880000),
+               np.uint64(0x8888888800000000))
+
+
+@njit(cache=True, inline="always")
+def _first_end(mb, ends_mask):
+    """The first place of ``ends_mask`` (its nibbles' high bits) whose fragment in ``mb`` runs to a tour end.
+
+    Returns the place and whether there is one. A zero nibble of ``mb ^ _SELF``
+    is found word-parallel, the other places' nibbles made nonzero first: the
+    borrow of the subtraction can flag a nibble above a zero one, never below
+    it, so the lowest flag is exact.
+    """
+    x = (mb ^ _SELF) | (~ends_mask & _HIGHS)
+    t = (x - _ONES) & ~x & _HIGHS
+    low = t & (~t + np.uint64(1))
+    p = np.uint64(0)
+    for b in range(4):
+        p |= np.uint64((low & _PLACE_BITS[b]) != np.uint64(0)) << np.uint64(b)
+    return p, t != np.uint64(0)
+
+
+@njit(cache=True, inline="always")
+def _add_if(total, ok, c):
+    """``total += c`` where ``ok`` (two limbs, the carry into the second)."""
+    c = c if ok else np.uint64(0)
+    s = total[0] + c
+    total[1] += np.uint64(1) if s < c else np.uint64(0)
+    total[0] = s
+
+
+#: Partners of a run filtered at a time before their walks (:func:`join_states`).
+CHUNK = 256
+
+
+@njit(cache=True, inline="always")
+def _walk(ma, mates_b, counts_b, cand, m, cycle, start, mark, nends, emask, total):
+    """Add to ``total`` the counts of the partners ``cand[:m]`` whose fragments and ``ma``'s make one cycle (path).
+
+    ``start``: a place of a fragment end; ``mark``: a place whose fragment in
+    ``ma`` runs to a tour end, or -1 (the indexed half holds both tour ends);
+    ``emask``: the high bits of the nibbles of the ``nends`` fragment ends.
+    Four partners a step (:func:`_cycles4`, :func:`_paths4`), the rest one by one.
+    """
+    c = 0
+    sp = np.uint64(start)
+    sm = np.uint64(max(mark, 0))
+    first_b = mark >= 0
+    while c + 4 <= m:
+        j0, j1, j2, j3 = cand[c], cand[c + 1], cand[c + 2], cand[c + 3]
+        b0, b1, b2, b3 = mates_b[j0], mates_b[j1], mates_b[j2], mates_b[j3]
+        if cycle:
+            ok0, ok1, ok2, ok3 = _cycles4(ma, b0, b1, b2, b3, sp, nends // 2)
+        else:
+            s0 = s1 = s2 = s3 = sm
+            f0 = f1 = f2 = f3 = True
+            if not first_b:
+                s0, f0 = _first_end(b0, emask)
+                s1, f1 = _first_end(b1, emask)
+                s2, f2 = _first_end(b2, emask)
+                s3, f3 = _first_end(b3, emask)
+            ok0, ok1, ok2, ok3 = _paths4(ma, b0, b1, b2, b3, s0, s1, s2, s3, first_b, nends)
+            ok0 &= f0
+            ok1 &= f1
+            ok2 &= f2
+            ok3 &= f3
+        _add_if(total, ok0, counts_b[j0])
+        _add_if(total, ok1, counts_b[j1])
+        _add_if(total, ok2, counts_b[j2])
+        _add_if(total, ok3, counts_b[j3])
+        c += 4
+    while c < m:
+        j = cand[c]
+        mb = mates_b[j]
+        if cycle:
+            ok = one_cycle(ma, mb, start, nends // 2)
+        elif first_b:
+            ok = one_path(ma, mb, mark, True, nends)
+        else:
+            s0, f0 = _first_end(mb, emask)
+            ok = f0 and one_path(ma, mb, np.int64(s0), False, nends)
+        _add_if(total, ok, counts_b[j])
+        c += 1
+
+
+@njit(cache=True, inline="always")
 def mul_add(acc, a, b, err):
     """``acc += a * b`` for 64-bit ``a`` and ``b``, into two limbs; a carry out sets ``err``."""
     mask = np.uint64(0xFFFFFFFF)
@@ -322,14 +474,14 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
     a state (which took most of the join's time).
     """
     codes = np.zeros(32, np.int64)
-    first = np.zeros(16, np.int64)
     total = np.zeros(2, np.uint64)
+    cand = np.empty(CHUNK, np.int64)
     n = 0
     dks = np.empty(keys.size, np.uint64)
     mas = np.empty(keys.size, np.uint64)
     cnt = np.empty(keys.size, np.uint64)
     for i in range(keys.size):
-        d, ma = read_state(keys[i], nslots, perm, codes, first)
+        d, ma = read_state(keys[i], nslots, perm, codes)
         if in_group(d, group, ngroups):
             dks[n] = d
             mas[n] = ma
@@ -352,9 +504,11 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
         nends = 0
         start = -1
         mark = -1
+        emask = np.uint64(0)
         for p in range(nslots):
             if (d >> np.uint64(2 * p)) & np.uint64(3) == np.uint64(1):
                 nends += 1
+                emask |= np.uint64(8) << np.uint64(4 * p)
                 start = p
                 if mate(ma, p) == p:
                     mark = p
@@ -362,26 +516,23 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
             continue
         total[0] = 0
         total[1] = 0
-        j0 = j
-        while j < want.size and want[j] == d:
-            mb = mates_b[j]
-            if cycle:
-                ok = one_cycle(ma, mb, start, nends // 2)
-            elif mark >= 0:
-                ok = one_path(ma, mb, mark, True, nends)
-            else:
-                # both ends of the tour are the indexed half's: start from one of its marks
-                ok = False
-                for p in range(nslots):
-                    if (d >> np.uint64(2 * p)) & np.uint64(3) == np.uint64(1) and mate(mb, p) == p:
-                        ok = one_path(ma, mb, p, False, nends)
-                        break
-            if ok:
-                s = total[0] + counts_b[j]
-                total[1] += np.uint64(1) if s < counts_b[j] else np.uint64(0)
-                total[0] = s
-            j += 1
-        tried += j - j0
+        j1 = j
+        while j1 < want.size and want[j1] == d:
+            j1 += 1
+        tried += j1 - j
+        # Partners whose fragments join some place to the same place as this state's close a cycle of two fragments
+        # (or at a tour end a whole path) before the rest: they are dropped word-parallel, a chunk of the run at a
+        # time, and the others walked.
+        fill = _HIGHS if nends <= 2 else ~emask & _HIGHS
+        while j < j1:
+            jn = min(j1, j + CHUNK)
+            m = 0
+            for jj in range(j, jn):
+                x = (ma ^ mates_b[jj]) | fill
+                cand[m] = jj
+                m += ((x - _ONES) & ~x & _HIGHS) == np.uint64(0)
+            _walk(ma, mates_b, counts_b, cand, m, cycle, start, mark, nends, emask, total)
+            j = jn
         if total[0] or total[1]:
             mul_add_wide(acc, total, cnt[i], err)
     work[0] += tried
