@@ -13,7 +13,11 @@ A state of a half then reads as
 
 Two states join into tours when on every place the degrees add up to two
 (or to one, at an end of an open tour), and the fragments of both halves,
-end to end, make one cycle (or one path).
+end to end, make one cycle (or one path). A partner that joins some place
+to the same place as the state closes a cycle of two fragments (or, at a
+tour end, the whole path) too soon: one word-parallel test of the two
+words of mates drops it; the others are walked four at a time
+(:func:`_cycles4`, :func:`_paths4`).
 """
 
 from __future__ import annotations
