@@ -354,16 +354,25 @@ _PLACE_BITS = (np.uint64(0x8080808080808080), np.uint64(0x8800880088008800), np.
 
 
 @njit(cache=True, inline="always")
+def _zero_nibbles(x, places):
+    """The high bits of the zero nibbles of ``x`` among ``places`` (their nibbles' high bits), the lowest exact.
+
+    The other nibbles are made nonzero first; the borrow of the subtraction
+    can then flag a nibble above a zero one, never below it: the word is 0
+    exactly where no place's nibble is, and its lowest flag is a zero nibble.
+    """
+    x |= ~places & _HIGHS
+    return (x - _ONES) & ~x & _HIGHS
+
+
+@njit(cache=True, inline="always")
 def _first_end(mb, ends_mask):
     """The first place of ``ends_mask`` (its nibbles' high bits) whose fragment in ``mb`` runs to a tour end.
 
-    Returns the place and whether there is one. A zero nibble of ``mb ^ _SELF``
-    is found word-parallel, the other places' nibbles made nonzero first: the
-    borrow of the subtraction can flag a nibble above a zero one, never below
-    it, so the lowest flag is exact.
+    Returns the place and whether there is one: the lowest zero nibble of
+    ``mb ^ _SELF`` (:func:`_zero_nibbles`).
     """
-    x = (mb ^ _SELF) | (~ends_mask & _HIGHS)
-    t = (x - _ONES) & ~x & _HIGHS
+    t = _zero_nibbles(mb ^ _SELF, ends_mask)
     low = t & (~t + np.uint64(1))
     p = np.uint64(0)
     for b in range(4):
@@ -527,14 +536,13 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
         # Partners whose fragments join some place to the same place as this state's close a cycle of two fragments
         # (or at a tour end a whole path) before the rest: they are dropped word-parallel, a chunk of the run at a
         # time, and the others walked.
-        fill = _HIGHS if nends <= 2 else ~emask & _HIGHS
+        tested = np.uint64(0) if nends <= 2 else emask
         while j < j1:
             jn = min(j1, j + CHUNK)
             m = 0
             for jj in range(j, jn):
-                x = (ma ^ mates_b[jj]) | fill
                 cand[m] = jj
-                m += ((x - _ONES) & ~x & _HIGHS) == np.uint64(0)
+                m += _zero_nibbles(ma ^ mates_b[jj], tested) == np.uint64(0)
             _walk(ma, mates_b, counts_b, cand, m, cycle, start, mark, nends, emask, total)
             j = jn
         if total[0] or total[1]:
