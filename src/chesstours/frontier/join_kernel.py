@@ -247,15 +247,15 @@ def one_cycle(ma, mb, start, k):
 
     The walk from the fragment end ``start`` crosses one fragment of each
     half a step; the fragments make one cycle when it is back after ``k``
-    steps, ``k`` the fragments of a half.
+    steps, ``k`` the fragments of a half. The walk takes at most ``k`` steps,
+    so that mates that are not pairs (a fault elsewhere) end it too.
     """
     p = start
-    steps = 0
-    while True:
+    for steps in range(1, k + 1):
         p = mate(mb, mate(ma, p))
-        steps += 1
         if p == start:
             return steps == k
+    return False
 
 
 @njit(cache=True, inline="always")
