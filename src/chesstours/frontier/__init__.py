@@ -39,8 +39,9 @@ is dropped, the colour of the first read from the state itself (a path has
 one more square of its ends' colour where they agree, as many of each where
 they differ, so the frontier's slots and the squares added so far tell the
 two ends' colours). No state dropped completes to a tour, so no count
-changes: 7x7 open extends 62 million states instead of 146, 6x8 open 11.6
-instead of 17.0, 5x5 open 19,493 instead of 45,310.
+changes: 7x7 open extended 62 million states instead of 146, 6x8 open 11.6
+instead of 17.0, 5x5 open 19,493 instead of 45,310 (measured when the mirror
+kept the smaller key of a pair; see *The mirror* below).
 
 The squares are added line by line across the *narrow* side of the board,
 in the order within each line that lets squares depart soonest
@@ -70,8 +71,11 @@ maps each line onto itself maps partial tours to partial tours. When a
 count is symmetric under it (no ends given, nothing fixed, holes that it
 keeps) and the squares added so far are their own image (at the end of each
 line), a state and its image complete in the same number of ways, so a step
-keeps the smaller key of the two with both counts: about half the states,
-and half the work after them. Each half of a meet in the middle keeps one of
+keeps one of the two with both counts: about half the states, and half the
+work after them. Which one is kept matters to the steps that follow, where
+nothing folds: the one whose last slots (the squares the frontier keeps
+longest) read first by kind (:func:`chesstours.frontier.kernel.fold`), so
+that states about to meet are kept on the same side. Each half of a meet in the middle keeps one of
 each pair; the indexed half is made whole again before the join, and the
 streamed half, folded, meets each pair of partners once. 8x8 closed: 80.8
 and 9.3 million states on the middle frontier, and half the pairs joined.

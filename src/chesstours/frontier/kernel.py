@@ -156,7 +156,13 @@ _PACKED_SPECIAL = np.uint64((PACKED_ENDED << (4 * ENDED)) | (PACKED_FULL << (4 *
 
 @njit(cache=True, inline="always")
 def pack(work, keep, ends):
-    """The key of the kept slots, labels renumbered in slot order (the canonical form).
+    """The key of the kept slots, labels renumbered in slot order (the canonical form)."""
+    return pack_at(work, keep, 0, keep.size, ends)
+
+
+@njit(cache=True, inline="always")
+def pack_at(work, slots, first, size, ends):
+    """:func:`pack` of the slots ``slots[first:first + size]`` (no array view made).
 
     The renumbering is held in one register, four bits a work code (the code
     of a label not met yet is 0; ``ENDED`` and ``FULL`` hold their packed
@@ -167,15 +173,50 @@ def pack(work, keep, ends):
     relabel = _PACKED_SPECIAL
     nxt = np.uint64(1)
     key = np.uint64(ends)
-    for i in range(keep.size):
-        c = work[keep[i]]
+    for i in range(size):
+        c = work[slots[first + i]]
         shift = np.uint64(4 * c)
         r = (relabel >> shift) & np.uint64(15)
-        first = (r == np.uint64(0)) & (c != FREE)
-        r = nxt if first else r
+        first_seen = (r == np.uint64(0)) & (c != FREE)
+        r = nxt if first_seen else r
         relabel |= r << shift
-        nxt += np.uint64(first)
+        nxt += np.uint64(first_seen)
         key += r * PLACE[i]
+    return key
+
+
+#: The kind of a slot at its work code, two bits: free 0, a fragment's end 1, ``ENDED`` 2, ``FULL`` 3.
+_KIND = np.array([0] + [1] * (ENDED - 1) + [2, 3], np.int64)
+
+
+@njit(cache=True, inline="always")
+def kinds(work, slots, first, size):
+    """The kinds (:data:`_KIND`) of ``slots[first:first + size]``, two bits a slot, the first slot lowest."""
+    word = 0
+    for i in range(size):
+        word |= _KIND[work[slots[first + i]]] << (2 * i)
+    return word
+
+
+@njit(cache=True, inline="always")
+def fold(work, sides, size, ends):
+    """The key a step keeps of a state and its mirror image: the one whose kinds of slots (:func:`kinds`) make
+    the smaller word, of two with the same kinds the smaller key.
+
+    ``sides`` holds the ``size`` kept slots, then the slots of their images.
+    The kinds weigh the last slots most, the squares the frontier keeps
+    longest, so states that will agree there are kept on the same side of the
+    mirror and meet in the same states at the steps that follow, where
+    nothing folds: 6x8 open extends 11.2 million states instead of 11.6
+    (the smaller key of the two), 6x6 closed 38,305 instead of 40,410. And
+    where the kinds differ, which they mostly do, one key is made, not two.
+    """
+    mine = kinds(work, sides, 0, size)
+    theirs = kinds(work, sides, size, size)
+    first = size * np.int64(theirs < mine)
+    key = pack_at(work, sides, first, size, ends)
+    if mine == theirs:
+        key = min(key, pack_at(work, sides, size, size, ends))
     return key
 
 
@@ -187,7 +228,7 @@ def scratch() -> np.ndarray:
     an array costs an atomic increment and decrement (half the time of a
     hash table insert).
     """
-    return np.zeros((2, 32), np.int64)
+    return np.zeros((3, 2 * MAX_SLOTS), np.int64)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -217,6 +258,10 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
     n = nprev + 1
     codes = scratch[0]
     work = scratch[1]
+    sides = scratch[2]  # the kept slots, then their images (see fold)
+    for k in range(mirror.size):
+        sides[k] = keep[k]
+        sides[mirror.size + k] = mirror[k]
     i = i0
     while i < i1:
         if nbuf[0] + choice_a.size > bk.size:
@@ -320,11 +365,10 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
                         forced += 1
                 if forced > budget:
                     continue
-            newkey = pack(work, keep, ends)
             if mirror.size:
-                image = pack(work, mirror, ends)
-                if image < newkey:
-                    newkey = image
+                newkey = fold(work, sides, keep.size, ends)
+            else:
+                newkey = pack(work, keep, ends)
             j = nbuf[0]
             bk[j] = newkey
             bl[j] = clo

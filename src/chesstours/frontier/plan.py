@@ -58,8 +58,8 @@ class Step:
     free_need: int
     label_need: int
     #: Where the step leaves the problem symmetric under the board's mirror (see :func:`mirror_map`): for each
-    #: kept slot, the work slot of its square's mirror image; the step keeps the smaller key of a state and
-    #: its image. Empty where it does not.
+    #: kept slot, the work slot of its square's mirror image; the step keeps one of a state and its image
+    #: (:func:`chesstours.frontier.kernel.fold`). Empty where it does not.
     mirror: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     #: Where an open tour's two ends must differ in colour (:class:`~chesstours.colours.EndRule`): each work slot's colour as
     #: +1 (dark) or -1 (light), and twice the dark squares less the light ones among the squares added so
@@ -118,8 +118,8 @@ def mirror_map(board: Board) -> dict[int, int] | None:
 
     A leaper's moves are symmetric, so where the squares added so far are
     the reflection of themselves, the partial tours are too: a state and its
-    image complete in the same number of ways, and a sweep may keep only the
-    smaller key of the two, with the counts of both (see :func:`plan`).
+    image complete in the same number of ways, and a sweep may keep only one
+    of the two, with the counts of both (see :func:`plan`).
     """
     if not _keeps_holes(board):
         return None
@@ -232,8 +232,8 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
     ``mirror``: a reflection of the squares (:func:`mirror_map`) under which
     the whole problem is symmetric: its graph, kept squares, external edges,
     caps and ``rule``, with no fixed end and no degrees. After each step whose squares
-    so far are their own image, the sweep keeps a state or its image,
-    whichever has the smaller key, with the counts of both (``Step.mirror``).
+    so far are their own image, the sweep keeps a state or its image
+    (:func:`chesstours.frontier.kernel.fold` says which), with the counts of both (``Step.mirror``).
     This is exact: the partial tours so far are symmetric, and a state and
     its image have the same completions, reflected; a state that completes
     has lost no partial tour to pruning, so it and its image were reached
