@@ -717,3 +717,33 @@ def test_layers_left_by_a_killed_count_are_removed_by_the_next(tmp_path):
         assert not any(p.name.startswith(mine) for p in tmp_path.iterdir())
         assert alive.exists() and os.path.isdir(layers.dir)
     assert sorted(p.name for p in tmp_path.iterdir()) == [alive.name]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 17), st.integers(0, 2), st.data())
+def test_a_state_and_its_mirror_image_fold_to_one_key_the_kernel_and_python_agree_on(n, ends, data):
+    from chesstours.frontier import kernel as fk
+    from chesstours.frontier import plain as fp
+    from chesstours.frontier.layout import ENDED, FREE, FULL
+
+    # a random frontier: some pairs of slots end one fragment each, the rest free, ended or full
+    order = data.draw(st.permutations(range(n)))
+    labels = data.draw(st.integers(0, min(8, n // 2)))
+    work = np.array([data.draw(st.sampled_from([FREE, ENDED, FULL])) for _ in range(n)], np.int64)
+    for k in range(labels):
+        work[order[2 * k]] = work[order[2 * k + 1]] = k + 1
+    # a reflection: an involution of the slots
+    swaps = data.draw(st.permutations(range(n)))
+    image = list(range(n))
+    for k in range(data.draw(st.integers(0, n // 2))):
+        a, b = swaps[2 * k], swaps[2 * k + 1]
+        image[a], image[b] = b, a
+    keep = np.arange(n, dtype=np.int64)
+    mirror = np.array(image, np.int64)
+    sides = np.concatenate([keep, mirror])
+    reflected = work[mirror]  # the image state's codes
+    key = fk.fold(work, sides, n, ends)
+    assert key in (fk.pack(work, keep, ends), fk.pack(work, mirror, ends))
+    assert fk.fold(reflected, sides, n, ends) == key
+    kept = fp._fold(bytes(int(c) for c in work), bytes(int(c) for c in reflected), ends)
+    assert fp.to_key(kept) == key
