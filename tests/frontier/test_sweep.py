@@ -501,7 +501,8 @@ def test_keeping_one_state_of_each_mirror_pair_counts_what_keeping_every_state_c
 def test_keeping_one_state_of_each_mirror_pair_keeps_about_half():
     board = Board(6, 8)
     sweep = best_plan(board, KNIGHT, closed=False)
-    assert [t for t, step in enumerate(sweep.steps) if step.mirror.size] == [6 * k - 1 for k in range(1, 8)]
+    # each square of a line added just before its image: the squares so far are their own image after every pair
+    assert [t for t, step in enumerate(sweep.steps) if step.mirror.size] == list(range(1, 47, 2))
     assert not any(s.mirror.size for s in best_plan(board, KNIGHT, 0, None, False).steps)  # a start breaks it
     assert mirror_map(Board(6, 8, [0])) is None and mirror_map(Board(6, 8, [0, 40])) is not None  # a1 and a6
     every = frontier_count(board, KNIGHT, False, mirror=False)
@@ -747,3 +748,19 @@ def test_a_state_and_its_mirror_image_fold_to_one_key_the_kernel_and_python_agre
     assert fk.fold(reflected, sides, n, ends) == key
     kept = fp._fold(bytes(int(c) for c in work), bytes(int(c) for c in reflected), ends)
     assert fp.to_key(kept) == key
+
+
+def test_a_line_is_paired_with_its_image_where_the_mirror_maps_it_onto_itself():
+    from chesstours.frontier.plan import paired
+
+    image = {i: 5 - i for i in range(6)}
+    assert paired([[0, 2, 4, 1, 3, 5]], image) == [[4, 1, 2, 3, 0, 5]]  # each square just before its image
+    assert paired([[0, 2, 4]], image) == [[0, 2, 4]]  # not mapped onto itself: as it was
+    odd = {i: 6 - i for i in range(7)}
+    assert paired([[0, 2, 4, 6, 1, 3, 5]], odd) == [[0, 2, 4, 6, 1, 3, 5]]  # a square its own image: as it was
+    # a paired order as narrow as the greedy one, and fewer states: 6x8 open
+    board = Board(6, 8)
+    folded = best_plan(board, KNIGHT, closed=False)
+    greedy_lines = frontier_plan.line_orders(board, KNIGHT)["greedy"]
+    assert folded.order == [v for line in paired(greedy_lines, mirror_map(board)) for v in line]
+    assert folded.max_slots == 12

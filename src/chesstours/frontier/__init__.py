@@ -75,7 +75,12 @@ keeps one of the two with both counts: about half the states, and half the
 work after them. Which one is kept matters to the steps that follow, where
 nothing folds: the one whose last slots (the squares the frontier keeps
 longest) read first by kind (:func:`chesstours.frontier.kernel.fold`), so
-that states about to meet are kept on the same side. Each half of a meet in the middle keeps one of
+that states about to meet are kept on the same side. On lines of even
+length each square is added just before its image
+(:func:`chesstours.frontier.plan.paired`), so that a step folds after every
+pair, not only at the end of a line: 8x8 closed then holds 80.8 million
+states at most (its middle frontier) instead of 92.8, 2.6 GiB of tables
+instead of 3.5. Each half of a meet in the middle keeps one of
 each pair; the indexed half is made whole again before the join, and the
 streamed half, folded, meets each pair of partners once. 8x8 closed: 80.8
 and 9.3 million states on the middle frontier, and half the pairs joined.

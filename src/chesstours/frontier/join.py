@@ -56,7 +56,7 @@ from ..machine import await_compiled, compiled_beside
 from ..pieces import Leaper
 from . import plain
 from .disk import Layers, Spilled, load
-from .plan import Fixed, Sweep, end_rule, greedy, line_orders, mirrored, neighbours, plan
+from .plan import Fixed, Sweep, end_rule, greedy, line_orders, mirrored, neighbours, paired, plan
 from .run import FrontierProgress, FrontierResult, NarrowOverflow, run_sweep
 
 if TYPE_CHECKING:
@@ -107,7 +107,16 @@ def plan_halves(board: Board, piece: Leaper, closed: bool, split: int, start: in
     again before the join.
     """
     nb = neighbours(board, piece, fixed)
+    # the halves keep one state of each mirror pair where the count is symmetric (see plan()), folding after
+    # each pair of squares of a line (see paired())
+    rule = end_rule(board, piece, closed, start, end)
+    # the order of the squares is the same with the mirror or without it, with classes or without them (a
+    # split count chooses the squares of its classes from the halves without them)
+    symmetry = mirrored(board, start, end, fixed, rule=rule)
+    image = mirrored(board, start, end, fixed, classes, rule) if mirror else None
     lines = line_orders(board, piece)["greedy"]
+    if symmetry is not None:
+        lines = paired(lines, symmetry)
     order = [v for line in lines for v in line]
     a, b = set(order[:split]), set(order[split:])
     middle = [v for v in order[:split] if any(u in b for u in nb[v])]
@@ -118,9 +127,6 @@ def plan_halves(board: Board, piece: Leaper, closed: bool, split: int, start: in
                          f"(cut after {split} of {len(order)} squares)")
     mid = set(middle)
     classes = classes or {}
-    # the halves keep one state of each mirror pair where the count is symmetric (see plan())
-    rule = end_rule(board, piece, closed, start, end)
-    image = mirrored(board, start, end, fixed, classes, rule) if mirror else None
     left = plan({v: [u for u in nb[v] if u in a] for v in order[:split]}, order[:split], closed=closed,
                 start=start, end=end, kept=mid, external={v: sum(u in b for u in nb[v]) for v in middle},
                 degrees=classes, mirror=image, rule=rule)
@@ -128,6 +134,8 @@ def plan_halves(board: Board, piece: Leaper, closed: bool, split: int, start: in
     right_lines = [[v for v in line if v in b] for line in lines[::-1]]
     right_lines += [[v for v in line if v in mid] for line in lines[::-1]]
     right_lines = greedy([line for line in right_lines if line], right_nbrs, mid)
+    if symmetry is not None:
+        right_lines = paired(right_lines, symmetry)
     right = plan(right_nbrs, [v for line in right_lines for v in line], closed=closed, start=start, end=end,
                  kept=mid, external={v: sum(u in a for u in nb[v]) for v in middle}, caps=mid,
                  degrees={v: 2 - c for v, c in classes.items()}, mirror=image, rule=rule)

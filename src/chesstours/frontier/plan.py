@@ -36,7 +36,7 @@ from ..colours import ANYWHERE, EndRule, end_rule
 from ..pieces import Leaper, move_table
 from .layout import CAP
 
-__all__ = ["Step", "Sweep", "Fixed", "edges_given", "plan", "line_orders", "best_plan", "greedy", "neighbours",
+__all__ = ["Step", "Sweep", "Fixed", "edges_given", "plan", "line_orders", "best_plan", "greedy", "paired", "neighbours",
            "mirror_map", "mirrored", "symmetric"]
 
 
@@ -191,6 +191,28 @@ def greedy(lines: list[list[int]], nbrs: dict[int, list[int]], kept=frozenset())
     return out
 
 
+def paired(lines: list[list[int]], image: Mapping[int, int]) -> list[list[int]]:
+    """Each line reordered so that each square is added just before its mirror image, the pairs in the order
+    the line completed them. A line that the mirror does not map onto itself stays as it is, and so does a line
+    with a square that is its own image (an odd line: its greedy order, even squares first, folds after them
+    already, and pairing its squares made more states: 7x8 closed 11.3 million extended instead of 10.7).
+
+    The squares added so far are then their own image after every pair, not
+    only at the end of the line, and the sweep folds its states there too
+    (:func:`plan`'s ``mirror``): 6x8 open, each line's greedy order 0 2 4 1 3 5
+    made 4 1 2 3 0 5, extends 10.1 million states instead of 11.2 and holds
+    2.0 million at most instead of 2.3, with the same frontier of 12 squares.
+    """
+    out = []
+    for line in lines:
+        pos = {v: i for i, v in enumerate(line)}
+        if any(image[v] not in pos or image[v] == v for v in line):
+            out.append(list(line))
+            continue
+        out.append(sorted(line, key=lambda v: (max(pos[v], pos[image[v]]), pos[v])))
+    return out
+
+
 def line_orders(board: Board, piece: Leaper) -> dict[str, list[list[int]]]:
     """The candidate orders of the squares: ``{name: lines}``."""
     lines = _lines(board)
@@ -334,11 +356,18 @@ def best_plan(board: Board, piece: Leaper, start: int | None = None, end: int | 
     """
     nbrs = neighbours(board, piece, fixed)
     rule = end_rule(board, piece, closed, start, end) if whole else ANYWHERE
-    image = mirrored(board, start, end, fixed, rule=rule) if mirror else None
-    plans = []
-    for lines in line_orders(board, piece).values():
+    symmetry = mirrored(board, start, end, fixed, rule=rule)
+    image = symmetry if mirror else None
+    orders = line_orders(board, piece)
+    if symmetry is not None:  # the same order with the mirror or without it: the two keep the same states
+        orders["paired"] = paired(orders["greedy"], symmetry)
+    plans = {}
+    for name, lines in orders.items():
         order = [v for line in lines for v in line]
         ends = list(np.cumsum([len(line) for line in lines]) - 1)
-        plans.append(plan(nbrs, order, closed=closed, start=start, end=end, line_ends=[int(t) for t in ends],
-                          mirror=image, rule=rule))
-    return min(plans, key=lambda p: (p.max_slots, p.slot_sum))
+        plans[name] = plan(nbrs, order, closed=closed, start=start, end=end, line_ends=[int(t) for t in ends],
+                           mirror=image, rule=rule)
+    best = min(plans.values(), key=lambda p: (p.max_slots, p.slot_sum))
+    # a frontier as narrow that folds after every pair of squares beats one that folds after every line
+    folded = plans.get("paired")
+    return folded if folded is not None and folded.max_slots <= best.max_slots else best
