@@ -129,7 +129,7 @@ def _pack(kept: bytes, ends: int) -> bytes:
     return kept[::-1] + _ENDS[ends]
 
 
-#: The kind of a slot at its work code (as the kernel's ``_KIND``): free 0, a fragment's end 1, ``ENDED`` 2,
+#: The kind of a slot at its work code (as the kernel's ``fold`` reads it): free 0, a fragment's end 1, ``ENDED`` 2,
 #: ``FULL`` 3.
 _KINDS = bytes(0 if c == FREE else 2 if c == ENDED else 3 if c == FULL else 1 for c in range(256))
 
