@@ -108,12 +108,12 @@ def plan_halves(board: Board, piece: Leaper, closed: bool, split: int, start: in
     """
     nb = neighbours(board, piece, fixed)
     # the halves keep one state of each mirror pair where the count is symmetric (see plan()), folding after
-    # each pair of squares of a line (see paired())
+    # each pair of squares of a line (see paired()); the order of the squares is the same with the mirror or
+    # without it, with classes or without them (a split count chooses its class squares from the halves
+    # without them), and a class breaks the symmetry (see symmetric())
     rule = end_rule(board, piece, closed, start, end)
-    # the order of the squares is the same with the mirror or without it, with classes or without them (a
-    # split count chooses the squares of its classes from the halves without them)
     symmetry = mirrored(board, start, end, fixed, rule=rule)
-    image = mirrored(board, start, end, fixed, classes, rule) if mirror else None
+    image = symmetry if mirror and not classes else None
     lines = line_orders(board, piece)["greedy"]
     if symmetry is not None:
         lines = paired(lines, symmetry)

@@ -360,7 +360,9 @@ def best_plan(board: Board, piece: Leaper, start: int | None = None, end: int | 
     image = symmetry if mirror else None
     orders = line_orders(board, piece)
     if symmetry is not None:  # the same order with the mirror or without it: the two keep the same states
-        orders["paired"] = paired(orders["greedy"], symmetry)
+        pairs = paired(orders["greedy"], symmetry)
+        if pairs != orders["greedy"]:  # lines of odd length stay as they are: nothing new to plan
+            orders["paired"] = pairs
     plans = {}
     for name, lines in orders.items():
         order = [v for line in lines for v in line]
