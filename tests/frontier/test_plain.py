@@ -30,7 +30,7 @@ def _kernel_step(states: dict[int, int], step, budget: int, closed: bool, finish
     bk, bl, bh = (np.zeros(room, np.uint64) for _ in range(3))
     nbuf, acc, err = np.zeros(1, np.int64), np.zeros(2, np.uint64), np.zeros(1, np.int64)
     fk.expand(keys, counts, np.zeros(0, np.uint64), 0, keys.size, step.nprev, step.choice_a, step.choice_b,
-              step.one_end, step.departs, step.keep, step.mirror, step.check, step.check_spare, step.single,
+              step.one_end, step.departs, step.keep, step.mirror, step.single,
               step.choice_mask, step.free_need, step.label_need, step.signs, step.balance2, budget, closed, finish,
               bk, bl, bh, nbuf, acc, err, fk.scratch())
     out: dict[int, int] = {}

@@ -59,6 +59,16 @@ def unpack(key, nslots, codes):
 
 
 @njit(cache=True, inline="always")
+def _popcount(x):
+    """The bits set in ``x`` (few: one turn a bit)."""
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(cache=True, inline="always")
 def _join(work, n, x, y, cycle, fresh):
     """Add the tour edge x-y to the slots ``work[:n]``; return _OK, _INVALID or _DONE.
 
@@ -191,7 +201,9 @@ def fold(work, sides, size, ends):
     word, of two with the same kinds the smaller key.
 
     A slot's kind is two bits: free 0, a fragment's end 1, ``ENDED`` 2,
-    ``FULL`` 3; the word holds them the first slot lowest.
+    ``FULL`` 3; the word holds them the first slot lowest. The slots are read
+    from the last, and the first pair of kinds that differ decides (6x8 open:
+    ``expand`` 4 to 5 per cent quicker than making both words whole).
 
     ``sides`` holds the ``size`` kept slots, then the slots of their images.
     The kinds weigh the last slots most, the squares the frontier keeps
@@ -203,16 +215,19 @@ def fold(work, sides, size, ends):
     instead of 40,410. And where the kinds differ, which they do for 95 to
     99.5 per cent of the states of 6x6 and 5x6, one key is made, not two.
     """
-    mine = 0
-    theirs = 0
-    for i in range(size):  # both words in one loop, the kind worked out rather than read from a table
+    first = 0
+    tie = True
+    for i in range(size - 1, -1, -1):  # from the slot that weighs most: the first that differs decides
         c = work[sides[i]]
         d = work[sides[size + i]]
-        mine |= (np.int64(c != FREE) + np.int64(c >= ENDED) + np.int64(c == FULL)) << (2 * i)
-        theirs |= (np.int64(d != FREE) + np.int64(d >= ENDED) + np.int64(d == FULL)) << (2 * i)
-    first = size * np.int64(theirs < mine)
+        kc = np.int64(c != FREE) + np.int64(c >= ENDED) + np.int64(c == FULL)
+        kd = np.int64(d != FREE) + np.int64(d >= ENDED) + np.int64(d == FULL)
+        if kc != kd:
+            first = size * np.int64(kd < kc)
+            tie = False
+            break
     key = pack_at(work, sides, first, size, ends)
-    if mine == theirs:
+    if tie:
         key = min(key, pack_at(work, sides, size, size, ends))
     return key
 
@@ -229,9 +244,8 @@ def scratch() -> np.ndarray:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, keep, mirror, check, check_spare,
-           single, choice_mask, free_need, label_need, signs, balance2, budget, cycle, finish, bk, bl, bh, nbuf, acc,
-           err, scratch):
+def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, keep, mirror, single, choice_mask,
+           free_need, label_need, signs, balance2, budget, cycle, finish, bk, bl, bh, nbuf, acc, err, scratch):
     """Extend states ``i0 .. i1`` by one square; return the index reached.
 
     The new square sits in slot ``nprev``; ``choice_a/b`` list the edge sets to
@@ -239,11 +253,13 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
     squares that must end the tour; ``departs`` lists the slots leaving the
     frontier, ``keep`` the slots that stay, in order; ``mirror`` (or empty)
     the work slots of their images, to keep the smaller key of a state and
-    its image (see :func:`chesstours.frontier.plan.plan`); ``check`` are the kept
-    slots of v and its earlier neighbours and ``check_spare`` how many
-    neighbours each has still to come; ``single`` are the kept slots with one
-    neighbour to come, which can only end an open tour if they have no edge
-    yet. ``signs`` (or empty): each slot's colour, +1 or -1, where the two
+    its image (see :func:`chesstours.frontier.plan.plan`); ``single`` are
+    the kept slots with one neighbour to come, which can only end an open
+    tour if they have no edge yet. ``choice_mask`` holds the slots each edge
+    choice gives an edge; ``free_need`` the slots that must take an edge now
+    if they have none (a square that leaves, or that has fewer neighbours to
+    come than edges it needs), ``label_need`` those that must if they have
+    one: a choice that leaves one of them without is dropped before any work. ``signs`` (or empty): each slot's colour, +1 or -1, where the two
     ends of an open tour must differ in colour; ``balance2``: twice the sum
     of the colours of the squares added so far (see
     :attr:`chesstours.frontier.plan.Step.signs`). Finished tours are added to ``acc`` (two limbs) when ``finish`` is
@@ -259,6 +275,9 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
     for k in range(mirror.size):
         sides[k] = keep[k]
         sides[mirror.size + k] = mirror[k]
+    single_mask = 0
+    for k in range(single.size):
+        single_mask |= 1 << single[k]
     i = i0
     while i < i1:
         if nbuf[0] + choice_a.size > bk.size:
@@ -282,10 +301,15 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
         codes[nprev] = FREE
         # squares that must take an edge from v, whatever else happens
         required = (free & free_need) | (label & label_need)
+        # squares with no edge and one neighbour to come, which can only end an open tour: those that take no
+        # edge from v stay so (an edge from v is the only way a square with no edge gets one this step)
+        lone = free & single_mask
         for ch in range(choice_a.size):
             m = choice_mask[ch]
             if (m & full) or (required & ~m):
                 continue  # reject before any work: a third edge, or a square left without its edges
+            if not cycle and ends0 + _popcount(lone & ~m) > budget:
+                continue  # more squares that can only end the tour than ends left, whatever the edges make
             a = choice_a[ch]
             b = choice_b[ch]
             for j in range(n):
@@ -334,15 +358,6 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
                 if complete:
                     add_to(acc, clo, chi, err)
                 continue
-            # prune: a square next to v that can no longer get the edges it needs
-            # (only v and its earlier neighbours lost a future neighbour this step)
-            dead = False
-            for k in range(check.size):
-                c = work[check[k]]
-                if c == FREE and check_spare[k] < (2 if cycle else 1):
-                    dead = True
-            if dead:
-                continue
             if signs.size and ends == 2 and ends0 < 2:
                 # The second end is made. Each path of the partial tour has as many dark squares as light ones
                 # where its ends differ in colour, one more of its ends' colour where they agree; so the free
@@ -355,12 +370,8 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
                 if total != balance2:
                     continue
             if not cycle:
-                # a square with no edge and one neighbour to come can only end the tour
-                forced = ends
-                for k in range(single.size):
-                    if work[single[k]] == FREE:
-                        forced += 1
-                if forced > budget:
+                # the same, with the ends this step used
+                if ends + _popcount(lone & ~m) > budget:
                     continue
             if mirror.size:
                 newkey = fold(work, sides, keep.size, ends)

@@ -248,8 +248,6 @@ def extend(states: dict[bytes, int], st: Step, budget: int, cycle: bool, finish:
     departs = [int(x) for x in st.departs]
     keep = _getter([int(x) for x in st.keep])
     mirror = _getter([int(x) for x in st.mirror]) if st.mirror.size else None
-    need = 2 if cycle else 1
-    dead = [int(k) for k, spare in zip(st.check, st.check_spare) if spare < need]
     single = [int(x) for x in st.single]
     free_need, label_need = int(st.free_need), int(st.label_need)
     signs = [int(x) for x in st.signs]  # where the ends must differ in colour (see kernel.expand)
@@ -309,8 +307,6 @@ def extend(states: dict[bytes, int], st: Step, budget: int, cycle: bool, finish:
                 if finish and work.count(FULL) == len(work):
                     finished += count
                 continue
-            if dead and FREE in map(work.__getitem__, dead):
-                continue  # a square next to v can no longer get the edges it needs
             if signs and ends == 2 and ends0 < 2 and balance2 != sum(
                     2 * s if c == FREE else 0 if c == FULL else s for s, c in zip(signs, work)):
                 continue  # the second end of the tour has the first one's colour

@@ -51,8 +51,6 @@ class Step:
     one_end: np.ndarray
     departs: np.ndarray
     keep: np.ndarray
-    check: np.ndarray
-    check_spare: np.ndarray
     single: np.ndarray
     choice_mask: np.ndarray
     free_need: int
@@ -305,10 +303,11 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
             choices = [c for c in choices if edges_given(*c) + to_come[v] >= 2]
         departs = [i for i, u in enumerate(combined) if last[u] == t]
         kept_now = [u for u in combined if last[u] != t]
-        touched = [u for u in kept_now if u == v or slot[u] in mine]
         # Slots that must take an edge from v now: a square with no edge that
-        # leaves, or that has too few neighbours to come; in a cycle (or on a
-        # square a tour passes through), also a square with one edge that leaves.
+        # leaves, or that has too few neighbours to come (only v and its earlier
+        # neighbours lost one this step, so no other square is stranded now); in a
+        # cycle (or on a square a tour passes through), also a square with one edge
+        # that leaves.
         free_need = sum(1 << i for i, u in enumerate(combined)
                         if i in departs or ((u == v or i in mine) and to_come[u] < need[u]))
         label_need = sum(1 << i for i in departs if need[combined[i]] == 2)
@@ -320,10 +319,6 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
             one_end=np.array([u in ends for u in combined], np.bool_),
             departs=np.array(departs, np.int64),
             keep=np.array([slot[u] for u in kept_now], np.int64),
-            check=np.array([slot[u] for u in touched], np.int64),
-            # the kernel drops a square with no edge and fewer neighbours to come than edges it needs
-            # (two in a cycle, one in an open tour): one to come counts as none for a square passed through
-            check_spare=np.array([to_come[u] - (need[u] == 2 and not closed) for u in touched], np.int64),
             choice_mask=np.array([0 if a == -1 else (1 << len(frontier)) | (1 << a if a >= 0 else 0)
                                   | (1 << b if b >= 0 else 0) for a, b in choices], np.int64),
             free_need=free_need,

@@ -217,7 +217,7 @@ class _Worker:
                 self.inputs[0] = (keys, lo, hi, files)
             j = min(keys.size, self.pos + left)
             i = fk.expand(keys, lo, hi, self.pos, j, st.nprev, st.choice_a, st.choice_b, st.one_end,
-                          st.departs, st.keep, st.mirror, st.check, st.check_spare, st.single, st.choice_mask,
+                          st.departs, st.keep, st.mirror, st.single, st.choice_mask,
                           st.free_need, st.label_need, st.signs, st.balance2, budget, closed, finish,
                           *self.buf[:3], self.nbuf,
                           self.acc, self.err, self.scratch)
