@@ -185,7 +185,7 @@ def count_tours(
                                time_limit, node_limit, progress, split_on)
     t0 = time.perf_counter()
     plain = policy.plain_allowance(board)  # the plan's probes and the count share it (before a kernel loads)
-    estimates = policy.searches_after_estimate(board, piece, s, e, closed, method, spill_dir)
+    estimates = policy.searches_after_estimate(board, piece, s, e, closed, method, spill_dir, plain)
     if plain is not None and estimates and in_cache_folder(*SEARCH_KERNEL) and in_cache_folder(*PROBE_KERNEL):
         # the search runs compiled after its estimate anyway: with both kernels in the compile cache, loading
         # them costs less than the probes in plain Python

@@ -29,7 +29,7 @@ __all__ = [
     "FindMethod", "CountMethod", "Tiebreak", "Order", "BishopMethod",
     "FIND_METHODS", "COUNT_METHODS", "TIEBREAKS", "ORDERS", "BISHOP_METHODS", "BISHOP_METHOD_HELP",
     "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
-    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "FRONTIER_COLD_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
+    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "COLD_FRONTIER_STATES", "FRONTIER_COLD_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
     "ESTIMATE_ABOVE_SQUARES", "TASKS_PER_WORKER", "MIN_TASKS", "CLUSTER_WORKERS", "MAX_SPLIT_ON", "MAX_CLASS_SPLIT_ON", "BACKTRACK_IN_TASKS_SECONDS", "WALK_COMPILED_ABOVE", "CONSTRUCT_COMPILED_ABOVE", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
     "plain_allowance", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
     "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
@@ -79,6 +79,14 @@ PROBES_RUN_LOW = 2.0
 #: backtracking (8.1 million positions), 2.3 s by the frontier method; 6x6 closed (700 thousand positions,
 #: estimated at 790 thousand) 2.3 to 2.7 s, and 1.5 s.
 COLD_SEARCH_POSITIONS = 500_000
+#: On an empty compile cache ``auto`` counts by the frontier method in plain Python without estimating
+#: backtracking first where that method's forecast is at most this many states: the estimate's probes, in
+#: Python too, took 0.2 to 0.3 s of such a count (6x6 closed, forecast 260 thousand states, 37,680 extended;
+#: 5x7 open, 169 thousand), and a second process started compiling the search kernel beside them. The
+#: counts it takes were counted by that method after the estimate already (backtracking estimated past
+#: :data:`COLD_SEARCH_POSITIONS`), except those with a search so small that either way takes a moment
+#: (3x11 open: 148 thousand positions, a forecast of 659 states).
+COLD_FRONTIER_STATES = 300_000
 #: Where the frontier method's kernels are not in the compile cache yet, ``auto`` weighs its forecast with this
 #: many seconds more: compiling them takes some 8 s here, the search kernel some 3 s, which a search spends
 #: in plain Python (6x6 without b1: 10.9 and 11.4 s on an empty cache by the frontier method, 5.6 and 7.1 s by

@@ -30,6 +30,7 @@ from ..words import about_duration, format_bytes, format_seconds
 from .choices import (
     BACKTRACK_IN_TASKS_SECONDS,
     CLUSTER_WORKERS,
+    COLD_FRONTIER_STATES,
     COLD_SEARCH_POSITIONS,
     ESTIMATE_ABOVE_SQUARES,
     FRONTIER_ABOVE_SECONDS,
@@ -72,20 +73,37 @@ def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None,
 
 
 def searches_after_estimate(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool,
-                            method: str, spill_dir: object = None) -> bool:
+                            method: str, spill_dir: object = None, plain: PlainAllowance | None = None) -> bool:
     """Whether :func:`plan_count` may choose backtracking for this count after estimating its search.
 
     The counts asked ``auto`` or ``backtrack`` without a spill folder, on more
     than :data:`ESTIMATE_ABOVE_SQUARES` and at most
     :data:`MAX_BACKTRACK_COUNT_SQUARES` free squares, that no theorem answers
-    with 0: their plan runs the estimate's probes first. A count asks it before
+    with 0: their plan runs the estimate's probes first, except the ``auto``
+    counts that the frontier method takes in plain Python at once with the
+    allowance ``plain`` (:func:`_cold_frontier_first`). A count asks it before
     its plan, to compile the search kernel in another process while the probes
     run (:func:`chesstours.machine.compiled_beside`); the tests hold the
     branches of the plan to it.
     """
     return (method in ("auto", "backtrack") and spill_dir is None
             and ESTIMATE_ABOVE_SQUARES < board.free_count <= MAX_BACKTRACK_COUNT_SQUARES
-            and obstruction(board, piece, start, end, closed) is None)
+            and obstruction(board, piece, start, end, closed) is None
+            and not (method == "auto" and _cold_frontier_first(board, piece, start, end, closed, plain)))
+
+
+def _cold_frontier_first(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool,
+                         plain: PlainAllowance | None) -> float | None:
+    """The frontier method's forecast of states where ``auto`` counts by it at once, without estimating
+    backtracking: the query may run in plain Python (``plain``), the search kernel is not in the compile
+    cache, and the forecast is at most :data:`COLD_FRONTIER_STATES`; else None. Asked of the counts that
+    would estimate (see :func:`searches_after_estimate`)."""
+    if plain is None or in_cache_folder(*SEARCH_KERNEL):
+        return None
+    from ..frontier.sweep import estimate  # plans without loading numba
+
+    states = estimate(board, piece, start, end, closed, 1).states
+    return states if states <= COLD_FRONTIER_STATES else None
 
 
 def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, end: int | None = None,
@@ -308,6 +326,10 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
     if spill_dir is None and board.free_count <= ESTIMATE_ABOVE_SQUARES:
         return backtrack(f"a board of {board.free_count} free squares (at most {ESTIMATE_ABOVE_SQUARES}): "
                          "backtracking counts it before the frontier method or an estimate could be set up")
+    if spill_dir is None and _cold_frontier_first(board, piece, start, end, closed, plain):
+        return frontier(f"a forecast of {frontier_estimate().states:,.0f} states: the frontier method counts this "
+                        "board at once, sooner than an estimate of backtracking, whose kernel is not compiled yet",
+                        None)
     why_not = frontier_refusal(board, piece, start, end, closed, memory_limit(), spill_dir, frontier_max, workers)
     if why_not is not None and spill_dir is not None:
         return frontier("a spill folder asks for the frontier method", why_not)
