@@ -259,7 +259,8 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
     choice gives an edge; ``free_need`` the slots that must take an edge now
     if they have none (a square that leaves, or that has fewer neighbours to
     come than edges it needs), ``label_need`` those that must if they have
-    one: a choice that leaves one of them without is dropped before any work. ``signs`` (or empty): each slot's colour, +1 or -1, where the two
+    one: a choice that leaves one of them without is dropped before any
+    work. ``signs`` (or empty): each slot's colour, +1 or -1, where the two
     ends of an open tour must differ in colour; ``balance2``: twice the sum
     of the colours of the squares added so far (see
     :attr:`chesstours.frontier.plan.Step.signs`). Finished tours are added to ``acc`` (two limbs) when ``finish`` is
