@@ -29,7 +29,7 @@ __all__ = [
     "FindMethod", "CountMethod", "Tiebreak", "Order", "BishopMethod",
     "FIND_METHODS", "COUNT_METHODS", "TIEBREAKS", "ORDERS", "BISHOP_METHODS", "BISHOP_METHOD_HELP",
     "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
-    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "COLD_FRONTIER_STATES", "FRONTIER_COLD_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
+    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "COLD_FRONTIER_STATES", "FRONTIER_PLAIN_SECONDS", "FRONTIER_COLD_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
     "ESTIMATE_ABOVE_SQUARES", "TASKS_PER_WORKER", "MIN_TASKS", "CLUSTER_WORKERS", "MAX_SPLIT_ON", "MAX_CLASS_SPLIT_ON", "BACKTRACK_IN_TASKS_SECONDS", "WALK_COMPILED_ABOVE", "CONSTRUCT_COMPILED_ABOVE", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
     "plain_allowance", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
     "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
@@ -87,6 +87,11 @@ COLD_SEARCH_POSITIONS = 500_000
 #: :data:`COLD_SEARCH_POSITIONS`), except those with a search so small that either way takes a moment
 #: (3x11 open: 148 thousand positions, a forecast of 659 states).
 COLD_FRONTIER_STATES = 300_000
+#: Seconds a state of the frontier method's forecast takes in plain Python, where a count within
+#: :data:`COLD_FRONTIER_STATES` runs there while the method's kernels are not in the compile cache: ``auto``
+#: weighs that, not the kernels' compiling, against backtracking (6x7 closed, a forecast of 260 thousand
+#: states: 1.45 s; 5x7 open, 169 thousand: about 1 s; on a day when this machine ran slow).
+FRONTIER_PLAIN_SECONDS = 6e-6
 #: Where the frontier method's kernels are not in the compile cache yet, ``auto`` weighs its forecast with this
 #: many seconds more: compiling them takes some 8 s here, the search kernel some 3 s, which a search spends
 #: in plain Python (6x6 without b1: 10.9 and 11.4 s on an empty cache by the frontier method, 5.6 and 7.1 s by

@@ -36,6 +36,7 @@ from .choices import (
     FRONTIER_ABOVE_SECONDS,
     FRONTIER_COLD_SECONDS,
     FRONTIER_FORECAST_HIGH,
+    FRONTIER_PLAIN_SECONDS,
     MAX_BACKTRACK_COUNT_SQUARES,
     MAX_CLASS_SPLIT_ON,
     MAX_SPLIT_ON,
@@ -354,8 +355,14 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
 
         compile_first = 0.0
         if plain is not None and not frontier_plain.sweep_kernels_cached():
-            compile_first = FRONTIER_COLD_SECONDS
-            weighed += f" and {FRONTIER_COLD_SECONDS:g} s more to compile its kernels first"
+            states = frontier_estimate().states
+            if states <= COLD_FRONTIER_STATES:  # it runs in plain Python while they compile, and never waits
+                compile_first = states * FRONTIER_PLAIN_SECONDS
+                weighed += (f" and {format_seconds(compile_first)} more in plain Python, its kernels not compiled "
+                            "yet")
+            else:
+                compile_first = FRONTIER_COLD_SECONDS
+                weighed += f" and {FRONTIER_COLD_SECONDS:g} s more to compile its kernels first"
         if seconds > forecast / FRONTIER_FORECAST_HIGH + compile_first:
             return frontier(f"backtracking would visit about {nodes:.1e} positions ({format_seconds(seconds)}, "
                             f"more than {FRONTIER_ABOVE_SECONDS:g} s and than {weighed}); the frontier method "
