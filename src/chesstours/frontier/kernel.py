@@ -69,6 +69,12 @@ def _popcount(x):
 
 
 @njit(cache=True, inline="always")
+def _kind(c):
+    """The kind of a slot at its work code (see :func:`fold`): free 0, a fragment's end 1, ``ENDED`` 2, ``FULL`` 3."""
+    return np.int64(c != FREE) + np.int64(c >= ENDED) + np.int64(c == FULL)
+
+
+@njit(cache=True, inline="always")
 def _join(work, n, x, y, cycle, fresh):
     """Add the tour edge x-y to the slots ``work[:n]``; return _OK, _INVALID or _DONE.
 
@@ -218,10 +224,8 @@ def fold(work, sides, size, ends):
     first = 0
     tie = True
     for i in range(size - 1, -1, -1):  # from the slot that weighs most: the first that differs decides
-        c = work[sides[i]]
-        d = work[sides[size + i]]
-        kc = np.int64(c != FREE) + np.int64(c >= ENDED) + np.int64(c == FULL)
-        kd = np.int64(d != FREE) + np.int64(d >= ENDED) + np.int64(d == FULL)
+        kc = _kind(work[sides[i]])
+        kd = _kind(work[sides[size + i]])
         if kc != kd:
             first = size * np.int64(kd < kc)
             tie = False
@@ -309,8 +313,11 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
             m = choice_mask[ch]
             if (m & full) or (required & ~m):
                 continue  # reject before any work: a third edge, or a square left without its edges
-            if not cycle and ends0 + _popcount(lone & ~m) > budget:
-                continue  # more squares that can only end the tour than ends left, whatever the edges make
+            stranded = 0  # of the squares that can only end an open tour, those this choice leaves with no edge
+            if not cycle:
+                stranded = _popcount(lone & ~m)
+                if ends0 + stranded > budget:
+                    continue  # more squares that can only end the tour than ends left, whatever the edges make
             a = choice_a[ch]
             b = choice_b[ch]
             for j in range(n):
@@ -372,7 +379,7 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
                     continue
             if not cycle:
                 # the same, with the ends this step used
-                if ends + _popcount(lone & ~m) > budget:
+                if ends + stranded > budget:
                     continue
             if mirror.size:
                 newkey = fold(work, sides, keep.size, ends)
