@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from functools import cache, partial
 from typing import Any
@@ -90,21 +91,23 @@ def searches_after_estimate(board: Board, piece: Leaper, start: int | None, end:
     return (method in ("auto", "backtrack") and spill_dir is None
             and ESTIMATE_ABOVE_SQUARES < board.free_count <= MAX_BACKTRACK_COUNT_SQUARES
             and obstruction(board, piece, start, end, closed) is None
-            and not (method == "auto" and _cold_frontier_first(board, piece, start, end, closed, plain)))
+            and not (method == "auto" and _cold_frontier_first(plain, lambda: _frontier_states(
+                board, piece, start, end, closed))))
 
 
-def _cold_frontier_first(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool,
-                         plain: PlainAllowance | None) -> float | None:
-    """The frontier method's forecast of states where ``auto`` counts by it at once, without estimating
-    backtracking: the query may run in plain Python (``plain``), the search kernel is not in the compile
-    cache, and the forecast is at most :data:`COLD_FRONTIER_STATES`; else None. Asked of the counts that
-    would estimate (see :func:`searches_after_estimate`)."""
-    if plain is None or in_cache_folder(*SEARCH_KERNEL):
-        return None
+def _frontier_states(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool) -> float:
+    """The frontier method's forecast of the states of its widest step."""
     from ..frontier.sweep import estimate  # plans without loading numba
 
-    states = estimate(board, piece, start, end, closed, 1).states
-    return states if states <= COLD_FRONTIER_STATES else None
+    return estimate(board, piece, start, end, closed, 1).states
+
+
+def _cold_frontier_first(plain: PlainAllowance | None, states: Callable[[], float]) -> bool:
+    """Whether ``auto`` counts by the frontier method at once, without estimating backtracking: the query may
+    run in plain Python (``plain``), the search kernel is not in the compile cache, and the frontier method's
+    forecast (``states()``, asked only then) is at most :data:`COLD_FRONTIER_STATES`. Asked of the counts that
+    would estimate (see :func:`searches_after_estimate`)."""
+    return plain is not None and not in_cache_folder(*SEARCH_KERNEL) and states() <= COLD_FRONTIER_STATES
 
 
 def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, end: int | None = None,
@@ -327,7 +330,7 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
     if spill_dir is None and board.free_count <= ESTIMATE_ABOVE_SQUARES:
         return backtrack(f"a board of {board.free_count} free squares (at most {ESTIMATE_ABOVE_SQUARES}): "
                          "backtracking counts it before the frontier method or an estimate could be set up")
-    if spill_dir is None and _cold_frontier_first(board, piece, start, end, closed, plain):
+    if spill_dir is None and _cold_frontier_first(plain, lambda: frontier_estimate().states):
         return frontier(f"a forecast of {frontier_estimate().states:,.0f} states: the frontier method counts this "
                         "board at once, sooner than an estimate of backtracking, whose kernel is not compiled yet",
                         None)
