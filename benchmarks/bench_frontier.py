@@ -134,7 +134,8 @@ def long_boards(workers: int | None, runs: int) -> None:
 #: (module, kernel) timed by ``--kernels``: the sweep's and the join's, called from Python once a batch or a part.
 KERNELS = [("kernel", "expand"), ("table", "sort_batch"), ("table", "insert_run"), ("table", "rehash"),
            ("table", "compact"), ("join_kernel", "unfold"), ("join_kernel", "read_half"),
-           ("join_kernel", "index_half"), ("join_kernel", "join_states")]
+           ("join_kernel", "bucket_sizes"), ("join_kernel", "scatter"), ("join_kernel", "index_half"),
+           ("join_kernel", "join_states")]
 
 
 def kernels(board: str, closed: bool, workers: int | None, runs: int) -> None:

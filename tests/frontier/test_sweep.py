@@ -610,6 +610,26 @@ def test_a_join_in_passes_over_groups_of_degree_classes_counts_what_one_pass_cou
     assert several.count == one.count and several.pairs == one.pairs
 
 
+@given(st.lists(st.integers(0, 2**34 - 1), min_size=1, max_size=8),
+       st.lists(st.tuples(st.integers(0, 7), st.integers(0, 2**64 - 1), st.integers(1, 2**64 - 1)), max_size=300),
+       st.integers(1, 5))
+@settings(max_examples=60, deadline=None)
+def test_the_index_of_a_half_read_in_parts_holds_one_run_a_degree_key(keys, entries, nparts):
+    from chesstours.frontier import join_kernel as jk
+
+    # a few degree keys, many states each, as a half has; the states in parts, as its threads read them
+    states = [(keys[k % len(keys)], mates, count) for k, mates, count in entries]
+    read = [tuple(np.array([s[i] for s in states[p::nparts]], np.uint64) for i in range(3)) for p in range(nparts)]
+    want, mates, counts, table = frontier_join._index(read, 16)
+    assert read == [None] * nparts  # each part freed once written
+    assert sorted(zip(want.tolist(), mates.tolist(), counts.tolist(), strict=True)) == sorted(states)
+    for k in {s[0] for s in states}:
+        first = jk.find_run(table, np.uint64(k))
+        run = [i for i, w in enumerate(want.tolist()) if w == k]
+        assert run == list(range(first, first + len(run)))  # one run, found where it starts
+    assert jk.find_run(table, np.uint64(2**35)) == -1
+
+
 def test_the_halves_of_8x8_meet_on_a_frontier_of_16_squares():
     halves = choose_halves(Board(8, 8), KNIGHT, closed=True)
     assert halves.split == 40 and len(halves.middle) == 16 and halves.max_slots == 16

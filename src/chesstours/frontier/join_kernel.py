@@ -199,16 +199,59 @@ def read_half(keys, cnt, nslots, perm, total_ends):
     return want, mates, counts
 
 
-@njit(cache=True, nogil=True)
-def index_half(want, mates, counts, nslots):
-    """Index the read states of a half (:func:`read_half`, in place): sorted by the degree key a partner must have.
+#: The buckets of :func:`index_half`, by the top bits of a degree key's hash: eight. Few, because numpy maps a
+#: large array in huge pages (2 MiB), and writing into a bucket brings in the whole page around it: with a
+#: thousand buckets, the first part scattered made the whole index resident at once. And so few bits that a degree
+#: key (at most 34 bits) and its bucket still sort in the passes of :func:`radix_sort` the key took alone.
+BUCKET_BITS = 3
 
-    Returns ``want`` (sorted degree keys), packed ``mates`` and ``counts`` in
-    the same order, and a hash table from a degree key to the first index of
-    its run in ``want``.
+
+@njit(cache=True, inline="always")
+def _bucket(dkey):
+    """The bucket of a degree key in :func:`index_half`: the top bits of its hash."""
+    return np.int64(mix(dkey) >> np.uint64(64 - BUCKET_BITS))
+
+
+@njit(cache=True, nogil=True)
+def bucket_sizes(want, sizes):
+    """Add to ``sizes[b + 1]`` the degree keys of ``want`` in bucket ``b`` (see :func:`scatter`)."""
+    for i in range(want.size):
+        sizes[_bucket(want[i]) + 1] += 1
+
+
+@njit(cache=True, nogil=True)
+def scatter(want, mates, counts, to_want, to_mates, to_counts, at):
+    """Write the read states into their buckets (by the hash of their degree keys), bucket ``b`` from ``at[b]`` on.
+
+    ``at`` moves past what is written: the read states of every part of a
+    half go in turn into the same arrays, each part freed once written.
+    """
+    for i in range(want.size):
+        b = _bucket(want[i])
+        j = at[b]
+        to_want[j] = want[i]
+        to_mates[j] = mates[i]
+        to_counts[j] = counts[i]
+        at[b] = j + 1
+
+
+@njit(cache=True, nogil=True)
+def index_half(want, mates, counts, bounds, nslots):
+    """Index the read states of a half (:func:`read_half`), scattered into buckets (``bounds``, :func:`scatter`).
+
+    Each bucket is sorted in place by degree key (``2 * nslots + 2`` bits), with
+    buffers the size of a bucket instead of the whole half's (the buckets
+    are even: a hash's bits): the states with one degree key then make one
+    run. Returns ``want``, packed ``mates`` and ``counts`` in that order,
+    and a hash table from a degree key to the first index of its run in
+    ``want``.
     """
     n = want.size
-    radix_sort(want, mates, counts, 2 * nslots + 2)
+    bits = 2 * nslots + 2
+    for r in range(bounds.size - 1):
+        if bounds[r + 1] - bounds[r] > 1:
+            lo, hi = bounds[r], bounds[r + 1]
+            radix_sort(want[lo:hi], mates[lo:hi], counts[lo:hi], bits)
     runs = 0
     for i in range(n):
         if i == 0 or want[i] != want[i - 1]:
@@ -481,14 +524,17 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
     (the indexed half holds that group alone). ``work[0]`` counts the pairs
     tried (the work done).
 
-    The states are read, then sorted by their degree keys, so that they
-    meet their runs of partners in the order of the index: each run is
-    found once and read front to back, instead of four misses of the cache
-    a state (which took most of the join's time).
+    The states are read, then sorted as the index is (by the bucket of
+    their degree keys, then by degree key: :func:`index_half`), so that they
+    meet their runs of partners in the order of the index: each run is found
+    once and read front to back, instead of four misses of the cache a state
+    (which took most of the join's time).
     """
     codes = np.zeros(32, np.int64)
     total = np.zeros(2, np.uint64)
     cand = np.empty(CHUNK, np.int64)
+    bits = 2 * nslots + 2
+    low = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
     n = 0
     dks = np.empty(keys.size, np.uint64)
     mas = np.empty(keys.size, np.uint64)
@@ -496,17 +542,17 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
     for i in range(keys.size):
         d, ma = read_state(keys[i], nslots, perm, codes)
         if in_group(d, group, ngroups):
-            dks[n] = d
+            dks[n] = (np.uint64(_bucket(d)) << np.uint64(bits)) | d
             mas[n] = ma
             cnt[n] = counts[i]
             n += 1
     dks, mas, cnt = dks[:n], mas[:n], cnt[:n]
-    radix_sort(dks, mas, cnt, 2 * nslots + 2)
+    radix_sort(dks, mas, cnt, bits + BUCKET_BITS)
     tried = 0
     last = EMPTY
     run = -1
     for i in range(n):
-        d = dks[i]
+        d = dks[i] & low
         ma = mas[i]
         if d != last:
             last = d
@@ -558,6 +604,11 @@ def warm() -> None:
     """
     keys, counts, perm = np.zeros(1, np.uint64), np.ones(1, np.uint64), np.zeros(1, np.int64)
     whole, whole_counts, _ = unfold(keys, counts, 1, perm)
-    index = index_half(*read_half(whole, whole_counts, 1, perm, 0), 1)
+    read = read_half(whole, whole_counts, 1, perm, 0)
+    sizes = np.zeros((1 << BUCKET_BITS) + 1, np.int64)
+    bucket_sizes(read[0], sizes)
+    into = [np.empty(1, np.uint64) for _ in range(3)]
+    scatter(*read, *into, np.cumsum(sizes)[:-1])
+    index = index_half(*into, np.cumsum(sizes), 1)
     join_states(keys, counts, 1, perm, True, *index, 0, 1, np.zeros(2, np.uint64), np.zeros(1, np.int64),
                 np.zeros(1, np.int64))
