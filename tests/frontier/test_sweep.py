@@ -610,6 +610,28 @@ def test_a_join_in_passes_over_groups_of_degree_classes_counts_what_one_pass_cou
     assert several.count == one.count and several.pairs == one.pairs
 
 
+def test_tables_started_small_to_spare_memory_count_the_same_and_hold_less(monkeypatch):
+    # Above SPARE_ABOVE bytes a step's tables start at a share of their plan and grow as its input is freed;
+    # with the threshold at 0 every step does, and the widest steps of 6x6 and 6x8 open hold less at their peak.
+    cases = [(Board(6, 6), False, 3_318_960), (Board(6, 8), False, 24_964_893_804), (Board(6, 7), True, 1_067_638)]
+    whole = [frontier_count(b, KNIGHT, closed, workers=2) for b, closed, _ in cases]
+    monkeypatch.setattr(frontier_run, "SPARE_ABOVE", 0)
+    spared = [frontier_count(b, KNIGHT, closed, workers=2) for b, closed, _ in cases]
+    assert [r.count for r in spared] == [r.count for r in whole] == [n for _, _, n in cases]
+    assert spared[0].peak_bytes < 0.85 * whole[0].peak_bytes and spared[1].peak_bytes < 0.8 * whole[1].peak_bytes
+    assert spared[2].peak_bytes <= whole[2].peak_bytes
+
+
+def test_a_step_starts_its_tables_small_only_above_the_threshold():
+    capacity, tables = 1 << 20, 16 << 20
+    assert frontier_run._start_capacity(capacity, tables, 1 << 20) == (capacity, 0.0)
+    tables, inputs = 1 << 30, 600 << 20  # past the threshold: 8x8's last step, whose tables end above its input
+    start, spare = frontier_run._start_capacity(capacity, tables, inputs)
+    assert spare == inputs / tables and start == int(capacity * (1.05 - spare)) + 1
+    # input as large as the tables: a quarter of the plan
+    assert frontier_run._start_capacity(capacity, 1 << 30, 1 << 30)[0] == capacity // 4 + 1
+
+
 @given(st.lists(st.integers(0, 2**34 - 1), min_size=1, max_size=8),
        st.lists(st.tuples(st.integers(0, 7), st.integers(0, 2**64 - 1), st.integers(1, 2**64 - 1)), max_size=300),
        st.integers(1, 5))

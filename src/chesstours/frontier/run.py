@@ -12,7 +12,11 @@ table, so there are no locks.
 Parts also bound the memory: a table is sized from the growth of the same
 step one line earlier, a table that fills grows alone, the step's input is
 freed array by array as it is extended, and when a step ends each table is
-compacted into the next step's input and freed before the next one is.
+compacted into the next step's input and freed before the next one is. A
+large step's tables start at a share of that size and grow as its input
+is freed (:func:`_start_capacity`): it then holds not all its input beside
+all its tables, but about as much as its tables at the end (8x8 closed:
+1.8 GiB at the peak instead of 2.6).
 
 Counts start in one 64-bit limb a state; a carry out of it stops the sweep
 (:class:`NarrowOverflow`) and the caller runs it again with two limbs; a
@@ -46,10 +50,16 @@ CHUNK = 1 << 18
 BATCH = 1 << 20
 #: A table is grown (by half) when it is this full.
 LOAD = 0.75
+#: How full a table that started small to spare memory grows (see :func:`_start_capacity`): the last growth of
+#: such a table is sized for the states foretold, so it ends about this full, not two thirds.
+SPARE_LOAD = 0.8
 #: A step's tables start sized for this many times its input states when no earlier line says better.
 HEADROOM = 1.0
 #: Most parts a thread (about a million states a part).
 PARTS_A_THREAD = 64
+#: A step whose input and planned tables together pass this many bytes starts its tables smaller, and grows each
+#: as it fills, while the input it has extended is freed (see :func:`_start_capacity`).
+SPARE_ABOVE = 1 << 29
 
 
 class NarrowOverflow(Exception):
@@ -138,10 +148,16 @@ _EMPTY = np.zeros(0, np.uint64)
 class _Part:
     """The table of the new states of one hash range."""
 
-    def __init__(self, capacity: int, stride: int):
+    def __init__(self, capacity: int, stride: int, spare: float = 0.0):
         self.stride = stride
         self.tab = _table(capacity, stride)
         self.fill = np.zeros(1, np.int64)
+        self.start = capacity
+        #: Where the table started small (see :func:`_start_capacity`): the share of its size each growth adds
+        #: to its start (0: it started at its plan).
+        self.spare = spare
+        #: How full it grows.
+        self.max_load = SPARE_LOAD if spare else LOAD
 
     @property
     def size(self) -> int:
@@ -189,13 +205,13 @@ class _Worker:
     def size(self) -> int:
         return sum(x[0].size for x in self.inputs)
 
-    def begin(self, per_worker: int, pbits: int, capacity: int, want: int) -> None:
-        if self.buf[0].size < want:
+    def begin(self, per_worker: int, pbits: int, capacity: int, want: int, spare: float = 0.0) -> None:
+        if self.buf[0].size != want:
             self.buf = [np.empty(want, np.uint64) for _ in range(6)]
         self.pbits = pbits
         self.first = self.index * per_worker
         self.bounds = np.zeros((1 << pbits) + 1, np.int64)
-        self.parts = [_Part(capacity, self.stride) for _ in range(per_worker)]
+        self.parts = [_Part(capacity, self.stride, spare) for _ in range(per_worker)]
         self.partial = [[] for _ in range(per_worker)]
         self.acc[:] = 0
         self.pos = 0
@@ -251,19 +267,24 @@ class _Worker:
 
         # The run is sorted by hash: it must not meet a table too small for it, or its
         # states would pile up in one cluster at the front (linear probing turns quadratic).
-        if p.fill[0] + (nb - i) > LOAD * p.size:
+        if p.fill[0] + (nb - i) > p.max_load * p.size:
             p.grow(self._bigger(p, nb - i, done), self.pbits, self.err)
         while True:
-            i = ft.insert_run(keys, lo, hi, i, nb, p.tab, p.stride, self.pbits, p.fill, int(LOAD * p.size), self.err,
-                              self.modulus, self.homes)
+            i = ft.insert_run(keys, lo, hi, i, nb, p.tab, p.stride, self.pbits, p.fill, int(p.max_load * p.size),
+                              self.err, self.modulus, self.homes)
             if i == nb:
                 return
             p.grow(self._bigger(p, nb - i, done), self.pbits, self.err)
 
     @staticmethod
     def _bigger(p: _Part, coming: int, done: float) -> int:
-        foretold = int(1.05 * p.fill[0] / max(done, 1e-3))
-        return max(p.size * 5 // 4, int((p.fill[0] + coming) / LOAD) + 1, int(foretold / LOAD) + 1)
+        need = int((p.fill[0] + coming) / p.max_load) + 1
+        if p.spare:  # started small to spare memory: grown by what the input extended freed, to the end foretold
+            if done > 0.9:  # the states still to come are few, and most of them are in the table already
+                return max(int(1.02 * need), int(p.fill[0] / done / p.max_load) + 1)
+            return max(need, p.size * 9 // 8, p.start + int(p.size * p.spare))
+        foretold = int(int(1.05 * p.fill[0] / max(done, 1e-3)) / LOAD) + 1
+        return max(p.size * 5 // 4, need, foretold)
 
     def _drop(self, files) -> None:
         if files:
@@ -316,6 +337,28 @@ class _Worker:
     def memory(self) -> int:
         held = sum(a.nbytes for x in self.inputs for a in x[:3] if not isinstance(a, Spilled))
         return held + self.tables() + self.buf[0].size * 48
+
+
+def _start_capacity(capacity: int, tables: int, inputs: int) -> tuple[int, float]:
+    """The capacity a step's tables start at, of the ``capacity`` planned, with ``tables`` bytes of them planned
+    beside ``inputs`` bytes of input; and the share of a table's size each growth adds to that start.
+
+    The input is freed part by part as it is extended, while the tables fill
+    about as fast. Where the step's input and tables pass
+    :data:`SPARE_ABOVE` bytes, its tables start at a share ``s`` of their
+    plan, and a table that fills grows by that start and ``inputs / tables``
+    of its size: what the input it has extended freed. Once nine tenths of
+    the input is extended, a table grows to the states its fill foretells,
+    :data:`SPARE_LOAD` full. Memory then stays near ``inputs + s * tables``,
+    with ``s = 1.05 - inputs / tables`` (at least a quarter): about what
+    the tables end above the input, instead of ``inputs + tables``. The
+    cost is a few rehashes of each table, and batches half as large.
+    """
+    if inputs + tables <= SPARE_ABOVE:
+        return capacity, 0.0
+    ratio = inputs / tables
+    share = max(0.25, 1.05 - ratio)
+    return max(64, int(capacity * share) + 1), ratio
 
 
 def _parts_a_thread(states: int, most: int = PARTS_A_THREAD) -> int:
@@ -517,9 +560,14 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
             per_worker = _parts_a_thread(expect // threads, PARTS_A_THREAD if layers is None else 1024)
             nparts = per_worker * threads
             capacity = max(64, int(expect / nparts / LOAD) + 1)
+            inputs = sum(a.nbytes for w in workers for x in w.inputs for a in x[:3] if not isinstance(a, Spilled))
+            start, spare = (capacity, 0.0) if layers is not None else _start_capacity(
+                capacity, capacity * nparts * stride * 8, inputs)
+            if spare:
+                want = min(want, BATCH // 2)  # 48 MiB less: twice the batches
             # each thread makes its own tables: filling them with the empty key is a pass over their memory
             pbits = nparts.bit_length() - 1
-            each(lambda w, n=per_worker, p=pbits, c=capacity, b=want: w.begin(n, p, c, b))
+            each(lambda w, n=per_worker, p=pbits, c=start, b=want, r=spare: w.begin(n, p, c, b, r))
             while any(w.busy() for w in workers):
                 each(lambda w, st=st: w.grow(st, budget, closed, finish))
                 done = 1.0 - sum(w.size() - w.pos for w in workers) / max(1, size)
