@@ -135,8 +135,8 @@ the kernels take five to seven seconds to compile, more than a small count
 takes to run in plain Python. A count forecast small runs its steps there,
 state by state and making exactly the kernels' states, while the kernels
 compile in another process, and goes on in them from the step it reached
-once they are in the cache (or past 250,000 states): 6x6 closed and 5x5
-open end in Python in about a second, without loading numba.
+once they are in the cache: 6x6 closed and 5x5 open end in Python in about
+a second, without loading numba.
 
 One sweep along a strip answers every length at once: after the last square
 of column ``k`` the states that would be finished tours if the board ended

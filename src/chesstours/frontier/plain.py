@@ -471,8 +471,9 @@ def sweep_kernels_cached() -> bool:
 #: thousand) end there, where 6x6 open (2.7 million forecast, 2.1 million states extended) would only keep this
 #: process from compiling the join's kernels beside the sweep's.
 PLAIN_FORECAST = 1_000_000
-#: States a count extends in plain Python at most (some four seconds here) before it waits for its kernels: a
-#: count that ends within them never loads numba (5x7 open, 238 thousand states; 6x7 closed, 168 thousand).
+#: States a count extends in plain Python (some four seconds here) before the join's kernels start compiling beside
+#: the sweep's: a count that ends within them never compiles them (5x7 open, 238 thousand states; 6x7 closed, 168
+#: thousand). The count goes on in Python past them until the sweep's kernels are compiled.
 PLAIN_STATES = 250_000
 
 
@@ -484,11 +485,11 @@ class FrontierAllowance:
     compile cache, this process has loaded none of them, and a process to
     compile them could be started (:func:`chesstours.machine.compile_in_background`
     runs :func:`chesstours.frontier.run.warm`). The count runs here while
-    :meth:`lasts`: while it has extended fewer than :data:`PLAIN_STATES`
-    states here and the sweep's kernels are not in the cache. When it stops
-    lasting, the modules of ``then`` (the join's kernels of a meet in the
-    middle) start compiling too, unless they are in the cache: a count that
-    ends here never compiles them.
+    :meth:`lasts`: until the sweep's kernels are in the cache (it never
+    waits idle for them). Once it has extended :data:`PLAIN_STATES` states
+    here, or stops lasting, the modules of ``then`` (the join's kernels of a
+    meet in the middle) start compiling too, unless they are in the cache: a
+    small count that ends here never compiles them.
     """
 
     compiling: subprocess.Popen
@@ -505,11 +506,9 @@ class FrontierAllowance:
 
     def lasts(self, pending: int = 0) -> bool:
         """Whether the count goes on in plain Python for ``pending`` states more."""
-        done = self.states + pending
-        if not self.stopped and (done > PLAIN_STATES or self.compiling.poll() is not None
-                                 or sweep_kernels_cached()):
+        if not self.stopped and (self.compiling.poll() is not None or sweep_kernels_cached()):
             self.stopped = True
-        if self.then and self.stopped:
+        if self.then and (self.stopped or self.states + pending > PLAIN_STATES):
             for module, kernel in self.then:
                 process = compile_unless_cached(module, kernel)
                 if process is not None:
