@@ -17,11 +17,11 @@ two halves, end to end, make one cycle (one path). The count is the sum,
 over the pairs that fit, of the products of their counts.
 
 The smaller half is *indexed*: its states are read onto ``F`` in a common
-order, sorted by the degrees a partner must have, with the mates of each
-fragment end beside them. The larger half is then swept and *streamed*: each
-of its final states looks up the run of indexed states with the degrees it
-needs and walks the fragments against each (:mod:`...frontier_join_kernel`),
-on every core. Only the indexed half and one half's tables are ever in
+order, grouped by the degrees a partner must have (in buckets by their hash,
+sorted in each), with the mates of each fragment end beside them. The
+larger half is then swept and *streamed*: each of its final states looks up
+the run of indexed states with the degrees it needs and walks the fragments
+against each (:mod:`...frontier_join_kernel`), on every core. Only the indexed half and one half's tables are ever in
 memory at once.
 
 On an empty compile cache the join's kernels are compiled in another

@@ -604,11 +604,8 @@ def warm() -> None:
     """
     keys, counts, perm = np.zeros(1, np.uint64), np.ones(1, np.uint64), np.zeros(1, np.int64)
     whole, whole_counts, _ = unfold(keys, counts, 1, perm)
-    read = read_half(whole, whole_counts, 1, perm, 0)
-    sizes = np.zeros((1 << BUCKET_BITS) + 1, np.int64)
-    bucket_sizes(read[0], sizes)
-    into = [np.empty(1, np.uint64) for _ in range(3)]
-    scatter(*read, *into, np.cumsum(sizes)[:-1])
-    index = index_half(*into, np.cumsum(sizes), 1)
+    from .join import _index  # bucket_sizes, scatter and index_half, as a join calls them
+
+    index = _index([read_half(whole, whole_counts, 1, perm, 0)], 1)
     join_states(keys, counts, 1, perm, True, *index, 0, 1, np.zeros(2, np.uint64), np.zeros(1, np.int64),
                 np.zeros(1, np.int64))
