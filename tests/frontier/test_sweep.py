@@ -642,7 +642,7 @@ def test_the_index_of_a_half_read_in_parts_holds_one_run_a_degree_key(keys, entr
     # a few degree keys, many states each, as a half has; the states in parts, as its threads read them
     states = [(keys[k % len(keys)], mates, count) for k, mates, count in entries]
     read = [tuple(np.array([s[i] for s in states[p::nparts]], np.uint64) for i in range(3)) for p in range(nparts)]
-    want, mates, counts, table = frontier_join._index(read, 16)
+    want, mates, counts, table = jk.index_parts(read, 16)
     assert read == [None] * nparts  # each part freed once written
     assert sorted(zip(want.tolist(), mates.tolist(), counts.tolist(), strict=True)) == sorted(states)
     for k in {s[0] for s in states}:

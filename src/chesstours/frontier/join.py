@@ -171,32 +171,6 @@ def _unfold(keys: np.ndarray, counts: np.ndarray, nslots: int, image: np.ndarray
     return keys, counts
 
 
-def _index(read: list, nslots: int) -> tuple:
-    """The index of a half's states read part by part (:func:`~chesstours.frontier.join_kernel.read_half`), each
-    part freed as it is written into the index's arrays.
-
-    Its arrays take 24 bytes a state. Gathering the parts and sorting them
-    whole took as much again, twice: the parts beside their concatenation,
-    then a sort's buffers beside it (8x8 closed: 0.9 GiB over its 18.5
-    million states, the count's peak). Here the parts go straight into
-    buckets by the hash of their degree keys, and each bucket is sorted
-    alone: the arrays are written as the parts are freed, and the buffers
-    are a bucket's.
-    """
-    from . import join_kernel as jk
-
-    sizes = np.zeros((1 << jk.BUCKET_BITS) + 1, np.int64)
-    for want, _, _ in read:
-        jk.bucket_sizes(want, sizes)
-    bounds = np.cumsum(sizes)
-    into = [np.empty(int(bounds[-1]), np.uint64) for _ in range(3)]
-    at = bounds[:-1].copy()
-    for k in range(len(read)):
-        jk.scatter(*read[k], *into, at)
-        read[k] = None
-    return jk.index_half(*into, bounds, nslots)
-
-
 def _perm(sweep: Sweep, middle: list[int]) -> np.ndarray:
     place = {v: i for i, v in enumerate(sorted(middle))}
     return np.array([place[v] for v in sweep.final], np.int64)
@@ -313,7 +287,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
                     keys, cnts = jk.select_group(keys, cnts, nslots, perm_small, ends, group, groups)
                 return jk.read_half(keys, cnts, nslots, perm_small, ends)
 
-            index = _index(list(pool.map(read, range(len(runs[small].states)))), nslots)
+            index = jk.index_parts(list(pool.map(read, range(len(runs[small].states)))), nslots)
             if groups == 1:
                 runs[small].states.clear()  # read whole into the index
             joining = max(joining, sum(a.nbytes for a in index)
