@@ -334,9 +334,12 @@ class _Worker:
     def tables(self) -> int:
         return sum(p.tab.nbytes for p in self.parts)
 
+    def input_bytes(self) -> int:
+        """Bytes of input held in memory (not those in files)."""
+        return sum(a.nbytes for x in self.inputs for a in x[:3] if not isinstance(a, Spilled))
+
     def memory(self) -> int:
-        held = sum(a.nbytes for x in self.inputs for a in x[:3] if not isinstance(a, Spilled))
-        return held + self.tables() + self.buf[0].size * 48
+        return self.input_bytes() + self.tables() + self.buf[0].size * 48
 
 
 def _start_capacity(capacity: int, tables: int, inputs: int) -> tuple[int, float]:
@@ -560,9 +563,8 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
             per_worker = _parts_a_thread(expect // threads, PARTS_A_THREAD if layers is None else 1024)
             nparts = per_worker * threads
             capacity = max(64, int(expect / nparts / LOAD) + 1)
-            inputs = sum(a.nbytes for w in workers for x in w.inputs for a in x[:3] if not isinstance(a, Spilled))
             start, spare = (capacity, 0.0) if layers is not None else _start_capacity(
-                capacity, capacity * nparts * stride * 8, inputs)
+                capacity, capacity * nparts * stride * 8, sum(w.input_bytes() for w in workers))
             if spare:
                 want = min(want, BATCH // 2)  # 48 MiB less: twice the batches
             # each thread makes its own tables: filling them with the empty key is a pass over their memory
