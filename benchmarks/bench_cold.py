@@ -59,7 +59,7 @@ QUICK = ["tour {b}", "tour {b} --method backtrack", "count {b} --start a1", "cou
          "bishop {b} --count"]
 
 #: Larger counts whose cold cost the table notes beside the small boards.
-EXTRA = ["count 6x7 --closed"]
+EXTRA = ["count 6x7 --closed", "count 5x10", "count 6x9 --closed"]
 
 
 def run(args: list[str], cache: str, timeout: float) -> tuple[float, int]:

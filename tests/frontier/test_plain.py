@@ -17,7 +17,7 @@ from chesstours.errors import LimitReached
 from chesstours.frontier import count_strip, frontier_count, plain
 from chesstours.frontier import kernel as fk
 from chesstours.frontier.plan import best_plan
-from chesstours.frontier.sweep import choose_halves
+from chesstours.frontier.sweep import choose_halves, estimate_extended
 from chesstours.machine import stop_compiling
 from chesstours.pieces import CAMEL, KNIGHT, ZEBRA, Leaper
 
@@ -152,6 +152,27 @@ def test_a_large_count_starts_in_the_kernels(compiling):
     start, started = compiling
     start(60)
     assert plain.allowance(2.7e6) is None and not started  # 6x6 open: the frontier's forecast is past PLAIN_FORECAST
+
+
+@pytest.mark.parametrize(("rows", "cols", "closed", "in_python"),
+                         [(5, 9, False, True), (6, 8, True, True), (5, 10, False, False), (6, 9, True, False)])
+def test_a_long_count_by_halves_starts_in_the_kernels_with_the_join_compiling_beside(compiling, rows, cols, closed,
+                                                                                     in_python):
+    start, started = compiling
+    board = Board(rows, cols)
+    compiled = frontier_count(board, KNIGHT, closed)
+    forecast = estimate_extended(board, KNIGHT, closed)
+    assert 0.5 <= forecast / compiled.states_total <= 3.5  # the forecast of its work follows the work done
+    assert (forecast <= plain.PLAIN_EXTENDED) == in_python
+    start(0.3)
+    counted = frontier_count(board, KNIGHT, closed)
+    assert counted.count == compiled.count and counted.states_total == compiled.states_total
+    if in_python:  # Python first, until the sweep's kernels are ready; then the join's compile
+        assert counted.plain_states > 0
+        assert [m for m, _ in started] == ["chesstours.frontier.run", "chesstours.frontier.join_kernel"]
+    else:  # this process compiles the sweep's kernels while another compiles the join's, from the start
+        assert counted.plain_states == 0
+        assert [m for m, _ in started] == ["chesstours.frontier.join_kernel"]
 
 
 def test_strips_count_every_length_in_python(compiling):
