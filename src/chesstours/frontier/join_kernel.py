@@ -13,7 +13,9 @@ A state of a half then reads as
 
 Two states join into tours when on every place the degrees add up to two
 (or to one, at an end of an open tour), and the fragments of both halves,
-end to end, make one cycle (or one path). A partner that joins some place
+end to end, make one cycle (or one path). On a processor with byte
+shuffles (:mod:`chesstours.frontier.shuffle`) every partner is tested in
+them, sixteen places at a time. Elsewhere a partner that joins some place
 to the same place as the state closes a cycle of two fragments (or, at a
 tour end, the whole path) too soon: one word-parallel test of the two
 words of mates drops it; the others are walked four at a time
@@ -27,6 +29,7 @@ from numba import njit
 
 from .kernel import pack, unpack
 from .layout import EMPTY, ENDED, FREE, FULL, MAX_LABEL, MAX_MIDDLE, OVERFLOW  # noqa: F401  (globals of the kernels)
+from .shuffle import SHUFFLE, cycles_of, paths_of, spread
 from .table import add_to, mix
 
 
@@ -557,6 +560,10 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
     codes = np.zeros(32, np.int64)
     total = np.zeros(2, np.uint64)
     cand = np.empty(CHUNK, np.int64)
+    # a mask by the cycles of B o A (:func:`cycles_of`): all ones at one cycle of the fragments, two cycles of B o A
+    # (closed), or at one path, one cycle of B o A; a table, as a select would be made a branch, which mispredicts
+    ones = np.zeros(MAX_MIDDLE + 1, np.uint64)
+    ones[2 if cycle else 1] = ~np.uint64(0)
     bits = 2 * nslots + 2
     low = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
     n = 0
@@ -588,10 +595,12 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
         start = -1
         mark = -1
         emask = np.uint64(0)
+        active = np.uint64(0)
         for p in range(nslots):
             if (d >> np.uint64(2 * p)) & np.uint64(3) == np.uint64(1):
                 nends += 1
                 emask |= np.uint64(8) << np.uint64(4 * p)
+                active |= np.uint64(1) << np.uint64(p)
                 start = p
                 if mate(ma, p) == p:
                     mark = p
@@ -603,6 +612,21 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
         while j1 < want.size and want[j1] == d:
             j1 += 1
         tried += j1 - j
+        if SHUFFLE:  # every partner, sixteen places at a time (:mod:`chesstours.frontier.shuffle`)
+            a_lo, a_hi, fixed_lo, fixed_hi = spread(ma, active)
+            s_lo = np.uint64(0)
+            s_hi = np.uint64(0)
+            for jj in range(j, j1):
+                mb = mates_b[jj]
+                k = (cycles_of(a_lo, a_hi, mb, fixed_lo, fixed_hi, active) if cycle
+                     else paths_of(a_lo, a_hi, mb, fixed_lo, fixed_hi, active))
+                c = counts_b[jj] & ones[k]
+                s = s_lo + c
+                s_hi += np.uint64(1) if s < c else np.uint64(0)
+                s_lo = s
+            total[0] = s_lo
+            total[1] = s_hi
+            j = j1
         # Partners whose fragments join some place to the same place as this state's close a cycle of two fragments
         # (or at a tour end a whole path) before the rest: they are dropped word-parallel, a chunk of the run at a
         # time, and the others walked.

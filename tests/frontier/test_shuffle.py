@@ -1,0 +1,195 @@
+"""The join's test for one cycle in byte shuffles agrees with walking the fragments, and the join agrees with or
+without it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numba import njit
+
+from chesstours import Board
+from chesstours.frontier import frontier_count, shuffle
+from chesstours.frontier import join_kernel as jk
+from chesstours.pieces import KNIGHT
+
+
+@njit(cache=False)
+def _both(ma, mb, active):
+    """The cycles of B o A by shuffles (closed: three doublings), and by walks."""
+    a_lo, a_hi, fixed_lo, fixed_hi = shuffle.spread(ma, active)
+    return (shuffle.cycles_of(a_lo, a_hi, mb, fixed_lo, fixed_hi, active),
+            shuffle.cycles_walked(a_lo, a_hi, mb, fixed_lo, fixed_hi, active))
+
+
+@njit(cache=False)
+def _both_paths(ma, mb, active):
+    """The cycles of B o A by shuffles (open: four doublings), and by walks."""
+    a_lo, a_hi, fixed_lo, fixed_hi = shuffle.spread(ma, active)
+    return (shuffle.paths_of(a_lo, a_hi, mb, fixed_lo, fixed_hi, active),
+            shuffle.cycles_walked(a_lo, a_hi, mb, fixed_lo, fixed_hi, active))
+
+
+def _pack(mates: dict[int, int]) -> int:
+    return sum(m << (4 * p) for p, m in mates.items())
+
+
+@njit(cache=False)
+def _walk_one_cycle(ma, mb, start, k):
+    return jk.one_cycle(ma, mb, start, k)
+
+
+@st.composite
+def _matchings(draw):
+    """Fragment ends on sixteen places (an even number of them) and two halves' matchings of them, packed four
+    bits a place, the other places' nibbles left random (the kernels must not read them)."""
+    ends = draw(st.lists(st.integers(0, 15), min_size=2, max_size=16, unique=True))
+    ends = ends[: len(ends) // 2 * 2]
+    words = []
+    for _ in range(2):
+        order = draw(st.permutations(ends))
+        word = draw(st.integers(0, 2**64 - 1))
+        for p in ends:
+            word &= ~(15 << (4 * p))
+        for x, y in zip(order[0::2], order[1::2]):
+            word |= y << (4 * x) | x << (4 * y)
+        words.append(word)
+    return ends, words[0], words[1]
+
+
+def _union_cycles(ends, ma, mb):
+    """The cycles of the two matchings end to end, counted in plain Python."""
+    mate = [lambda p, w=w: (w >> (4 * p)) & 15 for w in (ma, mb)]
+    seen, cycles = set(), 0
+    for first in ends:
+        if first in seen:
+            continue
+        cycles += 1
+        p, side = first, 0
+        while p not in seen or side:
+            seen.add(p)
+            p, side = mate[side](p), 1 - side
+    return cycles
+
+
+@st.composite
+def _paths(draw):
+    """Fragment ends on sixteen places and two halves' fragments, some running to an end of the tour (their
+    place its own mate)."""
+    ends = draw(st.lists(st.integers(0, 15), min_size=1, max_size=16, unique=True))
+    words = []
+    for _ in range(2):
+        order = draw(st.permutations(ends))
+        own = draw(st.integers(0, len(order)))
+        if (len(order) - own) % 2:  # the others in pairs
+            own += 1 if own < len(order) else -1
+        word = draw(st.integers(0, 2**64 - 1))
+        for p in ends:
+            word &= ~(15 << (4 * p))
+        for p in order[:own]:
+            word |= p << (4 * p)
+        rest = order[own:]
+        for x, y in zip(rest[0::2], rest[1::2]):
+            word |= y << (4 * x) | x << (4 * y)
+        words.append(word)
+    return ends, words[0], words[1]
+
+
+def _one_path(ends, ma, mb):
+    """Whether the fragments of both halves, end to end, make one path through every place (plain Python)."""
+    edges = {(side, frozenset((p, (w >> (4 * p)) & 15))) for side, w in enumerate((ma, mb)) for p in ends
+             if (w >> (4 * p)) & 15 != p}  # each half's pairs: the same pair in both halves is a cycle
+    parent = {p: p for p in ends}
+
+    def root(p):
+        while parent[p] != p:
+            p = parent[p]
+        return p
+
+    for _, edge in edges:
+        x, y = tuple(edge)
+        if root(x) == root(y):
+            return False  # a cycle
+        parent[root(x)] = root(y)
+    return len({root(p) for p in ends}) == 1
+
+
+def test_a_path_through_nine_places_is_one_cycle_of_nine():
+    """6 -B- 2 -A- 7 -B- 3 -A- 4 -B- 8 -A- 1 -B- 5 -A- 0, ending on 6 in A and on 0 in B (a pair of 5x6 open
+    that three doublings, enough for closed counts, left at two cycles)."""
+    a = _pack({0: 5, 1: 8, 2: 7, 3: 4, 4: 3, 5: 0, 6: 6, 7: 2, 8: 1})
+    b = _pack({0: 0, 1: 5, 2: 6, 3: 7, 4: 8, 5: 1, 6: 2, 7: 3, 8: 4})
+    assert _one_path(list(range(9)), a, b)
+    assert _both_paths(np.uint64(a), np.uint64(b), np.uint64(0x1FF)) == (1, 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.permutations(list(range(16))), st.integers(1, 16), st.booleans())
+def test_every_path_through_the_places_is_one_cycle_of_b_after_a(order, length, b_first):
+    """A path laid along ``order[:length]``, its pairs alternately the halves', each end its own mate in the half
+    that has no pair there."""
+    path = order[:length]
+    mates: list[dict[int, int]] = [{}, {}]
+    side = int(b_first)
+    for x, y in zip(path, path[1:]):
+        mates[side][x], mates[side][y] = y, x
+        side = 1 - side
+    for p in path:
+        for half in mates:
+            half.setdefault(p, p)
+    a, b = _pack(mates[0]), _pack(mates[1])
+    assert _one_path(path, a, b)
+    assert _both_paths(np.uint64(a), np.uint64(b), np.uint64(sum(1 << p for p in path))) == (1, 1)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_paths())
+def test_one_cycle_of_b_after_a_is_one_path_of_the_fragments(case):
+    ends, ma, mb = case
+    active = sum(1 << p for p in ends)
+    shuffled, walked = _both_paths(np.uint64(ma), np.uint64(mb), np.uint64(active))
+    assert shuffled == walked
+    assert (shuffled == 1) == _one_path(ends, ma, mb)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_matchings())
+def test_the_cycles_of_b_after_a_are_twice_the_cycles_of_the_fragments(case):
+    ends, ma, mb = case
+    active = sum(1 << p for p in ends)
+    shuffled, walked = _both(np.uint64(ma), np.uint64(mb), np.uint64(active))
+    assert shuffled == walked == 2 * _union_cycles(ends, ma, mb)
+    one = _walk_one_cycle(np.uint64(ma), np.uint64(mb), ends[-1], len(ends) // 2)
+    assert one == (shuffled == 2)
+
+
+def test_spread_lays_out_a_byte_a_place():
+    mates = sum(((p * 7 + 3) % 16) << (4 * p) for p in range(16))
+    active = 0b1010_0110_1100_0011
+    lo, hi, fixed_lo, fixed_hi = shuffle.spread(np.uint64(mates), np.uint64(active))
+    laid = int(lo).to_bytes(8, "little") + int(hi).to_bytes(8, "little")
+    fixed = int(fixed_lo).to_bytes(8, "little") + int(fixed_hi).to_bytes(8, "little")
+    assert list(laid) == [(p * 7 + 3) % 16 if active >> p & 1 else p for p in range(16)]
+    assert list(fixed) == [0 if active >> p & 1 else p for p in range(16)]
+
+
+def test_this_machine_shuffles_where_numba_compiles_for_an_x86_processor_with_ssse3():
+    import platform
+
+    from llvmlite import binding
+
+    x86 = platform.machine().lower() in ("x86_64", "amd64")
+    assert shuffle.SHUFFLE == (x86 and bool(binding.get_host_cpu_features().get("ssse3")))
+
+
+@pytest.mark.skipif(not shuffle.SHUFFLE, reason="the join walks on this processor already")
+def test_the_join_counts_the_same_by_walks(monkeypatch):
+    """The kernel compiled without the shuffles (as on a processor without them) counts what it counts with them."""
+    cases = [((6, 7), True), ((6, 8), True), ((5, 8), False), ((6, 6), False)]
+    shuffled = [frontier_count(Board(*size), KNIGHT, closed).count for size, closed in cases]
+    monkeypatch.setattr(jk, "SHUFFLE", False)
+    monkeypatch.setattr(jk, "join_states", njit(nogil=True)(jk.join_states.py_func))  # compiled anew, walking
+    walked = [frontier_count(Board(*size), KNIGHT, closed).count for size, closed in cases]
+    assert jk.join_states.signatures  # the walking kernel joined them
+    assert walked == shuffled == [1_067_638, 55_488_142, 18_061_054, 3_318_960]
