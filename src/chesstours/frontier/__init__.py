@@ -97,7 +97,13 @@ inserting them into the tables 56 s, sorting the middle states 19 s), and
 the join about 96 s for 7.9 billion pairs of middle states, 12 ns a pair. (Measured before
 inserts asked for their table lines ahead, which took the inserts of 6x8
 open to 0.58 of their time: ``python benchmarks/bench_frontier.py --kernels
-6x8``.)
+6x8``.) Since each pair is tested in byte shuffles
+(:mod:`chesstours.frontier.shuffle`), the join of 8x8 closed takes 54
+CPU-seconds where the walks took 98 the same hour. Replayed on 7x8
+closed, the tests of its 59 million pairs take a third of the join, and
+reading, sorting and finding the runs of its 2.9 million streamed states
+the rest (some 190 ns a state); the sweeps' 170 CPU-seconds are now most
+of the count.
 The join's work grows with the pairs it enumerates, not with the states.
 Sharing it within a *class* (the states of one degree key and their run of
 partners, ``2m`` fragment ends) was measured and not taken: the pairs that

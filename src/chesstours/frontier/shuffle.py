@@ -37,9 +37,11 @@ from __future__ import annotations
 import platform
 
 import numpy as np
+from llvmlite import binding as _llvm
+from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils, config
-from numba.core.extending import intrinsic
+from numba.extending import intrinsic
 
 __all__ = ["SHUFFLE", "spread", "cycles_of", "paths_of", "cycles_shuffled", "paths_shuffled", "cycles_walked"]
 
@@ -49,9 +51,7 @@ def _can_shuffle() -> bool:
     if platform.machine().lower() not in ("x86_64", "amd64") or config.CPU_NAME:
         return False  # another architecture, or code compiled for another processor (NUMBA_CPU_NAME)
     try:
-        from llvmlite import binding
-
-        return bool(binding.get_host_cpu_features().get("ssse3"))
+        return bool(_llvm.get_host_cpu_features().get("ssse3"))
     except Exception:  # pragma: no cover - an llvmlite that cannot tell
         return False
 
@@ -105,8 +105,6 @@ def spread(mates, active):
 
 def _bytes(builder, lo, hi):
     """The 16-byte vector of two words."""
-    from llvmlite import ir
-
     v = ir.Constant(ir.VectorType(ir.IntType(64), 2), None)
     v = builder.insert_element(v, lo, ir.Constant(ir.IntType(32), 0))
     v = builder.insert_element(v, hi, ir.Constant(ir.IntType(32), 1))
@@ -115,8 +113,6 @@ def _bytes(builder, lo, hi):
 
 def _shuffle(builder, table, index):
     """``table[index[i]]`` for each of sixteen bytes (``pshufb``)."""
-    from llvmlite import ir
-
     v16 = ir.VectorType(ir.IntType(8), 16)
     fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(v16, [v16, v16]),
                                         "llvm.x86.ssse3.pshuf.b.128")
@@ -147,8 +143,6 @@ def _cycles_in(rounds: int):
 
     @intrinsic
     def cycles(typingctx, a_lo, a_hi, mates_b, fixed_lo, fixed_hi, active):
-        from llvmlite import ir
-
         sig = types.uint64(types.uint64, types.uint64, types.uint64, types.uint64, types.uint64, types.uint64)
 
         def codegen(context, builder, signature, args):
