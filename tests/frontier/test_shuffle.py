@@ -16,19 +16,12 @@ from chesstours.pieces import KNIGHT
 
 
 @njit(cache=False)
-def _both(ma, mb, active):
-    """The cycles of B o A by shuffles (closed: three doublings), and by walks."""
+def _both(ma, mb, active, paths=False):
+    """The cycles of B o A by shuffles (closed: three doublings; ``paths``, open: four), and by walks."""
     a_lo, a_hi, fixed_lo, fixed_hi = shuffle.spread(ma, active)
-    return (shuffle.cycles_of(a_lo, a_hi, mb, fixed_lo, fixed_hi, active),
-            shuffle.cycles_walked(a_lo, a_hi, mb, fixed_lo, fixed_hi, active))
-
-
-@njit(cache=False)
-def _both_paths(ma, mb, active):
-    """The cycles of B o A by shuffles (open: four doublings), and by walks."""
-    a_lo, a_hi, fixed_lo, fixed_hi = shuffle.spread(ma, active)
-    return (shuffle.paths_of(a_lo, a_hi, mb, fixed_lo, fixed_hi, active),
-            shuffle.cycles_walked(a_lo, a_hi, mb, fixed_lo, fixed_hi, active))
+    shuffled = (shuffle.paths_of(a_lo, a_hi, mb, fixed_lo, fixed_hi, active) if paths
+                else shuffle.cycles_of(a_lo, a_hi, mb, fixed_lo, fixed_hi, active))
+    return shuffled, shuffle.cycles_walked(a_lo, a_hi, mb, fixed_lo, fixed_hi, active)
 
 
 def _pack(mates: dict[int, int]) -> int:
@@ -41,18 +34,26 @@ def _walk_one_cycle(ma, mb, start, k):
 
 
 @st.composite
-def _matchings(draw):
-    """Fragment ends on sixteen places (an even number of them) and two halves' matchings of them, packed four
-    bits a place, the other places' nibbles left random (the kernels must not read them)."""
-    ends = draw(st.lists(st.integers(0, 15), min_size=2, max_size=16, unique=True))
-    ends = ends[: len(ends) // 2 * 2]
+def _fragments(draw, tour_ends=False):
+    """Fragment ends on sixteen places and two halves' fragments, packed four bits a place, the other places'
+    nibbles left random (the kernels must not read them). ``tour_ends``: some fragments run to an end of the
+    tour (their place its own mate), the others pair up; else all pair up (an even number of ends)."""
+    ends = draw(st.lists(st.integers(0, 15), min_size=1 if tour_ends else 2, max_size=16, unique=True))
+    if not tour_ends:
+        ends = ends[: len(ends) // 2 * 2]
     words = []
     for _ in range(2):
         order = draw(st.permutations(ends))
+        own = draw(st.integers(0, len(order))) if tour_ends else 0
+        if (len(order) - own) % 2:  # the others in pairs
+            own += 1 if own < len(order) else -1
         word = draw(st.integers(0, 2**64 - 1))
         for p in ends:
             word &= ~(15 << (4 * p))
-        for x, y in zip(order[0::2], order[1::2]):
+        for p in order[:own]:
+            word |= p << (4 * p)
+        rest = order[own:]
+        for x, y in zip(rest[0::2], rest[1::2]):
             word |= y << (4 * x) | x << (4 * y)
         words.append(word)
     return ends, words[0], words[1]
@@ -71,29 +72,6 @@ def _union_cycles(ends, ma, mb):
             seen.add(p)
             p, side = mate[side](p), 1 - side
     return cycles
-
-
-@st.composite
-def _paths(draw):
-    """Fragment ends on sixteen places and two halves' fragments, some running to an end of the tour (their
-    place its own mate)."""
-    ends = draw(st.lists(st.integers(0, 15), min_size=1, max_size=16, unique=True))
-    words = []
-    for _ in range(2):
-        order = draw(st.permutations(ends))
-        own = draw(st.integers(0, len(order)))
-        if (len(order) - own) % 2:  # the others in pairs
-            own += 1 if own < len(order) else -1
-        word = draw(st.integers(0, 2**64 - 1))
-        for p in ends:
-            word &= ~(15 << (4 * p))
-        for p in order[:own]:
-            word |= p << (4 * p)
-        rest = order[own:]
-        for x, y in zip(rest[0::2], rest[1::2]):
-            word |= y << (4 * x) | x << (4 * y)
-        words.append(word)
-    return ends, words[0], words[1]
 
 
 def _one_path(ends, ma, mb):
@@ -121,7 +99,7 @@ def test_a_path_through_nine_places_is_one_cycle_of_nine():
     a = _pack({0: 5, 1: 8, 2: 7, 3: 4, 4: 3, 5: 0, 6: 6, 7: 2, 8: 1})
     b = _pack({0: 0, 1: 5, 2: 6, 3: 7, 4: 8, 5: 1, 6: 2, 7: 3, 8: 4})
     assert _one_path(list(range(9)), a, b)
-    assert _both_paths(np.uint64(a), np.uint64(b), np.uint64(0x1FF)) == (1, 1)
+    assert _both(np.uint64(a), np.uint64(b), np.uint64(0x1FF), True) == (1, 1)
 
 
 @settings(max_examples=200, deadline=None)
@@ -140,21 +118,21 @@ def test_every_path_through_the_places_is_one_cycle_of_b_after_a(order, length, 
             half.setdefault(p, p)
     a, b = _pack(mates[0]), _pack(mates[1])
     assert _one_path(path, a, b)
-    assert _both_paths(np.uint64(a), np.uint64(b), np.uint64(sum(1 << p for p in path))) == (1, 1)
+    assert _both(np.uint64(a), np.uint64(b), np.uint64(sum(1 << p for p in path)), True) == (1, 1)
 
 
 @settings(max_examples=400, deadline=None)
-@given(_paths())
+@given(_fragments(tour_ends=True))
 def test_one_cycle_of_b_after_a_is_one_path_of_the_fragments(case):
     ends, ma, mb = case
     active = sum(1 << p for p in ends)
-    shuffled, walked = _both_paths(np.uint64(ma), np.uint64(mb), np.uint64(active))
+    shuffled, walked = _both(np.uint64(ma), np.uint64(mb), np.uint64(active), True)
     assert shuffled == walked
     assert (shuffled == 1) == _one_path(ends, ma, mb)
 
 
 @settings(max_examples=400, deadline=None)
-@given(_matchings())
+@given(_fragments())
 def test_the_cycles_of_b_after_a_are_twice_the_cycles_of_the_fragments(case):
     ends, ma, mb = case
     active = sum(1 << p for p in ends)

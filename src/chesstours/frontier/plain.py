@@ -478,10 +478,11 @@ PLAIN_STATES = 250_000
 #: A meet in the middle forecast to extend more than this many states in all
 #: (:func:`~chesstours.frontier.sweep.estimate_extended`) starts compiled, its join's kernels compiling beside from
 #: the start: in Python it would only reach the join once the sweep's kernels were ready, and then wait for the
-#: join's, which had started late. Measured on an empty cache: ``count 5x10`` (forecast 1.2 million, 1.1 million
-#: extended) took 14 to 17 s so, 21 to 27 s in Python first; ``count 6x9 --closed`` (1.5 million) 11.5 s against
-#: 16.4; while ``count 5x9`` (0.84 million, 0.46 million extended) and ``count 6x8 --closed`` (0.82, 0.44) still
-#: end sooner in Python (12 and 10 s, against 16 and 19).
+#: join's, which had started late. On an empty cache, three runs each: ``count 5x10`` (forecast 1.2 million, 1.1
+#: million extended) took 14.9 to 19.9 s started compiled, 16.1 to 26.5 s in Python first; ``count 6x9 --closed``
+#: (1.5 million) 17.2 to 20.7 s against 26.7 to 30.3. ``count 5x9`` (0.84 million forecast, 0.46 million extended)
+#: and ``count 6x8 --closed`` (0.82, 0.44) end sooner in Python first (11 to 14 s and 10 to 13 s, against 16 and
+#: 19 s started compiled).
 PLAIN_EXTENDED = 1_000_000
 
 

@@ -84,7 +84,8 @@ def estimate_extended(board: Board, piece: Leaper, closed: bool) -> float:
     6.8 to 25 times for L = 10 to 14. ``0.2 k**2`` (open) and ``0.35 k**2``
     (closed), ``k = L - w + 1``, follow them within a factor of two from
     three lines longer than wide, and run up to three times high on shorter
-    boards. Only :data:`~chesstours.frontier.plain.PLAIN_EXTENDED` reads it.
+    boards. It decides one thing: whether a count on an empty compile cache
+    starts compiled (:data:`~chesstours.frontier.plain.PLAIN_EXTENDED`).
     """
     w, n = sorted((board.rows, board.cols))
     k = n - w + 1
