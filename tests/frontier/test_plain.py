@@ -17,7 +17,7 @@ from chesstours.errors import LimitReached
 from chesstours.frontier import count_strip, frontier_count, plain
 from chesstours.frontier import kernel as fk
 from chesstours.frontier.plan import best_plan
-from chesstours.frontier.sweep import choose_halves, estimate_extended
+from chesstours.frontier.sweep import _quick_slots, choose_halves, estimate_extended, estimate_states
 from chesstours.machine import stop_compiling
 from chesstours.pieces import CAMEL, KNIGHT, ZEBRA, Leaper
 
@@ -161,7 +161,7 @@ def test_a_long_count_by_halves_starts_in_the_kernels_with_the_join_compiling_be
     start, started = compiling
     board = Board(rows, cols)
     compiled = frontier_count(board, KNIGHT, closed)
-    forecast = estimate_extended(board, KNIGHT, closed)
+    forecast = estimate_extended(board, estimate_states(_quick_slots(board, KNIGHT), closed), closed)
     assert 0.5 <= forecast / compiled.states_total <= 3.5  # the forecast of its work follows the work done
     assert (forecast <= plain.PLAIN_EXTENDED) == in_python
     start(0.3)

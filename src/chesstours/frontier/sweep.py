@@ -73,8 +73,9 @@ def estimate_states(slots: int, closed: bool = True) -> float:
 _EXTENDED_SHARE = {False: 0.2, True: 0.35}
 
 
-def estimate_extended(board: Board, piece: Leaper, closed: bool) -> float:
-    """A rough forecast of the states a count by halves extends in all, over every step (the work of the count).
+def estimate_extended(board: Board, widest: float, closed: bool) -> float:
+    """A rough forecast of the states a count by halves extends in all, over every step (the work of the count),
+    from ``widest``, the forecast of its widest step (:func:`estimate_states`).
 
     :func:`estimate_states` reads the width alone; the states of every step
     grow with the lines before them too. Fitted to knight counts by halves:
@@ -89,7 +90,7 @@ def estimate_extended(board: Board, piece: Leaper, closed: bool) -> float:
     """
     w, n = sorted((board.rows, board.cols))
     k = n - w + 1
-    return estimate_states(_quick_slots(board, piece), closed) * _EXTENDED_SHARE[closed] * k * k
+    return widest * _EXTENDED_SHARE[closed] * k * k
 
 
 def choose_halves(board: Board, piece: Leaper, closed: bool, start: int | None = None,
@@ -406,7 +407,7 @@ def _allowance(board: Board, piece: Leaper, closed: bool, spill_dir,
     ends first."""
     then = [(JOIN_MODULE, JOIN_KERNEL)] if halves else []
     forecast = estimate_states(_quick_slots(board, piece), closed)
-    extended = estimate_extended(board, piece, closed) if halves else 0.0
+    extended = estimate_extended(board, forecast, closed) if halves else 0.0
     allowance = plain.allowance(forecast, then, extended) if spill_dir is None else None
     try:
         yield allowance
