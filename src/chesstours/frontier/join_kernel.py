@@ -626,22 +626,29 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
                 s_lo = s
             total[0] = s_lo
             total[1] = s_hi
-            j = j1
-        # Partners whose fragments join some place to the same place as this state's close a cycle of two fragments
-        # (or at a tour end a whole path) before the rest: they are dropped word-parallel, a chunk of the run at a
-        # time, and the others walked.
-        tested = np.uint64(0) if nends <= 2 else emask
-        while j < j1:
-            jn = min(j1, j + CHUNK)
-            m = 0
-            for jj in range(j, jn):
-                cand[m] = jj
-                m += _zero_nibbles(ma ^ mates_b[jj], tested) == np.uint64(0)
-            _walk(ma, mates_b, counts_b, cand, m, cycle, start, mark, nends, emask, total)
-            j = jn
+        else:
+            _walk_run(ma, mates_b, counts_b, cand, j, j1, cycle, start, mark, nends, emask, total)
         if total[0] or total[1]:
             mul_add_wide(acc, total, cnt[i], err)
     work[0] += tried
+
+
+@njit(cache=True, inline="always")
+def _walk_run(ma, mates_b, counts_b, cand, j, j1, cycle, start, mark, nends, emask, total):
+    """Add to ``total`` the counts of the partners ``j .. j1`` of the run whose fragments and ``ma``'s make one
+    cycle (path), walked: where the processor has no byte shuffles."""
+    # Partners whose fragments join some place to the same place as this state's close a cycle of two fragments
+    # (or at a tour end a whole path) before the rest: they are dropped word-parallel, a chunk of the run at a
+    # time, and the others walked.
+    tested = np.uint64(0) if nends <= 2 else emask
+    while j < j1:
+        jn = min(j1, j + CHUNK)
+        m = 0
+        for jj in range(j, jn):
+            cand[m] = jj
+            m += _zero_nibbles(ma ^ mates_b[jj], tested) == np.uint64(0)
+        _walk(ma, mates_b, counts_b, cand, m, cycle, start, mark, nends, emask, total)
+        j = jn
 
 
 def warm() -> None:
