@@ -3,6 +3,7 @@ first run by a second process where that saves time."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -142,6 +143,34 @@ def test_waiting_for_kernels_compiling_elsewhere_stops_at_the_deadline_or_at_the
     assert quick.returncode == 0  # waited for to its end
 
 
+def test_a_wait_for_one_kernel_ends_when_it_is_in_the_cache_though_its_process_compiles_on(monkeypatch, tmp_path):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    source = str(tmp_path / "src" / "kernels.py")
+    wanted = (source, "kernels.first")
+    slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert machine.compiling(slow) and machine.compiling(slow, wanted)
+        t0 = time.perf_counter()
+        machine.await_compiled(slow, deadline=t0 + 0.3, kernel=wanted)  # not cached: waits to the deadline
+        assert 0.25 < time.perf_counter() - t0 < 5
+        # the index file numba writes last, where in_cache_folder looks for it
+        folder = tmp_path / f"src_{hashlib.sha1(str(tmp_path / 'src').encode()).hexdigest()}"
+        folder.mkdir()
+        (folder / "kernels.first-12.py311.nbi").write_bytes(b"")
+        assert machine.in_cache_folder(*wanted)
+        assert not machine.compiling(slow, wanted) and machine.compiling(slow)  # still running, for later kernels
+        t0 = time.perf_counter()
+        machine.await_compiled(slow, deadline=t0 + 20, kernel=wanted)
+        assert time.perf_counter() - t0 < 2 and slow.poll() is None  # at once, and the process goes on
+        allowance = machine.PlainAllowance(0, compiles="kernels", kernel=wanted)
+        allowance.compile_with(slow)
+        assert not allowance.lasts()  # the query goes on in its kernel
+    finally:
+        machine.stop_compiling(slow)
+        machine._COMPILING.pop("kernels", None)
+    assert not machine.compiling(slow)
+
+
 def test_the_cache_folder_is_read_as_numba_reads_it(tmp_path):
     # in_cache_folder works out numba's file names to spare loading numba; numba's own cache object knows them
     code = ("import os\nfrom chesstours import machine\n"
@@ -156,4 +185,5 @@ def test_the_cache_folder_is_read_as_numba_reads_it(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split("\n")[:2] == ["[(False, False), (False, False)]", "[(True, True), (False, False)]"]
+    # warm() compiles the search kernel, then the probes' kernel (for the counts that follow)
+    assert out.stdout.split("\n")[:2] == ["[(False, False), (False, False)]", "[(True, True), (True, True)]"]

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from . import policy
 from .arguments import check_limits, prepare_query, query_json
 from .backtrack import TaskResult, closed_tasks, open_tasks, run_tasks, split_tasks
-from .backtrack.search import PROBE_KERNEL, SEARCH_KERNEL
+from .backtrack.search import SEARCH_KERNEL
 from .backtrack.where import TourProperty, parse_where
 from .board import Board, Holes
 from .errors import InvalidArgument, LimitReached
@@ -186,9 +186,10 @@ def count_tours(
     t0 = time.perf_counter()
     plain = policy.plain_allowance(board)  # the plan's probes and the count share it (before a kernel loads)
     estimates = policy.searches_after_estimate(board, piece, s, e, closed, method, spill_dir, plain)
-    if plain is not None and estimates and in_cache_folder(*SEARCH_KERNEL) and in_cache_folder(*PROBE_KERNEL):
-        # the search runs compiled after its estimate anyway: with both kernels in the compile cache, loading
-        # them costs less than the probes in plain Python
+    if plain is not None and estimates and in_cache_folder(*SEARCH_KERNEL):
+        # the search runs compiled after its estimate anyway: with its kernel in the compile cache, the probes
+        # run compiled too, which costs less than in plain Python once their kernel is cached (the process that
+        # compiled the search kernel compiles it next; where it was stopped first, this count compiles it)
         plain.spend()
     # an empty compile cache: the search kernel compiles in another process (started before this one loads
     # numba) while the estimate's probes run
@@ -200,8 +201,8 @@ def count_tours(
             # cache: a search over before then never waits for it
             plain.compile_with(warming)
         elif plan.method == "backtrack":
-            # the kernel is in the cache when that process ends (or it failed, and the kernel compiles here)
-            await_compiled(warming, None if time_limit is None else t0 + time_limit)
+            # the kernel is in the cache when that process has compiled it (if it failed, the kernel compiles here)
+            await_compiled(warming, None if time_limit is None else t0 + time_limit, SEARCH_KERNEL)
     if plan.refusal is not None:
         raise InvalidArgument(plan.refusal)
     if plan.method == "theory":

@@ -32,7 +32,8 @@ from .errors import InvalidArgument
 
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "PlainAllowance",
            "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below", "kernels_loaded",
-           "compile_in_background", "compile_unless_cached", "compiled_beside", "await_compiled", "stop_compiling",
+           "compile_in_background", "compile_unless_cached", "compiled_beside", "compiling", "await_compiled",
+           "stop_compiling",
            "COMPILE_WAIT"]
 
 #: The share of this machine's memory that one job may plan to use.
@@ -130,7 +131,7 @@ class PlainAllowance:
                         if running is not None:
                             _COMPILING[self.compiles] = running
                     self.compiling = running
-        return self.compiling is not None and self.compiling.poll() is None
+        return compiling(self.compiling, self.kernel)
 
     def compile_with(self, process: subprocess.Popen) -> None:
         """Go on in Python while ``process`` (:func:`compile_in_background` of this allowance's module, started
@@ -290,19 +291,35 @@ def compile_in_background(module: str) -> subprocess.Popen | None:
 COMPILE_WAIT = 60.0
 
 
-def await_compiled(process: subprocess.Popen | None, deadline: float | None = None) -> None:
-    """Wait for a process of :func:`compile_in_background` to end, at most :data:`COMPILE_WAIT` seconds and
-    until ``deadline`` (a :func:`time.perf_counter` time); if it has not ended, or it failed, the caller
-    compiles what it needs itself. Meanwhile numba readies its compiler in this process, which the first
-    kernel it loads would otherwise wait for (a quarter of a second)."""
+def compiling(process: subprocess.Popen | None, kernel: tuple[str, str] | None = None) -> bool:
+    """Whether ``process`` (of :func:`compile_in_background`, or None) still compiles what the caller waits
+    for: it runs, and ``kernel`` (the one the caller needs first, as :func:`in_cache_folder` takes it; None:
+    every kernel of the process) is not in the compile cache yet. The process may go on to compile kernels
+    that only later queries need."""
+    return process is not None and process.poll() is None and (kernel is None or not in_cache_folder(*kernel))
+
+
+#: Seconds between two looks at the compile cache while waiting for a kernel (:func:`await_compiled`).
+COMPILE_POLL = 0.02
+
+
+def await_compiled(process: subprocess.Popen | None, deadline: float | None = None,
+                   kernel: tuple[str, str] | None = None) -> None:
+    """Wait for a process of :func:`compile_in_background` to end, or for ``kernel`` to be in the compile
+    cache (:func:`compiling`), at most :data:`COMPILE_WAIT` seconds and until ``deadline`` (a
+    :func:`time.perf_counter` time); if it has not ended, or it failed, the caller compiles what it needs
+    itself. Meanwhile numba readies its compiler in this process, which the first kernel it loads would
+    otherwise wait for (a quarter of a second)."""
     if process is not None:
         if process.poll() is None:
             _ready_numba()
         seconds = COMPILE_WAIT if deadline is None else min(COMPILE_WAIT, deadline - time.perf_counter())
-        try:
-            process.wait(timeout=max(0.0, seconds))
-        except subprocess.TimeoutExpired:
-            pass
+        until = time.perf_counter() + max(0.0, seconds)
+        while compiling(process, kernel) and time.perf_counter() < until:
+            try:
+                process.wait(timeout=max(0.0, min(COMPILE_POLL, until - time.perf_counter())))
+            except subprocess.TimeoutExpired:
+                pass
 
 
 #: The processes that allowances started, by the module they compile, and the lock that starts them.
@@ -336,20 +353,22 @@ def stop_compiling(process: subprocess.Popen | None) -> None:
         process.wait()
 
 
-def compile_unless_cached(module: str, kernel: tuple[str, str]) -> subprocess.Popen | None:
+def compile_unless_cached(module: str, *kernels: tuple[str, str]) -> subprocess.Popen | None:
     """Start compiling the kernels of ``module`` in a second process (:func:`compile_in_background`) unless
-    ``kernel`` (one of them: its source file and name, as :func:`in_cache_folder` takes them, which needs no
-    numba) is in the compile cache; the process, or None."""
-    return None if in_cache_folder(*kernel) else compile_in_background(module)
+    each of ``kernels`` (some of them: their source file and name, as :func:`in_cache_folder` takes them,
+    which needs no numba) is in the compile cache; the process, or None."""
+    return None if all(in_cache_folder(*kernel) for kernel in kernels) else compile_in_background(module)
 
 
 @contextlib.contextmanager
-def compiled_beside(module: str, kernel: tuple[str, str] | None) -> Iterator[subprocess.Popen | None]:
-    """Compile the kernels of ``module`` in a second process while the ``with`` body runs, unless ``kernel``
-    is in the compile cache (:func:`compile_unless_cached`); None: none is needed. Gives the process (or
-    None) to :func:`await_compiled` before the body needs the kernels, and stops it on the way out, however
-    the body ends, unless the body handed it to an allowance (:meth:`PlainAllowance.compile_with`)."""
-    process = None if kernel is None else compile_unless_cached(module, kernel)
+def compiled_beside(module: str, *kernels: tuple[str, str] | None) -> Iterator[subprocess.Popen | None]:
+    """Compile the kernels of ``module`` in a second process while the ``with`` body runs, unless each of
+    ``kernels`` is in the compile cache (:func:`compile_unless_cached`); none, or None: none is needed. Gives
+    the process (or None) to :func:`await_compiled` before the body needs the kernels, and stops it on the
+    way out, however the body ends, unless the body handed it to an allowance
+    (:meth:`PlainAllowance.compile_with`)."""
+    wanted = [kernel for kernel in kernels if kernel is not None]
+    process = compile_unless_cached(module, *wanted) if wanted else None
     try:
         yield process
     finally:

@@ -49,10 +49,13 @@ def load_kernels() -> None:
 
 
 def warm() -> None:
-    """Compile the search kernel alone (or load it from the cache), for the types every search calls it with:
-    :func:`chesstours.machine.compile_in_background` runs it while a count's estimate probes the search.
-    The set-up runs in Python (an allowance of no positions), as a count's does."""
+    """Compile the search kernel (or load it from the cache), then the probes' kernel, for the types every
+    search calls them with: :func:`chesstours.machine.compile_in_background` runs it while a count's
+    estimate probes the search in Python, and the count goes on in the search kernel as soon as it is in the
+    cache (the probes' kernel serves the counts that follow: their estimates run compiled once both are
+    cached). The set-up runs in Python (an allowance of no positions), as a count's does."""
     Search(move_table(Board(3, 4), KNIGHT), [0], plain=PlainAllowance(0)).run()
+    Search(move_table(Board(3, 4), KNIGHT), [0], plain=PlainAllowance(0)).estimate(probes=1)
 
 
 #: The file of the compiled kernels and the name numba gives the search kernel's cache files, to tell whether it
