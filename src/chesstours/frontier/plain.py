@@ -481,8 +481,9 @@ PLAIN_STATES = 250_000
 #: join's, which had started late. On an empty cache, three runs each: ``count 5x10`` (forecast 1.2 million, 1.1
 #: million extended) took 14.9 to 19.9 s started compiled, 16.1 to 26.5 s in Python first; ``count 6x9 --closed``
 #: (1.5 million) 17.2 to 20.7 s against 26.7 to 30.3. ``count 5x9`` (0.84 million forecast, 0.46 million extended)
-#: and ``count 6x8 --closed`` (0.82, 0.44) end sooner in Python first (11 to 14 s and 10 to 13 s, against 16 and
-#: 19 s started compiled).
+#: and ``count 6x8 --closed`` (0.82, 0.44) ended sooner in Python first (11 to 14 s and 10 to 13 s, against 16 and
+#: 19 s started compiled); since the join compiles in some 6 s instead of 11.5, both ways take 8 to 13 s, and
+#: started compiled ``count 5x10`` takes 10 to 12 s, ``count 6x9 --closed`` 11 to 13 s.
 PLAIN_EXTENDED = 1_000_000
 
 
