@@ -2,7 +2,7 @@
 
 A cold run points numba's cache (``NUMBA_CACHE_DIR``) at a fresh empty folder,
 so that it compiles every kernel the command uses; a warm run shares a folder
-that an earlier run filled. Each figure is the median of several runs of
+that two earlier runs filled. Each figure is the median of several runs of
 ``python -m chesstours ...`` end to end (start-up, imports, compiling, the
 work and the printing), on the boards of at most 36 squares that a first
 user tries, and a cold ``count 6x7 --closed`` beside them.
@@ -120,7 +120,10 @@ def main() -> None:
             lines += [extra.split() for extra in EXTRA if args.only is None or args.only in extra]
         rows = []
         for line in lines:
-            status = run(line, warm_cache, args.timeout)[1]  # fills the warm cache
+            # fills the warm cache: twice, as a first run may leave a kernel for the next to compile (the
+            # probes', where the process compiling the search kernel was stopped before it got there)
+            status = run(line, warm_cache, args.timeout)[1]
+            run(line, warm_cache, args.timeout)
             warm = statistics.median(run(line, warm_cache, args.timeout)[0] for _ in range(args.runs))
             shown = " ".join(Path(word).name if word.startswith(scratch) else word for word in line)
             rows.append([f"chesstours {shown}", f"{cold(line, args.runs, args.timeout):.2f}", f"{warm:.2f}",
