@@ -142,6 +142,54 @@ def test_the_cycles_of_b_after_a_are_twice_the_cycles_of_the_fragments(case):
     assert one == (shuffled == 2)
 
 
+@njit(cache=False)
+def _two(ma, mb0, mb1, active, paths):
+    """The cycles of ``B0 o A`` and ``B1 o A`` in one 32-byte shuffle (AVX2), and one partner at a time."""
+    a_lo, a_hi, fixed_lo, fixed_hi = shuffle.spread(ma, active)
+    if paths:
+        both = shuffle.paths2_of(a_lo, a_hi, mb0, mb1, fixed_lo, fixed_hi, active)
+        return both, shuffle.paths_of(a_lo, a_hi, mb0, fixed_lo, fixed_hi, active), shuffle.paths_of(
+            a_lo, a_hi, mb1, fixed_lo, fixed_hi, active)
+    both = shuffle.cycles2_of(a_lo, a_hi, mb0, mb1, fixed_lo, fixed_hi, active)
+    return both, shuffle.cycles_of(a_lo, a_hi, mb0, fixed_lo, fixed_hi, active), shuffle.cycles_of(
+        a_lo, a_hi, mb1, fixed_lo, fixed_hi, active)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_fragments(tour_ends=True), _fragments(tour_ends=True), st.booleans())
+def test_two_partners_a_shuffle_count_what_each_counts_alone(first, second, paths):
+    """The second partner takes the first's fragment ends (a run of partners shares them), its own pairing."""
+    ends, ma, mb0 = first
+    if not paths:  # closed: every end pairs up
+        ends = ends[: len(ends) // 2 * 2] or ends[:0]
+        if not ends:
+            return
+        ma, mb0 = (_pair_up(ends, w) for w in (ma, mb0))
+    _, _, mb1 = second
+    mb1 = _pair_up(ends, mb1) if not paths else _pair_up(ends, mb1, own=len(ends) % 2)
+    active = np.uint64(sum(1 << p for p in ends))
+    both, one, other = _two(np.uint64(ma), np.uint64(mb0), np.uint64(mb1), active, paths)
+    assert both == one | other << 8
+    expected = [_one_path(ends, ma, w) if paths else 2 * _union_cycles(ends, ma, w) for w in (mb0, mb1)]
+    if paths:
+        assert [(one == 1), (other == 1)] == expected
+    else:
+        assert [one, other] == expected
+
+
+def _pair_up(ends, word, own=0):
+    """``word`` with the places ``ends`` paired in their order (the first ``own`` their own mates), the other
+    nibbles as they were."""
+    for p in ends:
+        word &= ~(15 << (4 * p))
+    for p in ends[:own]:
+        word |= p << (4 * p)
+    rest = ends[own:]
+    for x, y in zip(rest[0::2], rest[1::2]):
+        word |= y << (4 * x) | x << (4 * y)
+    return word
+
+
 def test_spread_lays_out_a_byte_a_place():
     mates = sum(((p * 7 + 3) % 16) << (4 * p) for p in range(16))
     active = 0b1010_0110_1100_0011
@@ -161,13 +209,25 @@ def test_this_machine_shuffles_where_numba_compiles_for_an_x86_processor_with_ss
     assert shuffle.SHUFFLE == (x86 and bool(binding.get_host_cpu_features().get("ssse3")))
 
 
+def test_two_partners_a_shuffle_where_the_processor_has_avx2():
+    from llvmlite import binding
+
+    assert shuffle.SHUFFLE_TWO == (shuffle.SHUFFLE and bool(binding.get_host_cpu_features().get("avx2")))
+
+
 @pytest.mark.skipif(not shuffle.SHUFFLE, reason="the join walks on this processor already")
 def test_the_join_counts_the_same_by_walks(monkeypatch):
-    """The kernel compiled without the shuffles (as on a processor without them) counts what it counts with them."""
+    """The kernel compiled without the shuffles (as on a processor without them), or with one partner a shuffle
+    (without AVX2), counts what it counts with two."""
     cases = [((6, 7), True), ((6, 8), True), ((5, 8), False), ((6, 6), False)]
     shuffled = [frontier_count(Board(*size), KNIGHT, closed).count for size, closed in cases]
+    kernel = jk.join_states.py_func
+    monkeypatch.setattr(jk, "SHUFFLE_TWO", False)
+    monkeypatch.setattr(jk, "join_states", njit(nogil=True)(kernel))  # compiled anew, one partner a shuffle
+    one_a_shuffle = [frontier_count(Board(*size), KNIGHT, closed).count for size, closed in cases]
+    assert jk.join_states.signatures
     monkeypatch.setattr(jk, "SHUFFLE", False)
-    monkeypatch.setattr(jk, "join_states", njit(nogil=True)(jk.join_states.py_func))  # compiled anew, walking
+    monkeypatch.setattr(jk, "join_states", njit(nogil=True)(kernel))  # compiled anew, walking
     walked = [frontier_count(Board(*size), KNIGHT, closed).count for size, closed in cases]
     assert jk.join_states.signatures  # the walking kernel joined them
-    assert walked == shuffled == [1_067_638, 55_488_142, 18_061_054, 3_318_960]
+    assert walked == one_a_shuffle == shuffled == [1_067_638, 55_488_142, 18_061_054, 3_318_960]

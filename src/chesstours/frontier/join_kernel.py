@@ -15,7 +15,7 @@ Two states join into tours when on every place the degrees add up to two
 (or to one, at an end of an open tour), and the fragments of both halves,
 end to end, make one cycle (or one path). On a processor with byte
 shuffles (:mod:`chesstours.frontier.shuffle`) every partner is tested in
-them, sixteen places at a time. Elsewhere a partner that joins some place
+them, sixteen places at a time (two partners at a time with AVX2). Elsewhere a partner that joins some place
 to the same place as the state closes a cycle of two fragments (or, at a
 tour end, the whole path) too soon: one word-parallel test of the two
 words of mates drops it; the others are walked four at a time
@@ -29,7 +29,7 @@ from numba import njit
 
 from .kernel import pack, unpack
 from .layout import EMPTY, ENDED, FREE, FULL, MAX_LABEL, MAX_MIDDLE, OVERFLOW  # noqa: F401  (globals of the kernels)
-from .shuffle import SHUFFLE, cycles_of, paths_of, spread
+from .shuffle import SHUFFLE, SHUFFLE_TWO, cycles2_of, cycles_of, paths2_of, paths_of, spread
 from .table import add_to, mix
 
 
@@ -616,6 +616,17 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
             a_lo, a_hi, fixed_lo, fixed_hi = spread(ma, active)
             s_lo = np.uint64(0)
             s_hi = np.uint64(0)
+            if SHUFFLE_TWO:  # two partners a shuffle
+                while j + 2 <= j1:
+                    k2 = (cycles2_of(a_lo, a_hi, mates_b[j], mates_b[j + 1], fixed_lo, fixed_hi, active) if cycle
+                          else paths2_of(a_lo, a_hi, mates_b[j], mates_b[j + 1], fixed_lo, fixed_hi, active))
+                    c = counts_b[j] & ones[k2 & np.uint64(255)]
+                    s = s_lo + c
+                    s_hi += np.uint64(1) if s < c else np.uint64(0)
+                    c = counts_b[j + 1] & ones[k2 >> np.uint64(8)]
+                    s_lo = s + c
+                    s_hi += np.uint64(1) if s_lo < c else np.uint64(0)
+                    j += 2
             for jj in range(j, j1):
                 mb = mates_b[jj]
                 k = (cycles_of(a_lo, a_hi, mb, fixed_lo, fixed_hi, active) if cycle

@@ -29,7 +29,10 @@ walk of up to eight dependent steps: 2.4 ns a pair in a loop, against 7 to
 15 ns for one walk at a time (measured on this project's 2-core machine).
 The shuffle is an x86 instruction: elsewhere, or where numba compiles for
 another processor than this one, :data:`SHUFFLE` is False and the join
-walks.
+walks. Where the processor has AVX2 (:data:`SHUFFLE_TWO`), whose 32-byte
+shuffle works on each 16-byte half alone, two partners of a state are tested
+in one go (:data:`cycles2_of`), ``A`` in both halves and one partner's ``B``
+in each.
 """
 
 from __future__ import annotations
@@ -43,7 +46,8 @@ from numba import njit, types
 from numba.core import cgutils, config
 from numba.extending import intrinsic
 
-__all__ = ["SHUFFLE", "spread", "cycles_of", "paths_of", "cycles_shuffled", "paths_shuffled", "cycles_walked"]
+__all__ = ["SHUFFLE", "SHUFFLE_TWO", "spread", "cycles_of", "paths_of", "cycles2_of", "paths2_of", "cycles_shuffled",
+           "paths_shuffled", "cycles2_shuffled", "paths2_shuffled", "cycles_walked", "cycles2_walked"]
 
 
 def _can_shuffle() -> bool:
@@ -58,6 +62,19 @@ def _can_shuffle() -> bool:
 
 #: Whether the join tests for one cycle in byte shuffles (:func:`cycles_of`) rather than walks.
 SHUFFLE = _can_shuffle()
+
+
+def _can_shuffle_two() -> bool:
+    """Whether :data:`SHUFFLE` holds and the processor has AVX2's 32-byte shuffle, two partners at once."""
+    try:
+        return SHUFFLE and bool(_llvm.get_host_cpu_features().get("avx2"))
+    except Exception:  # pragma: no cover - an llvmlite that cannot tell
+        return False
+
+
+#: Whether the join tests two partners a shuffle (:func:`cycles2_of`): AVX2 shuffles each 16-byte half of a
+#: 32-byte register on its own, one partner a half.
+SHUFFLE_TWO = _can_shuffle_two()
 
 
 #: Each place's own number in its byte, places 0 to 7 and 8 to 15.
@@ -111,12 +128,56 @@ def _bytes(builder, lo, hi):
     return builder.bitcast(v, ir.VectorType(ir.IntType(8), 16))
 
 
-def _shuffle(builder, table, index):
-    """``table[index[i]]`` for each of sixteen bytes (``pshufb``)."""
-    v16 = ir.VectorType(ir.IntType(8), 16)
-    fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(v16, [v16, v16]),
-                                        "llvm.x86.ssse3.pshuf.b.128")
+def _shuffle(builder, table, index, lanes=1):
+    """``table[index[i]]`` for each of sixteen bytes (``pshufb``); ``lanes=2``: each 16-byte half of 32 bytes
+    on its own (``vpshufb``, AVX2)."""
+    v = ir.VectorType(ir.IntType(8), 16 * lanes)
+    name = "llvm.x86.ssse3.pshuf.b.128" if lanes == 1 else "llvm.x86.avx2.pshuf.b"
+    fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(v, [v, v]), name)
     return builder.call(fn, [table, index])
+
+
+def _twice(builder, v):
+    """The 16 bytes of ``v`` in both halves of 32."""
+    return builder.shuffle_vector(v, v, ir.Constant(ir.VectorType(ir.IntType(32), 32), list(range(16)) * 2))
+
+
+def _count_cycles(builder, a, b, active, rounds, lanes):
+    """The cycles of ``B o A`` among the places of ``active``, by ``rounds`` doublings, in each of ``lanes``
+    16-byte halves (bytes of ``a`` and ``b``: each place's mate in that half): a word of their counts, eight
+    bits a lane."""
+    i8, i64 = ir.IntType(8), ir.IntType(64)
+    step = _shuffle(builder, b, a, lanes)  # P = B o A
+    identity = ir.Constant(ir.VectorType(i8, 16 * lanes), list(range(16)) * lanes)
+    least = identity
+    for r in range(rounds):
+        seen = _shuffle(builder, least, step, lanes)
+        least = builder.select(builder.icmp_unsigned("<", seen, least), seen, least)
+        if r < rounds - 1:
+            step = _shuffle(builder, step, step, lanes)
+    own = builder.zext(builder.bitcast(builder.icmp_unsigned("==", least, identity), ir.IntType(16 * lanes)), i64)
+    ctpop = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64]), "llvm.ctpop.i64")
+    total = builder.call(ctpop, [builder.and_(own, active)])
+    for lane in range(1, lanes):
+        mine = builder.and_(builder.lshr(own, ir.Constant(i64, 16 * lane)), active)
+        total = builder.or_(total, builder.shl(builder.call(ctpop, [mine]), ir.Constant(i64, 8 * lane)))
+    return total
+
+
+def _mates_b(builder, words, fixed):
+    """The bytes of the partners' mates (``words``, four bits a place, one partner a 16-byte half), each place
+    that is no fragment end set to itself (``fixed``, the bytes of those places, zero at the ends)."""
+    i8, i32, i64 = ir.IntType(8), ir.IntType(32), ir.IntType(64)
+    n = len(words)
+    v = ir.Constant(ir.VectorType(i64, n), None)
+    for k, w in enumerate(words):
+        v = builder.insert_element(v, w, ir.Constant(i32, k))
+    packed = builder.bitcast(v, ir.VectorType(i8, 8 * n))
+    low = builder.and_(packed, ir.Constant(ir.VectorType(i8, 8 * n), [15] * (8 * n)))
+    high = builder.lshr(packed, ir.Constant(ir.VectorType(i8, 8 * n), [4] * (8 * n)))
+    order = ir.Constant(ir.VectorType(i32, 16 * n),
+                        [8 * lane + k + 8 * n * h for lane in range(n) for k in range(8) for h in (0, 1)])
+    return builder.or_(builder.shuffle_vector(low, high, order), fixed)
 
 
 @njit(cache=True, inline="always")
@@ -147,29 +208,36 @@ def _cycles_in(rounds: int):
 
         def codegen(context, builder, signature, args):
             a_lo, a_hi, mates_b, fixed_lo, fixed_hi, active = args
-            i8, i32, i64 = ir.IntType(8), ir.IntType(32), ir.IntType(64)
-            v8 = ir.VectorType(i8, 8)
-            a = _bytes(builder, a_lo, a_hi)
-            packed = builder.bitcast(mates_b, v8)
-            low = builder.and_(packed, ir.Constant(v8, [15] * 8))
-            high = builder.lshr(packed, ir.Constant(v8, [4] * 8))
-            order = ir.Constant(ir.VectorType(i32, 16), [k + 8 * h for k in range(8) for h in (0, 1)])
-            b = builder.or_(builder.shuffle_vector(low, high, order), _bytes(builder, fixed_lo, fixed_hi))
-            step = _shuffle(builder, b, a)  # P = B o A
-            identity = ir.Constant(ir.VectorType(i8, 16), list(range(16)))
-            least = identity
-            for r in range(rounds):
-                seen = _shuffle(builder, least, step)
-                least = builder.select(builder.icmp_unsigned("<", seen, least), seen, least)
-                if r < rounds - 1:
-                    step = _shuffle(builder, step, step)
-            own = builder.zext(builder.bitcast(builder.icmp_unsigned("==", least, identity), ir.IntType(16)), i64)
-            ctpop = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64]), "llvm.ctpop.i64")
-            return builder.call(ctpop, [builder.and_(own, active)])
+            b = _mates_b(builder, [mates_b], _bytes(builder, fixed_lo, fixed_hi))
+            return _count_cycles(builder, _bytes(builder, a_lo, a_hi), b, active, rounds, 1)
 
         return sig, codegen
 
     return cycles
+
+
+def _cycles2_in(rounds: int):
+    """:func:`_cycles_in` for two partners at once, one a 16-byte half (AVX2): their counts, eight bits each."""
+
+    @intrinsic
+    def cycles2(typingctx, a_lo, a_hi, mates_b0, mates_b1, fixed_lo, fixed_hi, active):
+        sig = types.uint64(*[types.uint64] * 7)
+
+        def codegen(context, builder, signature, args):
+            a_lo, a_hi, mates_b0, mates_b1, fixed_lo, fixed_hi, active = args
+            b = _mates_b(builder, [mates_b0, mates_b1], _twice(builder, _bytes(builder, fixed_lo, fixed_hi)))
+            return _count_cycles(builder, _twice(builder, _bytes(builder, a_lo, a_hi)), b, active, rounds, 2)
+
+        return sig, codegen
+
+    return cycles2
+
+
+@njit(cache=True, inline="always")
+def cycles2_walked(a_lo, a_hi, mates_b0, mates_b1, fixed_lo, fixed_hi, active):
+    """:func:`cycles_walked` of two partners, their counts eight bits each (as :data:`cycles2_of`)."""
+    return (cycles_walked(a_lo, a_hi, mates_b0, fixed_lo, fixed_hi, active)
+            | (cycles_walked(a_lo, a_hi, mates_b1, fixed_lo, fixed_hi, active) << np.uint64(8)))
 
 
 #: The cycles of ``B o A`` among the fragment ends ``active`` (a bit a place), where :data:`SHUFFLE` is True
@@ -188,3 +256,11 @@ paths_shuffled = _cycles_in(4)
 cycles_of = cycles_shuffled if SHUFFLE else cycles_walked
 #: :func:`cycles_of` for open counts, through sixteen places (:data:`paths_shuffled`).
 paths_of = paths_shuffled if SHUFFLE else cycles_walked
+
+#: :func:`cycles_shuffled` and :func:`paths_shuffled` of two partners (``mates_b0``, ``mates_b1``) in one 32-byte
+#: shuffle, where :data:`SHUFFLE_TWO` is True (else by walks): the first's count in the low eight bits, the
+#: second's in the next eight.
+cycles2_shuffled = _cycles2_in(3)
+paths2_shuffled = _cycles2_in(4)
+cycles2_of = cycles2_shuffled if SHUFFLE_TWO else cycles2_walked
+paths2_of = paths2_shuffled if SHUFFLE_TWO else cycles2_walked
