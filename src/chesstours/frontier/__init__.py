@@ -99,7 +99,9 @@ inserts asked for their table lines ahead, which took the inserts of 6x8
 open to 0.58 of their time: ``python benchmarks/bench_frontier.py --kernels
 6x8``.) Since each pair is tested in byte shuffles
 (:mod:`chesstours.frontier.shuffle`), the join of 8x8 closed takes 54
-CPU-seconds where the walks took 98 the same hour. Replayed on 7x8
+CPU-seconds where the walks took 98 the same hour, and since two partners
+go through one shuffle where the processor has AVX2, 36 to 38 where one a
+shuffle took 45 to 52. Replayed on 7x8
 closed, the tests of its 59 million pairs take a third of the join, and
 reading, sorting and finding the runs of its 2.9 million streamed states
 the rest (some 190 ns a state); the sweeps' 170 CPU-seconds are now most
