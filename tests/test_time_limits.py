@@ -55,3 +55,21 @@ def test_a_time_limit_holds(name):
     with pytest.raises(ct.LimitReached):
         CALLS[name]()
     assert time.perf_counter() - t0 < LIMIT + (POOL_SLACK if "tasks" in name else SLACK)
+
+
+def test_a_count_s_time_limit_counts_its_plan_too(monkeypatch):
+    """A count's plan (the estimate's probes run in Python on an empty compile cache: a second or two) spends the
+    limit too: a plan made slow here leaves the count the rest, not the whole limit again."""
+    import chesstours.count as count_module
+
+    plan = count_module.policy.plan_count
+
+    def slow_plan(*args, **kwargs):
+        time.sleep(2 * LIMIT)
+        return plan(*args, **kwargs)
+
+    monkeypatch.setattr(count_module.policy, "plan_count", slow_plan)
+    t0 = time.perf_counter()
+    with pytest.raises(ct.LimitReached):
+        ct.count_tours("7x7", start="a1", method="backtrack", time_limit=LIMIT)
+    assert time.perf_counter() - t0 < 2 * LIMIT + 0.6  # the plan's two seconds and the stop; not three more

@@ -207,13 +207,16 @@ def count_tours(
         raise InvalidArgument(plan.refusal)
     if plan.method == "theory":
         return TourCount(board, piece, closed, s, e, 0, 0, 0, time.perf_counter() - t0, "theory")
+    # the time limit is the whole count's: the plan (an estimate's probes, in Python on an empty compile cache,
+    # can take a second or two) spent some of it
+    left = None if time_limit is None else max(0.0, t0 + time_limit - time.perf_counter())
     if plan.method == "frontier":
-        return count_by_frontier(board, piece, closed, s, e, time_limit=time_limit, progress=progress,
+        return count_by_frontier(board, piece, closed, s, e, time_limit=left, progress=progress,
                                  workers=workers, spill_dir=spill_dir)
     tasks = closed_tasks(board, piece, s, e) if closed else open_tasks(board, piece, s, e, pairs=True)
     tasks = split_tasks(board, piece, tasks)
     try:
-        result = run_tasks(board, piece, tasks, time_limit=time_limit, node_limit=node_limit, workers=workers,
+        result = run_tasks(board, piece, tasks, time_limit=left, node_limit=node_limit, workers=workers,
                            progress=progress, plain=plain)
     except KeyboardInterrupt as exc:  # Ctrl-C: what was counted rides on the interrupt as a TourCount
         done = getattr(exc, "partial", None)
