@@ -353,22 +353,20 @@ def stop_compiling(process: subprocess.Popen | None) -> None:
         process.wait()
 
 
-def compile_unless_cached(module: str, *kernels: tuple[str, str]) -> subprocess.Popen | None:
+def compile_unless_cached(module: str, kernel: tuple[str, str]) -> subprocess.Popen | None:
     """Start compiling the kernels of ``module`` in a second process (:func:`compile_in_background`) unless
-    each of ``kernels`` (some of them: their source file and name, as :func:`in_cache_folder` takes them,
-    which needs no numba) is in the compile cache; the process, or None."""
-    return None if all(in_cache_folder(*kernel) for kernel in kernels) else compile_in_background(module)
+    ``kernel`` (one of them: its source file and name, as :func:`in_cache_folder` takes them, which needs no
+    numba) is in the compile cache; the process, or None."""
+    return None if in_cache_folder(*kernel) else compile_in_background(module)
 
 
 @contextlib.contextmanager
-def compiled_beside(module: str, *kernels: tuple[str, str] | None) -> Iterator[subprocess.Popen | None]:
-    """Compile the kernels of ``module`` in a second process while the ``with`` body runs, unless each of
-    ``kernels`` is in the compile cache (:func:`compile_unless_cached`); none, or None: none is needed. Gives
-    the process (or None) to :func:`await_compiled` before the body needs the kernels, and stops it on the
-    way out, however the body ends, unless the body handed it to an allowance
-    (:meth:`PlainAllowance.compile_with`)."""
-    wanted = [kernel for kernel in kernels if kernel is not None]
-    process = compile_unless_cached(module, *wanted) if wanted else None
+def compiled_beside(module: str, kernel: tuple[str, str] | None) -> Iterator[subprocess.Popen | None]:
+    """Compile the kernels of ``module`` in a second process while the ``with`` body runs, unless ``kernel``
+    is in the compile cache (:func:`compile_unless_cached`); None: none is needed. Gives the process (or
+    None) to :func:`await_compiled` before the body needs the kernels, and stops it on the way out, however
+    the body ends, unless the body handed it to an allowance (:meth:`PlainAllowance.compile_with`)."""
+    process = None if kernel is None else compile_unless_cached(module, kernel)
     try:
         yield process
     finally:
