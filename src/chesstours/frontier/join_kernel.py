@@ -459,6 +459,14 @@ def _add_if(total, ok, c):
     total[0] = s
 
 
+@njit(cache=True, inline="always")
+def _add_masked(lo, hi, c):
+    """``lo + 2**64 hi + c``, two limbs held in registers (:func:`_add_if` adds into an array), ``c`` already
+    masked to zero where the pair makes no tour (a select on the answer would be a branch, which mispredicts)."""
+    s = lo + c
+    return s, hi + (np.uint64(1) if s < c else np.uint64(0))
+
+
 #: Partners of a run filtered at a time before their walks (:func:`join_states`).
 CHUNK = 256
 
@@ -620,21 +628,14 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
                 while j + 2 <= j1:
                     k2 = (cycles2_of(a_lo, a_hi, mates_b[j], mates_b[j + 1], fixed_lo, fixed_hi, active) if cycle
                           else paths2_of(a_lo, a_hi, mates_b[j], mates_b[j + 1], fixed_lo, fixed_hi, active))
-                    c = counts_b[j] & ones[k2 & np.uint64(255)]
-                    s = s_lo + c
-                    s_hi += np.uint64(1) if s < c else np.uint64(0)
-                    c = counts_b[j + 1] & ones[k2 >> np.uint64(8)]
-                    s_lo = s + c
-                    s_hi += np.uint64(1) if s_lo < c else np.uint64(0)
+                    s_lo, s_hi = _add_masked(s_lo, s_hi, counts_b[j] & ones[k2 & np.uint64(255)])
+                    s_lo, s_hi = _add_masked(s_lo, s_hi, counts_b[j + 1] & ones[k2 >> np.uint64(8)])
                     j += 2
             for jj in range(j, j1):
                 mb = mates_b[jj]
                 k = (cycles_of(a_lo, a_hi, mb, fixed_lo, fixed_hi, active) if cycle
                      else paths_of(a_lo, a_hi, mb, fixed_lo, fixed_hi, active))
-                c = counts_b[jj] & ones[k]
-                s = s_lo + c
-                s_hi += np.uint64(1) if s < c else np.uint64(0)
-                s_lo = s
+                s_lo, s_hi = _add_masked(s_lo, s_hi, counts_b[jj] & ones[k])
             total[0] = s_lo
             total[1] = s_hi
         else:
