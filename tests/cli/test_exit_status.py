@@ -167,3 +167,31 @@ def test_a_closed_pipe_in_a_shell_pipeline():
     lines = done.stdout.splitlines()
     assert len(lines) == 2 and len(lines[0].split()) == 36 and lines[1] == "0"
     assert done.stderr == ""
+
+
+def _leaving(body: str) -> subprocess.CompletedProcess:
+    """Run ``body`` in a fresh Python, then :func:`chesstours.cli.leave` with status 3."""
+    script = ("import atexit, sys, threading, time\nfrom chesstours.cli import leave\n" + body + "\nleave(3)\n")
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=_env(), timeout=60)
+
+
+def test_leaving_runs_the_exit_handlers_and_flushes_the_streams_with_the_status():
+    done = _leaving("atexit.register(lambda: print('handler ran', file=sys.stderr))\n"
+                    "sys.stdout.write('no newline, still buffered')")
+    assert done.returncode == 3
+    assert done.stdout == "no newline, still buffered"
+    assert done.stderr == "handler ran\n"
+
+
+def test_leaving_waits_for_a_thread_that_is_not_a_daemon():
+    done = _leaving("def late():\n    time.sleep(0.3)\n    print('thread done', flush=True)\n"
+                    "threading.Thread(target=late).start()")
+    assert done.returncode == 3 and done.stdout == "thread done\n"
+
+
+def test_the_program_and_python_m_end_through_leave():
+    pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'chesstours = "chesstours.cli:entry"' in pyproject
+    done = subprocess.run([sys.executable, "-m", "chesstours", "tour", "5x5", "--start", "b1"], capture_output=True,
+                          text=True, env=_env(), timeout=120)
+    assert done.returncode == 1 and one_line(done.stderr)
