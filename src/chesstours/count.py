@@ -37,9 +37,10 @@ from .backtrack.where import TourProperty, parse_where
 from .board import Board, Holes
 from .errors import InvalidArgument, LimitReached
 from .existence.reasons import obstruction
-from .machine import await_compiled, compiled_beside, in_cache_folder, memory_limit
+from .machine import await_compiled, compiled_beside, in_cache_folder, memory_limit, ready_numba
 from .pieces import KNIGHT, Leaper, parse_piece
 from .policy import CountMethod
+from .policy.choices import READY_NUMBA_POSITIONS
 from .scale import Spread, count_parts_spread, count_spread
 
 __all__ = ["count_tours", "estimate_count", "TourCount", "StripCount", "count_strip", "directed_undirected"]
@@ -200,6 +201,10 @@ def count_tours(
             # the search goes on in Python while the kernel compiles there, and in the kernel once it is in the
             # cache: a search over before then never waits for it
             plain.compile_with(warming)
+            if plan.states is not None and plan.states > READY_NUMBA_POSITIONS:
+                # a search that outlasts the compiling by far: numba readies its compiler here now, while the
+                # other process compiles, not once the kernel is cached (see READY_NUMBA_POSITIONS)
+                ready_numba()
         elif plan.method == "backtrack":
             # the kernel is in the cache when that process has compiled it (if it failed, the kernel compiles here)
             await_compiled(warming, None if time_limit is None else t0 + time_limit, SEARCH_KERNEL)

@@ -33,7 +33,7 @@ from .errors import InvalidArgument
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "PlainAllowance",
            "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below", "kernels_loaded",
            "compile_in_background", "compile_unless_cached", "compiled_beside", "compiling", "await_compiled",
-           "stop_compiling",
+           "stop_compiling", "ready_numba",
            "COMPILE_WAIT"]
 
 #: The share of this machine's memory that one job may plan to use.
@@ -312,7 +312,7 @@ def await_compiled(process: subprocess.Popen | None, deadline: float | None = No
     otherwise wait for (a quarter of a second)."""
     if process is not None:
         if process.poll() is None:
-            _ready_numba()
+            ready_numba()
         seconds = COMPILE_WAIT if deadline is None else min(COMPILE_WAIT, deadline - time.perf_counter())
         until = time.perf_counter() + max(0.0, seconds)
         while compiling(process, kernel) and time.perf_counter() < until:
@@ -334,7 +334,7 @@ def _stop_background() -> None:
         stop_compiling(process)
 
 
-def _ready_numba() -> None:
+def ready_numba() -> None:
     """Set up numba's compiler for this machine's processor now (its registries of typed operations), as the
     first kernel compiled or loaded from the cache would."""
     try:

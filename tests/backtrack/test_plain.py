@@ -294,6 +294,20 @@ def test_a_count_moves_to_the_kernel_compiled_beside_its_estimate(empty_cache, m
     assert len(started) == 1 and started[0].returncode == 0
 
 
+@pytest.mark.parametrize("above", [1, 10**12])
+def test_a_count_estimated_large_readies_numba_while_its_kernel_compiles(empty_cache, monkeypatch, above):
+    from chesstours import count as count_module
+
+    monkeypatch.setattr(count_module, "in_cache_folder", lambda source, name: False)
+    monkeypatch.setattr(count_module, "READY_NUMBA_POSITIONS", above)
+    readied = []
+    monkeypatch.setattr(count_module, "ready_numba", lambda: readied.append(True))
+    start, started = empty_cache
+    start(60)
+    assert ct.count_tours("4x8").directed > 0
+    assert readied == ([True] if above == 1 else [])  # 748,000 positions: past one, not past a trillion
+
+
 def test_a_warm_cache_starts_no_compiling_process(monkeypatch):
     by_frontier = ct.count_tours("5x6", method="frontier").directed
     monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)

@@ -29,7 +29,7 @@ __all__ = [
     "FindMethod", "CountMethod", "Tiebreak", "Order", "BishopMethod",
     "FIND_METHODS", "COUNT_METHODS", "TIEBREAKS", "ORDERS", "BISHOP_METHODS", "BISHOP_METHOD_HELP",
     "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
-    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "COLD_FRONTIER_STATES", "FRONTIER_PLAIN_SECONDS", "FRONTIER_COLD_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
+    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "READY_NUMBA_POSITIONS", "COLD_FRONTIER_STATES", "FRONTIER_PLAIN_SECONDS", "FRONTIER_COLD_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
     "ESTIMATE_ABOVE_SQUARES", "TASKS_PER_WORKER", "MIN_TASKS", "CLUSTER_WORKERS", "MAX_SPLIT_ON", "MAX_CLASS_SPLIT_ON", "BACKTRACK_IN_TASKS_SECONDS", "WALK_COMPILED_ABOVE", "CONSTRUCT_COMPILED_ABOVE", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
     "plain_allowance", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
     "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
@@ -79,6 +79,13 @@ PROBES_RUN_LOW = 2.0
 #: backtracking (8.1 million positions), 2.3 s by the frontier method; 6x6 closed (700 thousand positions,
 #: estimated at 790 thousand) 2.3 to 2.7 s, and 1.5 s.
 COLD_SEARCH_POSITIONS = 500_000
+#: A count by backtracking estimated past this many positions, whose kernel compiles in another process
+#: while the search starts in plain Python, has numba ready its compiler in this process at once: the
+#: kernel's first load does that anyway (some 0.8 s: importing numba, then its registries of typed
+#: operations), and done while the other process compiles it costs the count a few million positions in
+#: Python (some 600,000 a second) instead of a pause once the kernel is in the cache, where the search then
+#: goes on.
+READY_NUMBA_POSITIONS = 5_000_000
 #: On an empty compile cache ``auto`` counts by the frontier method in plain Python without estimating
 #: backtracking first where that method's forecast is at most this many states: the estimate's probes, in
 #: Python too, took 0.2 to 0.3 s of such a count (6x6 closed, forecast 260 thousand states, 37,680 extended;
