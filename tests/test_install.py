@@ -187,3 +187,17 @@ def test_the_cache_folder_is_read_as_numba_reads_it(tmp_path):
     assert out.returncode == 0, out.stderr
     # warm() compiles the search kernel, then the probes' kernel (for the counts that follow)
     assert out.stdout.split("\n")[:2] == ["[(False, False), (False, False)]", "[(True, True), (True, True)]"]
+
+
+@pytest.mark.parametrize("compiler", [True, False])
+def test_a_compiling_process_steps_back_to_the_lowest_priority_and_no_other(compiler):
+    env = {k: v for k, v in os.environ.items() if k != machine._COMPILER}
+    if compiler:
+        env[machine._COMPILER] = "chesstours.backtrack.search"
+    script = ("import os; from chesstours.machine import lowest_priority\n"
+              "before = os.getpriority(os.PRIO_PROCESS, 0); lowest_priority()\n"
+              "print(before, os.getpriority(os.PRIO_PROCESS, 0))")
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True,
+                          timeout=60)
+    before, after = map(int, done.stdout.split())
+    assert after == (19 if compiler else before)

@@ -33,7 +33,7 @@ from .errors import InvalidArgument
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "PlainAllowance",
            "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below", "kernels_loaded",
            "compile_in_background", "compile_unless_cached", "compiled_beside", "compiling", "await_compiled",
-           "stop_compiling", "ready_numba",
+           "stop_compiling", "ready_numba", "lowest_priority",
            "COMPILE_WAIT"]
 
 #: The share of this machine's memory that one job may plan to use.
@@ -284,6 +284,19 @@ def compile_in_background(module: str) -> subprocess.Popen | None:
                                 env={**os.environ, _COMPILER: module})
     except OSError:  # pragma: no cover - no process to spare
         return None
+
+
+def lowest_priority() -> None:
+    """Run this process at the lowest priority from now on (where the system has priorities): a process of
+    :func:`compile_in_background` calls it once the kernel its job waits for is compiled, before the kernels
+    that serve later jobs, so that the job's own threads have the cores. Elsewhere (a ``warm()`` called in
+    a program's own process) it does nothing."""
+    if not os.environ.get(_COMPILER):
+        return
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, 19)
+    except (AttributeError, OSError):  # pragma: no cover - no priorities here
+        pass
 
 
 #: Seconds a job waits at most for the kernels compiling in another process (a few on an empty cache; ten

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..board import Board
-from ..machine import PlainAllowance, advance_in_turn
+from ..machine import PlainAllowance, advance_in_turn, lowest_priority
 from ..pieces import KNIGHT, move_table
 from ..rng import seeded
 from ..words import Status
@@ -53,8 +53,11 @@ def warm() -> None:
     search calls them with: :func:`chesstours.machine.compile_in_background` runs it while a count's
     estimate probes the search in Python, and the count goes on in the search kernel as soon as it is in the
     cache (the probes' kernel serves the counts that follow: their estimates run compiled once both are
-    cached). The set-up runs in Python (an allowance of no positions), as a count's does."""
+    cached). The set-up runs in Python (an allowance of no positions), as a count's does. The probes'
+    kernel compiles at the lowest priority (:func:`chesstours.machine.lowest_priority`): by then the count
+    that started the process searches in the search kernel, on every core."""
     Search(move_table(Board(3, 4), KNIGHT), [0], plain=PlainAllowance(0)).run()
+    lowest_priority()
     Search(move_table(Board(3, 4), KNIGHT), [0], plain=PlainAllowance(0)).estimate(probes=1)
 
 
