@@ -623,9 +623,11 @@ def warm() -> None:
     join's are :func:`chesstours.frontier.join_kernel.warm`'s).
     :func:`chesstours.machine.compile_in_background` runs it while a count on an empty compile cache runs its
     first steps in plain Python (:class:`chesstours.frontier.plain.FrontierAllowance`), which go on in the
-    kernels once they are in the cache."""
+    kernels once they are in the cache. The strips' kernel, which no count of a whole board needs, compiles
+    last and at the lowest priority (:func:`chesstours.machine.lowest_priority`): the count runs compiled
+    by then, on every core."""
     from ..board import Board
-    from ..machine import use_compiled_only
+    from ..machine import lowest_priority, use_compiled_only
     from ..pieces import KNIGHT
     from .plan import best_plan
 
@@ -633,4 +635,5 @@ def warm() -> None:
     sweep = best_plan(Board(3, 4), KNIGHT)
     run_sweep(sweep.steps, sweep.max_slots, False, 2, threads=1)
     _Part(64, 2).grow(128, 0, np.zeros(1, np.int64))  # a table that fills grows
+    lowest_priority()
     run_sweep(sweep.steps, sweep.max_slots, False, 2, threads=1, line_ends=sweep.line_ends, strip=True)  # strips
