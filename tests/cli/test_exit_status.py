@@ -195,3 +195,8 @@ def test_the_program_and_python_m_end_through_leave():
     done = subprocess.run([sys.executable, "-m", "chesstours", "tour", "5x5", "--start", "b1"], capture_output=True,
                           text=True, env=_env(), timeout=120)
     assert done.returncode == 1 and one_line(done.stderr)
+
+
+def test_leaving_without_standard_streams_still_ends_with_the_status():
+    done = _leaving("sys.stdout = None\nsys.stderr = None")
+    assert done.returncode == 3

@@ -146,7 +146,8 @@ def leave(status: int) -> NoReturn:
     run_handlers()
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
+            if stream is not None:  # None: a process started without the stream
+                stream.flush()
         except (OSError, ValueError):  # a reader gone, or a stream closed: nothing more can reach it
             pass
     os._exit(status)
