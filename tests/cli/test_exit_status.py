@@ -200,3 +200,17 @@ def test_the_program_and_python_m_end_through_leave():
 def test_leaving_without_standard_streams_still_ends_with_the_status():
     done = _leaving("sys.stdout = None\nsys.stderr = None")
     assert done.returncode == 3
+
+
+_TEARDOWN = "class Torn:\n    def __del__(self):\n        print('torn down', flush=True)\nkept = Torn()\n"
+
+
+@pytest.mark.parametrize("pool", [False, True])
+def test_leaving_skips_the_teardown_unless_a_pool_of_processes_was_made(pool):
+    # chesstours' pools spawn their processes, whose semaphores multiprocessing's resource tracker watches:
+    # its count of them holds only after the interpreter's own teardown
+    held = "import multiprocessing\nheld = multiprocessing.get_context('spawn').Semaphore()\n" if pool else ""
+    done = _leaving(_TEARDOWN + held)
+    assert done.returncode == 3
+    assert done.stdout == ("torn down\n" if pool else "")
+    assert "leaked" not in done.stderr

@@ -135,13 +135,15 @@ def leave(status: int) -> NoReturn:
     Nothing of the program's own waits for it: the exit handlers still run
     (compiling processes stopped, temporary folders removed, logs flushed)
     and the standard streams are flushed, then the process ends. Where a
-    thread that is not a daemon still runs, or this Python has no way to run
-    the exit handlers first, the process ends the usual way.
+    thread that is not a daemon still runs, a pool of processes was made
+    (multiprocessing's resource tracker, told of its semaphores as they are
+    freed, would report them leaked), or this Python has no way to run the
+    exit handlers first, the process ends the usual way.
     """
     run_handlers = getattr(atexit, "_run_exitfuncs", None)
     main_thread = threading.main_thread()
     running = [t for t in threading.enumerate() if t is not main_thread and not t.daemon and t.is_alive()]
-    if run_handlers is None or running:
+    if run_handlers is None or running or _tracks_resources():
         sys.exit(status)
     run_handlers()
     for stream in (sys.stdout, sys.stderr):
@@ -151,6 +153,13 @@ def leave(status: int) -> NoReturn:
         except (OSError, ValueError):  # a reader gone, or a stream closed: nothing more can reach it
             pass
     os._exit(status)
+
+
+def _tracks_resources() -> bool:
+    """Whether multiprocessing's resource tracker runs for this process (a pool of processes was made): it
+    counts the semaphores it was told of, and only the interpreter's own teardown tells it of all of them."""
+    tracker = sys.modules.get("multiprocessing.resource_tracker")
+    return getattr(getattr(tracker, "_resource_tracker", None), "_pid", None) is not None
 
 
 @functools.cache
