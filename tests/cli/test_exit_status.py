@@ -214,3 +214,9 @@ def test_leaving_skips_the_teardown_unless_a_pool_of_processes_was_made(pool):
     assert done.returncode == 3
     assert done.stdout == ("torn down\n" if pool else "")
     assert "leaked" not in done.stderr
+
+
+def test_a_profiled_run_still_prints_its_profile():
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-m", "chesstours", "exists", "5x5"],
+                          capture_output=True, text=True, env=_env(), timeout=120)
+    assert done.returncode == 0 and "function calls" in done.stdout

@@ -137,13 +137,15 @@ def leave(status: int) -> NoReturn:
     and the standard streams are flushed, then the process ends. Where a
     thread that is not a daemon still runs, a pool of processes was made
     (multiprocessing's resource tracker, told of its semaphores as they are
-    freed, would report them leaked), or this Python has no way to run the
+    freed, would report them leaked), a profiler or a tracer watches (it
+    reports once the program is over), or this Python has no way to run the
     exit handlers first, the process ends the usual way.
     """
     run_handlers = getattr(atexit, "_run_exitfuncs", None)
     main_thread = threading.main_thread()
     running = [t for t in threading.enumerate() if t is not main_thread and not t.daemon and t.is_alive()]
-    if run_handlers is None or running or _tracks_resources():
+    watched = sys.getprofile() is not None or sys.gettrace() is not None  # a profiler, a debugger, coverage
+    if run_handlers is None or running or watched or _tracks_resources():
         sys.exit(status)
     run_handlers()
     for stream in (sys.stdout, sys.stderr):
