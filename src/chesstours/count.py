@@ -412,7 +412,7 @@ def _extra(result) -> dict:
     if result.residues:
         extra["residues"] = result.residues  # sweeps modulo a prime that made a count past 2**128
     if result.plain_states:
-        extra["plain_states"] = result.plain_states  # extended in plain Python while the kernels compiled
+        extra["plain_states"] = result.plain_states  # extended in plain Python (chesstours.frontier.plain)
     return extra
 
 

@@ -41,12 +41,12 @@ def _kernel_step(states: dict[int, int], step, budget: int, closed: bool, finish
 
 def _same_steps(sweep, budget: int, closed: bool, finish: bool) -> None:
     """Every step of ``sweep`` makes the same states with the same counts in Python as in the kernel."""
-    in_python, in_kernel = {plain.EMPTY_STATE: 1}, {0: 1}
+    in_python, in_kernel = plain.EMPTY, {0: 1}
     for t, step in enumerate(sweep.steps):
         last = finish and t == len(sweep.steps) - 1
         in_python, done_python = plain.extend(in_python, step, budget, closed, last)
         in_kernel, done_kernel = _kernel_step(in_kernel, step, budget, closed, last)
-        assert {plain.to_key(s): c for s, c in in_python.items()} == in_kernel, t
+        assert in_python.as_dict() == in_kernel, t
         assert done_python == done_kernel, t
 
 
@@ -71,25 +71,16 @@ def test_each_step_in_python_makes_the_states_the_kernel_makes(rows, cols, piece
         _same_steps(halves.right, budget, closed, False)
 
 
-@given(st.lists(st.sampled_from([0, 1, 2, 3, 4, 5, 6, 7, 8, 14, 15]), max_size=17), st.integers(0, 2))
-def test_a_state_is_its_kernel_key_and_back(codes, ends):
-    state = bytes(codes[::-1]) + bytes((ends,))
-    assert plain.from_key(plain.to_key(state), len(codes)) == state
-
-
-def test_states_compare_as_their_kernel_keys(tmp_path):
-    states = [plain.from_key(k, 6) for k in range(0, 3 * 11**6, 7919)]
-    assert sorted(states) == sorted(states, key=plain.to_key)  # the mirror keeps the smaller of a pair either way
-
-
 # -- whole counts on an empty compile cache -------------------------------------------------------------------
 
 
 @pytest.fixture
 def compiling(monkeypatch):
     """An empty compile cache: the frontier's kernels 'compile' in processes of ours (``start(seconds)``; None:
-    no process, and the count runs compiled)."""
+    no process, and the count runs compiled). Every count here has them compile, however small (a count within
+    ``PLAIN_ONLY_EXTENDED`` would run wholly in Python: see the tests after these)."""
     started: list[tuple[str, subprocess.Popen]] = []
+    monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", 0)
 
     def start(seconds: float | None) -> None:
         def compile_in_background(module: str) -> subprocess.Popen | None:
@@ -123,12 +114,32 @@ def test_a_small_count_runs_in_python_and_never_compiles_the_join(compiling, row
     assert started[0][1].poll() is not None  # stopped with the count
 
 
+@pytest.mark.parametrize("cached", [False, True])
+@pytest.mark.parametrize(("rows", "cols", "closed"), [(6, 7, True), (5, 7, False), (4, 16, False)])
+def test_a_count_forecast_small_runs_wholly_in_python_without_compiling(compiling, monkeypatch, rows, cols, closed,
+                                                                       cached):
+    start, started = compiling
+    compiled = frontier_count(Board(rows, cols), KNIGHT, closed)
+    assert compiled.plain_states == 0
+    start(60)
+    monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", 400_000)
+    for module in (plain, machine):
+        monkeypatch.setattr(module, "in_cache_folder", lambda source, name: cached)
+    counted = frontier_count(Board(rows, cols), KNIGHT, closed)
+    assert counted.count == compiled.count and counted.states_total == compiled.states_total
+    assert counted.plain_states == counted.states_total and not started  # no process compiles anything
+    assert isinstance(plain.allowance(1e5, [], 1e5), plain.FrontierAllowance)
+    # a process that has loaded the kernels counts in them
+    monkeypatch.setattr(plain, "compiled_below", lambda *args: True)
+    assert plain.allowance(1e5, [], 1e5) is None
+
+
 def test_a_count_moves_to_the_kernels_once_they_are_compiled(compiling):
     start, started = compiling
-    compiled = frontier_count(Board(5, 7), KNIGHT)  # 238 thousand states: seconds in Python
+    compiled = frontier_count(Board(6, 8), KNIGHT, True)  # 439 thousand states: seconds in Python
     start(0.3)
-    counted = frontier_count(Board(5, 7), KNIGHT)
-    assert counted.count == compiled.count == 622_868 and counted.states_total == compiled.states_total
+    counted = frontier_count(Board(6, 8), KNIGHT, True)
+    assert counted.count == compiled.count == 55_488_142 and counted.states_total == compiled.states_total
     assert 0 < counted.plain_states < counted.states_total
     # the join's kernels compile once the count leaves Python, and it waits for them
     assert [m for m, _ in started] == ["chesstours.frontier.run", "chesstours.frontier.join_kernel"]
@@ -205,7 +216,7 @@ def test_the_time_limit_stops_a_count_in_python(compiling):
     start, started = compiling
     start(60)
     with pytest.raises(LimitReached) as info:
-        frontier_count(Board(5, 7), KNIGHT, deadline=time.perf_counter() + 0.2)
+        frontier_count(Board(6, 8), KNIGHT, True, deadline=time.perf_counter() + 0.2)
     assert info.value.partial.complete is False and started[0][1].poll() is not None
 
 
@@ -229,7 +240,7 @@ def test_the_command_says_how_much_of_a_count_ran_in_python(tmp_path):
                          capture_output=True, text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stderr
     assert "undirected: 864" in out.stdout
-    assert "19,463 states extended in plain Python while the kernels compiled" in out.stdout
+    assert "19,463 states extended in plain Python" in out.stdout
 
 
 def test_the_time_limit_stops_a_join_in_python_with_what_the_halves_cost(compiling, monkeypatch):
@@ -243,7 +254,6 @@ def test_the_time_limit_stops_a_join_in_python_with_what_the_halves_cost(compili
         return read_half(*args)
 
     monkeypatch.setattr(plain, "read_half", slow_read_half)
-    monkeypatch.setattr(plain, "LOOK_EVERY", 1)
     with pytest.raises(LimitReached, match="while joining the two halves") as info:
         frontier_count(Board(6, 6), KNIGHT, True, deadline=deadline)
     partial = info.value.partial

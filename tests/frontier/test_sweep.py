@@ -788,8 +788,9 @@ def test_a_state_and_its_mirror_image_fold_to_one_key_the_kernel_and_python_agre
     key = fk.fold(work, sides, n, ends)
     assert key in (fk.pack(work, keep, ends), fk.pack(work, mirror, ends))
     assert fk.fold(reflected, sides, n, ends) == key
-    kept = fp._fold(bytes(int(c) for c in work), bytes(int(c) for c in reflected), ends)
-    assert fp.to_key(kept) == key
+    kept = fp._keep(work.astype(np.uint8)[None, :], keep, mirror)
+    row = np.concatenate([kept[:, ::-1], [[ends]]], axis=1).astype(np.uint8)
+    assert fp._gather(row, np.ones(1, np.uint64)).keys.tolist() == [key]
 
 
 def test_a_line_is_paired_with_its_image_where_the_mirror_maps_it_onto_itself():

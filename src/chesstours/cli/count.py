@@ -182,7 +182,7 @@ def count(
             x = result.extra
             how = " (meet in the middle)" if x.get("how") == "meet in the middle" else ""
             disk = f", {x['peak_disk_mb']:,.1f} MiB on disk" if "peak_disk_mb" in x else ""
-            plain = (f"; {x['plain_states']:,} states extended in plain Python while the kernels compiled"
+            plain = (f"; {x['plain_states']:,} states extended in plain Python"
                      if "plain_states" in x else "")
             typer.echo(f"method:     frontier{how}, {x['max_states']:,} states at most, "
                        f"{x['peak_memory_mb']:,.1f} MiB{disk}{plain}")

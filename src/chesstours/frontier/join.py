@@ -315,7 +315,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
                  join_passes=groups, plain_states=in_python)
 
 
-def _join_in_python(halves: Halves, indexed: dict[bytes, int], streamed: dict[bytes, int], indexed_sweep: Sweep,
+def _join_in_python(halves: Halves, indexed: plain.States, streamed: plain.States, indexed_sweep: Sweep,
                     streamed_sweep: Sweep, closed: bool, budget: int, allowance: FrontierAllowance,
                     deadline: float | None) -> tuple[int, int]:
     """The join of two halves swept in plain Python, in plain Python (the smaller half ``indexed``): the count
@@ -333,4 +333,4 @@ def _join_in_python(halves: Halves, indexed: dict[bytes, int], streamed: dict[by
         late = deadline is not None and time.perf_counter() > deadline
         return late or any(process.poll() is not None for process in allowance.later)
 
-    return plain.join(streamed, nslots, _perm(streamed_sweep, halves.middle).tolist(), closed, index, look=look)
+    return plain.join(streamed, _perm(streamed_sweep, halves.middle).tolist(), closed, index, look=look)

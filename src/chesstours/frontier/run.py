@@ -39,6 +39,7 @@ from ..errors import LimitReached, ResourceError
 from . import plain
 from .disk import Layers, Spilled, load
 from .layout import EMPTY_KEY, NARROW_OVERFLOW
+from .plain import States as PlainStates
 
 if TYPE_CHECKING:
     from .plain import FrontierAllowance
@@ -128,7 +129,7 @@ class FrontierResult:
     join_passes: int = 0
     #: Sweeps modulo a prime whose residues made the count (0: counted directly).
     residues: int = 0
-    #: States extended in plain Python while the kernels compiled (:mod:`chesstours.frontier.plain`).
+    #: States extended in plain Python (:mod:`chesstours.frontier.plain`).
     plain_states: int = 0
 
     @property
@@ -403,7 +404,7 @@ class SweepRun:
 
     result: FrontierResult
     states: list[list[np.ndarray]] = field(default_factory=list)
-    plain: dict[bytes, int] | None = None
+    plain: PlainStates | None = None
 
 
 def return_freed_memory() -> None:
@@ -432,7 +433,7 @@ class _InPython:
     """The steps a sweep ran here: how far it got, the states after them, and what they cost."""
 
     step: int
-    states: dict[bytes, int]
+    states: PlainStates
     total: int = 0
     max_states: int = 1
     peak: int = 0
@@ -448,7 +449,7 @@ def _run_in_python(steps: list, closed: bool, budget: int, allowance: FrontierAl
     """Run the steps of a sweep in plain Python from the empty frontier while ``allowance`` lasts
     (:mod:`chesstours.frontier.plain`), with the time limit, memory watch and progress reports of
     :func:`run_sweep`, which goes on in the kernels from where this stops."""
-    run = _InPython(0, {plain.EMPTY_STATE: 1})
+    run = _InPython(0, plain.EMPTY)
     ends = set(line_ends)
     nsteps = len(steps)
 
@@ -479,7 +480,7 @@ def _run_in_python(steps: list, closed: bool, budget: int, allowance: FrontierAl
         if progress is not None:
             progress(FrontierProgress(t, nsteps, st.square, len(states), run.max_states, phase))
         if strip and t in ends:
-            finished += plain.finish_all(states, len(st.keep), closed)
+            finished += plain.finish_all(states, closed)
             run.per_length.append(finished)
         if t == nsteps - 1:
             run.count = finished

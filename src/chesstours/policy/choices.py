@@ -97,8 +97,8 @@ COLD_FRONTIER_STATES = 300_000
 #: Seconds a state of the frontier method's forecast takes in plain Python, where a count within
 #: :data:`COLD_FRONTIER_STATES` runs there while the method's kernels are not in the compile cache: ``auto``
 #: weighs that, not the kernels' compiling, against backtracking (6x7 closed, a forecast of 260 thousand
-#: states: 1.45 s; 5x7 open, 169 thousand: about 1 s; on a day when this machine ran slow).
-FRONTIER_PLAIN_SECONDS = 6e-6
+#: states: 0.27 s; 5x7 open, 169 thousand: 0.25 to 0.33 s; the steps in numpy, a part of the states at once).
+FRONTIER_PLAIN_SECONDS = 2e-6
 #: Where the frontier method's kernels are not in the compile cache yet, ``auto`` weighs its forecast with this
 #: many seconds more: compiling them takes some 8 s here, the search kernel some 3 s, which a search spends
 #: in plain Python (6x6 without b1: 10.9 and 11.4 s on an empty cache by the frontier method, 5.6 and 7.1 s by
