@@ -56,7 +56,9 @@ def test_a_count_searches_after_an_estimate_exactly_where_the_predicate_says(que
         except InvalidArgument:  # a spill folder with backtracking
             assert method == "backtrack" and spill is not None
             return
-        predicted = policy.searches_after_estimate(board, piece, start, end, closed, method, spill, plain)
+        # the allowance the plan takes by default (as the count passes it): the board's own
+        allowance = plain if plain is not None else policy.plain_allowance(board)
+        predicted = policy.searches_after_estimate(board, piece, start, end, closed, method, spill, allowance)
     searched = bool(estimated) and plan.method == "backtrack" and plan.refusal is None
     assert predicted == searched
 
@@ -82,6 +84,7 @@ def test_auto_weighs_the_frontier_methods_compiling_where_its_kernels_are_not_in
     # weighed so, not as 5 s of compiling, it wins against a search estimated at 1 s, not against one at 0.4 s
     monkeypatch.setattr(frontier_plain, "sweep_kernels_cached", lambda: False)
     monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: True)
+    monkeypatch.setattr(frontier_plain, "PLAIN_ONLY_EXTENDED", 0)  # (else it runs in Python at once: 364 thousand)
     for estimate, method in ((1.0, "frontier"), (0.4, "backtrack")):
         monkeypatch.setattr(counting, "estimate_backtracking", lambda *args, e=estimate, **kwargs: (1e8, e, 2))
         weighed = policy.plan_count(Board(6, 7), KNIGHT, closed=True, plain=PlainAllowance(50_000))
@@ -95,6 +98,7 @@ def test_auto_weighs_the_frontier_methods_compiling_where_its_kernels_are_not_in
 
 def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtracking_would_wait_for_its_kernel(
         monkeypatch):
+    from chesstours.frontier import plain as frontier_plain
     from chesstours.machine import PlainAllowance
 
     def plan(name, cached, closed=False):
@@ -110,12 +114,18 @@ def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtrack
     assert cold.method == "frontier" and "not compiled yet" in cold.why and cold.states <= 1_000_000
     assert not estimated
     monkeypatch.undo()
+    # with the search kernel in the cache: the frontier method still, which runs wholly in Python (some 300
+    # thousand states in all), where the estimate's probes would load numba
     warm = plan("5x7", True)
-    assert warm.method == "backtrack"
+    assert warm.method == "frontier" and "runs wholly in plain Python" in warm.why
+    monkeypatch.setattr(frontier_plain, "PLAIN_ONLY_EXTENDED", 0)
+    assert plan("5x7", True).method == "backtrack"
     # 6x6: the frontier's forecast (2.7 million states) would compile its kernels too
     assert plan("6x6", False).method == "backtrack"
     # 6x6 closed: some 700 thousand positions (1.2 s in Python), a frontier forecast of 260 thousand states
     assert plan("6x6", False, closed=True).method == "frontier" and plan("6x6", True, closed=True).method == "backtrack"
+    monkeypatch.undo()
+    assert plan("6x6", True, closed=True).method == "frontier"  # 91 thousand states forecast in all: in Python
     # 5x6 closed: 4,724 positions, within Python's allowance
     assert plan("5x6", False, closed=True).method == "backtrack"
     # a process that has loaded the kernel (no allowance) backtracks

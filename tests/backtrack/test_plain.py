@@ -268,10 +268,21 @@ def test_a_search_moves_to_the_kernel_once_it_is_compiled(empty_cache, monkeypat
     assert len(started) == 1 and started[0].returncode == 0 and in_kernel
 
 
+def _estimated_first(monkeypatch) -> None:
+    """The policy estimates backtracking before it counts, as where the search kernel is in the cache and the
+    frontier method would not run wholly in plain Python (else it counts 4x8 by that method at once)."""
+    from chesstours.frontier import plain as frontier_plain
+    from chesstours.policy import counting
+
+    monkeypatch.setattr(counting, "in_cache_folder", lambda source, name: True)
+    monkeypatch.setattr(frontier_plain, "PLAIN_ONLY_EXTENDED", 0)
+
+
 def test_a_count_goes_on_in_python_while_the_kernel_compiles_beside_its_estimate(empty_cache, monkeypatch):
     from chesstours import count as count_module
 
     monkeypatch.setattr(count_module, "in_cache_folder", lambda source, name: False)
+    _estimated_first(monkeypatch)
     start, started = empty_cache
     by_frontier = ct.count_tours("4x8", method="frontier").directed
     start(60)  # compiling longer than the count takes in Python
@@ -286,6 +297,7 @@ def test_a_count_moves_to_the_kernel_compiled_beside_its_estimate(empty_cache, m
     from chesstours import count as count_module
 
     monkeypatch.setattr(count_module, "in_cache_folder", lambda source, name: False)
+    _estimated_first(monkeypatch)
     start, started = empty_cache
     by_frontier = ct.count_tours("4x8", method="frontier").directed
     start(0.2)
@@ -300,6 +312,7 @@ def test_a_count_estimated_large_readies_numba_while_its_kernel_compiles(empty_c
 
     monkeypatch.setattr(count_module, "in_cache_folder", lambda source, name: False)
     monkeypatch.setattr(count_module, "READY_NUMBA_POSITIONS", above)
+    _estimated_first(monkeypatch)
     readied = []
     monkeypatch.setattr(count_module, "ready_numba", lambda: readied.append(True))
     start, started = empty_cache

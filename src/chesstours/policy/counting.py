@@ -92,7 +92,7 @@ def searches_after_estimate(board: Board, piece: Leaper, start: int | None, end:
             and ESTIMATE_ABOVE_SQUARES < board.free_count <= MAX_BACKTRACK_COUNT_SQUARES
             and obstruction(board, piece, start, end, closed) is None
             and not (method == "auto" and _cold_frontier_first(plain, lambda: _frontier_states(
-                board, piece, start, end, closed))))
+                board, piece, start, end, closed), board, closed)))
 
 
 def _frontier_states(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool) -> float:
@@ -102,12 +102,23 @@ def _frontier_states(board: Board, piece: Leaper, start: int | None, end: int | 
     return estimate(board, piece, start, end, closed, 1).states
 
 
-def _cold_frontier_first(plain: PlainAllowance | None, states: Callable[[], float]) -> bool:
+def _cold_frontier_first(plain: PlainAllowance | None, states: Callable[[], float], board: Board,
+                         closed: bool) -> bool:
     """Whether ``auto`` counts by the frontier method at once, without estimating backtracking: the query may
-    run in plain Python (``plain``), the search kernel is not in the compile cache, and the frontier method's
-    forecast (``states()``, asked only then) is at most :data:`COLD_FRONTIER_STATES`. Asked of the counts that
-    would estimate (see :func:`searches_after_estimate`)."""
-    return plain is not None and not in_cache_folder(*SEARCH_KERNEL) and states() <= COLD_FRONTIER_STATES
+    run in plain Python (``plain``), the frontier method's forecast (``states()``) is at most
+    :data:`COLD_FRONTIER_STATES`, and either the search kernel is not in the compile cache or the frontier
+    count runs wholly in plain Python (its forecast of the states extended in all within
+    :data:`~chesstours.frontier.plain.PLAIN_ONLY_EXTENDED`): the estimate's probes, in the search kernel,
+    would load numba, which takes longer than such a count. Asked of the counts that would estimate (see
+    :func:`searches_after_estimate`)."""
+    if plain is None or states() > COLD_FRONTIER_STATES:
+        return False
+    if not in_cache_folder(*SEARCH_KERNEL):
+        return True
+    from ..frontier.plain import PLAIN_ONLY_EXTENDED
+    from ..frontier.sweep import estimate_extended
+
+    return estimate_extended(board, states(), closed) <= PLAIN_ONLY_EXTENDED
 
 
 def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, end: int | None = None,
@@ -330,10 +341,11 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
     if spill_dir is None and board.free_count <= ESTIMATE_ABOVE_SQUARES:
         return backtrack(f"a board of {board.free_count} free squares (at most {ESTIMATE_ABOVE_SQUARES}): "
                          "backtracking counts it before the frontier method or an estimate could be set up")
-    if spill_dir is None and _cold_frontier_first(plain, lambda: frontier_estimate().states):
+    if spill_dir is None and _cold_frontier_first(plain, lambda: frontier_estimate().states, board, closed):
+        sooner = ("whose kernel is not compiled yet" if not in_cache_folder(*SEARCH_KERNEL) else
+                  "whose probes would load the compiled search first: this count runs wholly in plain Python")
         return frontier(f"a forecast of {frontier_estimate().states:,.0f} states: the frontier method counts this "
-                        "board at once, sooner than an estimate of backtracking, whose kernel is not compiled yet",
-                        None)
+                        f"board at once, sooner than an estimate of backtracking, {sooner}", None)
     why_not = frontier_refusal(board, piece, start, end, closed, memory_limit(), spill_dir, frontier_max, workers)
     if why_not is not None and spill_dir is not None:
         return frontier("a spill folder asks for the frontier method", why_not)
