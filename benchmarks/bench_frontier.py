@@ -55,14 +55,23 @@ YARDSTICK = {("6x6", True): "0.23", ("6x6", False): "15", ("6x7", True): "2", ("
              ("6x8", False): "190", ("8x8", True): "2280 CPU"}
 
 
+def load_kernels() -> None:
+    """Load the compiled kernels (compiling them first on an empty cache), so that every count of the table runs
+    in them: a process that has loaded them counts even the small boards there, not in plain Python."""
+    import chesstours.frontier.join_kernel  # noqa: F401
+    import chesstours.frontier.kernel  # noqa: F401
+
+    count_tours("5x5", method="frontier")
+    count_tours("6x6", closed=True, method="frontier")
+
+
 def _short(n: int) -> str:
     """``161467488`` -> ``"161.5 M"``; small numbers as they are."""
     return f"{n:,}" if n < 10**6 else f"{n / 1e6:,.1f} M"
 
 
 def run(cases, workers: int | None, runs: int, sweep_baseline: bool) -> None:
-    count_tours("5x5", method="frontier")  # load the compiled kernels
-    count_tours("6x6", closed=True, method="frontier")
+    load_kernels()
     rows = []
     for board, closed, sweep, backtrack in cases:
         kind = "closed" if closed else "open"
@@ -98,7 +107,7 @@ def run(cases, workers: int | None, runs: int, sweep_baseline: bool) -> None:
 
 def forecast(workers: int | None, runs: int) -> None:
     """The frontier method's forecast (:func:`chesstours.frontier.sweep.estimate`) against the count itself."""
-    count_tours("5x5", method="frontier")  # load the compiled kernels
+    load_kernels()
     rows = []
     for board, closed, leap in FORECAST:
         r, piece = Board(*map(int, board.split("x"))), Leaper(*leap)
@@ -118,7 +127,7 @@ def forecast(workers: int | None, runs: int) -> None:
 
 def long_boards(workers: int | None, runs: int) -> None:
     """Knight counts on boards growing longer: the widest step, the join's pairs, the time."""
-    count_tours("5x5", method="frontier")  # load the compiled kernels
+    load_kernels()
     rows = []
     for width, lengths, closed in LONG:
         for n in lengths:
@@ -143,7 +152,7 @@ def kernels(board: str, closed: bool, workers: int | None, runs: int) -> None:
     import importlib
 
     r = Board(*map(int, board.split("x")))
-    frontier_count(Board(6, 6), KNIGHT, closed, workers=workers)  # load the compiled kernels
+    load_kernels()
     spent: dict[str, float] = {}
     lock = threading.Lock()
     for module, name in KERNELS:

@@ -521,6 +521,13 @@ PLAIN_EXTENDED = 1_000_000
 #: Python (6x7 closed, forecast 364 thousand, 163,561 extended: 0.27 s; 4x20 open, 211,028 extended: 0.36 s;
 #: 6x8 closed, forecast 819 thousand, 439,268 extended: 1.1 to 1.4 s here, 0.9 to 1.0 s with the kernels cached).
 PLAIN_ONLY_EXTENDED = 400_000
+#: States a process extends in counts run wholly here before its later counts load the kernels: a process that
+#: counts many small boards (a loop in a notebook, the parts of a split count on a worker) pays numba's load
+#: once, some three seconds of such counts in, instead of running every count five to eight times slower than
+#: the kernels.
+PLAIN_ONLY_PROCESS = 1_000_000
+#: States this process has extended in counts run wholly here.
+_plain_only_states = 0
 
 
 @dataclass
@@ -551,7 +558,10 @@ class FrontierAllowance:
 
     def take(self, states: int) -> None:
         """Record ``states`` extended here."""
+        global _plain_only_states
         self.states += states
+        if self.compiling is None:
+            _plain_only_states += states
 
     def lasts(self, pending: int = 0) -> bool:
         """Whether the count goes on in plain Python for ``pending`` states more."""
@@ -594,10 +604,11 @@ def allowance(forecast: float, then: list[tuple[str, tuple[str, str]]] | None = 
     """A :class:`FrontierAllowance` for a count starting now whose widest step is forecast at ``forecast``
     states, or None: its kernels run from the start. ``then``: as the allowance's; ``extended``: the states
     the whole count is forecast to extend, which for a meet in the middle (``then`` given) may be at most
-    :data:`PLAIN_EXTENDED`; a count within :data:`PLAIN_ONLY_EXTENDED` runs here to its end."""
+    :data:`PLAIN_EXTENDED`; a count within :data:`PLAIN_ONLY_EXTENDED` runs here to its end, while this
+    process has extended fewer than :data:`PLAIN_ONLY_PROCESS` states so."""
     if compiled_below(0, 0, "chesstours.frontier.kernel"):
         return None  # loaded here already, or this process runs compiled code only
-    if forecast <= PLAIN_FORECAST and extended <= PLAIN_ONLY_EXTENDED:
+    if forecast <= PLAIN_FORECAST and extended <= PLAIN_ONLY_EXTENDED and _plain_only_states < PLAIN_ONLY_PROCESS:
         return FrontierAllowance(None)
     large = forecast > PLAIN_FORECAST or (bool(then) and extended > PLAIN_EXTENDED)
     if large or sweep_kernels_cached():
