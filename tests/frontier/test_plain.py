@@ -137,6 +137,25 @@ def test_a_count_forecast_small_runs_wholly_in_python_without_compiling(compilin
     assert plain.allowance(1e5, [], 1e5) is None
 
 
+@pytest.mark.parametrize(("rows", "cols", "closed"), [(6, 6, True), (5, 7, False), (4, 9, False)])
+def test_counts_held_as_python_ints_count_the_same(compiling, monkeypatch, rows, cols, closed):
+    start, _ = compiling
+    compiled = frontier_count(Board(rows, cols), KNIGHT, closed)
+    start(60)
+    monkeypatch.setattr(plain, "WIDE_FROM", 0.0)  # as if every count could pass 63 bits
+    made = []
+    wide = plain._wide
+
+    def spy(counts, bound):
+        made.append(wide(counts, bound))
+        return made[-1]
+
+    monkeypatch.setattr(plain, "_wide", spy)
+    counted = frontier_count(Board(rows, cols), KNIGHT, closed)
+    assert counted.count == compiled.count and counted.plain_states == counted.states_total
+    assert made and all(counts.dtype == object for counts in made)  # every step and the join in Python ints
+
+
 def test_a_count_moves_to_the_kernels_once_they_are_compiled(compiling):
     start, started = compiling
     compiled = frontier_count(Board(6, 8), KNIGHT, True)  # 439 thousand states: seconds in Python

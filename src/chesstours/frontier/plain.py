@@ -113,9 +113,13 @@ class States:
 EMPTY = States(np.zeros((1, 1), np.uint8), np.zeros(1, np.uint64), np.ones(1, np.uint64))
 
 
+#: Counts here are Python ints from where a bound on what adding or multiplying them makes reaches this.
+WIDE_FROM = 2.0**62
+
+
 def _wide(counts: np.ndarray, bound: float) -> np.ndarray:
-    """``counts`` as Python ints where ``bound`` (a limit on any number made from them) nears 63 bits."""
-    return counts.astype(object) if bound >= 2.0**62 and counts.dtype != object else counts
+    """``counts`` as Python ints where ``bound`` (a limit on any number made from them) reaches :data:`WIDE_FROM`."""
+    return counts.astype(object) if bound >= WIDE_FROM and counts.dtype != object else counts
 
 
 def _sum(counts: np.ndarray) -> float:
