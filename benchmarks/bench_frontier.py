@@ -25,6 +25,8 @@ Usage::
     python benchmarks/bench_frontier.py --long            # boards growing longer: where the states stop growing
                                                           # and the join's pairs take over (about 3 minutes)
     python benchmarks/bench_frontier.py --kernels 6x8 --threads 1   # where one count's time goes, kernel by kernel
+    python benchmarks/bench_frontier.py --plain --runs 3  # the whole count in plain Python and numpy, against the
+                                                          # kernels once loaded (about a minute)
 """
 
 from __future__ import annotations
@@ -185,6 +187,39 @@ def kernels(board: str, closed: bool, workers: int | None, runs: int) -> None:
           f"median wall time of {runs})", ["kernel", "seconds", "of CPU"], rows)
 
 
+#: The counts of ``--plain``: (board, closed); those the first run of a command may take in Python.
+PLAIN_CASES = [("6x6", True), ("5x7", False), ("4x9", False), ("6x7", True), ("4x16", False), ("6x8", True),
+               ("5x9", False), ("6x6", False)]
+
+
+def plain_against_kernels(runs: int) -> None:
+    """The whole count in plain Python and numpy (:mod:`chesstours.frontier.plain`), timed before this process
+    loads a kernel, against the same count in the kernels once they are loaded; both in this process."""
+    from chesstours.frontier import plain
+
+    plain.PLAIN_FORECAST = plain.PLAIN_ONLY_EXTENDED = plain.PLAIN_ONLY_PROCESS = float("inf")  # every count here
+    rows = []
+    for board, closed in PLAIN_CASES:
+        b = Board(*map(int, board.split("x")))
+        seconds, r = median_time(lambda: frontier_count(b, KNIGHT, closed), runs)
+        assert r.plain_states == r.states_total, "the kernels were loaded before the count in Python"
+        rows.append([board, "closed" if closed else "open", f"{r.count:,}", f"{r.states_total:,}", seconds, r])
+    start = time.perf_counter()
+    load_kernels()
+    loading = time.perf_counter() - start
+    table_rows = []
+    for board, kind, count, states, seconds, r in rows:
+        b = Board(*map(int, board.split("x")))
+        in_kernels, k = median_time(lambda: frontier_count(b, KNIGHT, kind == "closed"), runs)
+        assert k.count == r.count and k.plain_states == 0
+        table_rows.append([board, kind, count, states, f"{seconds:.2f}", f"{in_kernels:.2f}",
+                           f"{seconds / in_kernels:.1f}x"])
+    table(f"The frontier count wholly in plain Python and numpy, and in the kernels once loaded (median of {runs}; "
+          f"loading the kernels, once: {loading:.2f} s)",
+          ["board", "tours", "count", "states extended", "Python s", "kernels s", "Python / kernels"], table_rows,
+          text_columns=2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the small boards")
@@ -200,7 +235,12 @@ def main() -> None:
     parser.add_argument("--closed", action="store_true", help="closed tours (with --kernels)")
     parser.add_argument("--long", action="store_true",
                         help="boards growing longer instead: the widest step, the pairs of the join, the time")
+    parser.add_argument("--plain", action="store_true",
+                        help="the whole count in plain Python and numpy instead, against the kernels once loaded")
     args = parser.parse_args()
+    if args.plain:
+        plain_against_kernels(args.runs)
+        return
     if args.kernels:
         kernels(args.kernels, args.closed, args.threads, args.runs)
         return

@@ -12,14 +12,15 @@ the states :data:`LOOK_EVERY` at a time as the rows of a byte array
 masks allow, and does the kernel's edges, departures and pruning on whole
 columns of those rows at once; equal states are then added up by sorting
 their kernel keys, so a step here makes exactly the states the kernel makes
-(the tests hold every step to it), some ten times slower than the kernel and
-a tenth of the time a loop over the states in Python took. When the kernels
-are in the cache the sweep hands its keys and counts to them between two
-steps (:func:`chesstours.frontier.run.run_sweep`), or in the middle of a
-step, which the kernels then do again from its start. A count that ends
-first never loads numba: 6x6 closed (37,680 states extended) ends here in a
-quarter of a second, 5x7 open (104,457) in a third, 6x8 closed (439,268) in
-about one.
+(the tests hold every step to it), two to seven times slower than the
+kernels on two cores and six to eight times quicker than the loop over the
+states in Python it replaces (``python benchmarks/bench_frontier.py
+--plain``). When the kernels are in the cache the sweep hands its keys and
+counts to them between two steps (:func:`chesstours.frontier.run.run_sweep`),
+or in the middle of a step, which the kernels then do again from its start.
+A count that ends first never loads numba: 6x6 closed (37,680 states
+extended) ends here in a fifth of a second, 5x7 open (104,457) in a quarter,
+6x8 closed (439,268) in about one.
 
 Counts here are 64-bit, or Python ints where a step's could pass 62 bits:
 no limb overflows. A count past 2**64 when the kernels take over makes the
@@ -527,7 +528,7 @@ PLAIN_EXTENDED = 1_000_000
 PLAIN_ONLY_EXTENDED = 400_000
 #: States a process extends in counts run wholly here before its later counts load the kernels: a process that
 #: counts many small boards (a loop in a notebook, the parts of a split count on a worker) pays numba's load
-#: once, some three seconds of such counts in, instead of running every count five to eight times slower than
+#: once, some three seconds of such counts in, instead of running every count two to seven times slower than
 #: the kernels.
 PLAIN_ONLY_PROCESS = 1_000_000
 #: States this process has extended in counts run wholly here.
