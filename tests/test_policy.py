@@ -101,8 +101,9 @@ def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtrack
     from chesstours.frontier import plain as frontier_plain
     from chesstours.machine import PlainAllowance
 
-    def plan(name, cached, closed=False):
+    def plan(name, cached, closed=False, loaded=False):
         monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: cached)
+        monkeypatch.setattr(frontier_plain, "compiled_below", lambda *args: loaded)  # the frontier's kernels loaded
         return policy.plan_count(Board.parse(name), KNIGHT, closed=closed, plain=PlainAllowance(50_000))
 
     # 5x7: some 8 million positions by backtracking, a frontier forecast of 170 thousand states: counted by the
@@ -118,6 +119,7 @@ def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtrack
     # thousand states in all), where the estimate's probes would load numba
     warm = plan("5x7", True)
     assert warm.method == "frontier" and "runs wholly in plain Python" in warm.why
+    assert plan("5x7", True, loaded=True).method == "backtrack"  # a process that has loaded the frontier's kernels
     monkeypatch.setattr(frontier_plain, "PLAIN_ONLY_EXTENDED", 0)
     assert plan("5x7", True).method == "backtrack"
     # 6x6: the frontier's forecast (2.7 million states) would compile its kernels too

@@ -128,13 +128,15 @@ def test_a_count_forecast_small_runs_wholly_in_python_without_compiling(compilin
     counted = frontier_count(Board(rows, cols), KNIGHT, closed)
     assert counted.count == compiled.count and counted.states_total == compiled.states_total
     assert counted.plain_states == counted.states_total and not started  # no process compiles anything
-    assert plain.allowance(1e5, [], 1e5).compiling is None
+    assert plain.allowance(1e5, [], 1e5).compiling is None and plain.runs_wholly_here(1e5, 1e5)
     # a process that has counted a million states so loads the kernels for its later counts
     monkeypatch.setattr(plain, "_plain_only_states", plain.PLAIN_ONLY_PROCESS)
     assert cached == (plain.allowance(1e5, [], 1e5) is None)  # else a process compiles them while it counts
+    assert not plain.runs_wholly_here(1e5, 1e5)
     # a process that has loaded the kernels counts in them
+    monkeypatch.setattr(plain, "_plain_only_states", 0)
     monkeypatch.setattr(plain, "compiled_below", lambda *args: True)
-    assert plain.allowance(1e5, [], 1e5) is None
+    assert plain.allowance(1e5, [], 1e5) is None and not plain.runs_wholly_here(1e5, 1e5)
 
 
 @pytest.mark.parametrize(("rows", "cols", "closed"), [(6, 6, True), (5, 7, False), (4, 9, False)])

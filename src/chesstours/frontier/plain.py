@@ -59,7 +59,7 @@ from ..machine import (
 from .layout import CAP, ENDED, FREE, FULL, MAX_LABEL, PACKED_ENDED, PACKED_FULL, PLACE
 from .plan import Step
 
-__all__ = ["States", "EMPTY", "FrontierAllowance", "allowance", "Switch", "extend", "finish_all", "fits_one_limb",
+__all__ = ["States", "EMPTY", "FrontierAllowance", "allowance", "runs_wholly_here", "Switch", "extend", "finish_all", "fits_one_limb",
            "unfold", "read_half", "join", "to_arrays", "STATE_BYTES", "sweep_kernels_cached"]
 
 #: States of a step extended together, and streamed states joined together, between two looks at the
@@ -255,8 +255,8 @@ def _join(work: np.ndarray, at: np.ndarray, v: int, x: np.ndarray, fresh: np.nda
     merge = linked & (a != b)
     a, b = a[merge], b[merge]
     ended = (a == ENDED) | (b == ENDED)
-    _merge_rows(work, at[merge], np.where(a == ENDED, b, np.where(b == ENDED, a, b)),
-                np.where(ended, np.uint8(ENDED), a))
+    # an ended fragment's mark goes to the other fragment's ends, else b's label gives way to a's (a != b here)
+    _merge_rows(work, at[merge], np.where(b == ENDED, a, b), np.where(ended, np.uint8(ENDED), a))
     return bad
 
 
@@ -604,6 +604,16 @@ class FrontierAllowance:
                 stop_compiling(process)
 
 
+def runs_wholly_here(forecast: float, extended: float) -> bool:
+    """Whether a count whose widest step is forecast at ``forecast`` states, and which is forecast to extend
+    ``extended`` states in all, runs here to its end, without loading the kernels (see :func:`allowance`)."""
+    return not compiled_below(0, 0, "chesstours.frontier.kernel") and _runs_here(forecast, extended)
+
+
+def _runs_here(forecast: float, extended: float) -> bool:
+    return forecast <= PLAIN_FORECAST and extended <= PLAIN_ONLY_EXTENDED and _plain_only_states < PLAIN_ONLY_PROCESS
+
+
 def allowance(forecast: float, then: list[tuple[str, tuple[str, str]]] | None = None,
               extended: float = 0.0) -> FrontierAllowance | None:
     """A :class:`FrontierAllowance` for a count starting now whose widest step is forecast at ``forecast``
@@ -613,7 +623,7 @@ def allowance(forecast: float, then: list[tuple[str, tuple[str, str]]] | None = 
     process has extended fewer than :data:`PLAIN_ONLY_PROCESS` states so."""
     if compiled_below(0, 0, "chesstours.frontier.kernel"):
         return None  # loaded here already, or this process runs compiled code only
-    if forecast <= PLAIN_FORECAST and extended <= PLAIN_ONLY_EXTENDED and _plain_only_states < PLAIN_ONLY_PROCESS:
+    if _runs_here(forecast, extended):
         return FrontierAllowance(None)
     large = forecast > PLAIN_FORECAST or (bool(then) and extended > PLAIN_EXTENDED)
     if large or sweep_kernels_cached():

@@ -92,7 +92,7 @@ def searches_after_estimate(board: Board, piece: Leaper, start: int | None, end:
             and ESTIMATE_ABOVE_SQUARES < board.free_count <= MAX_BACKTRACK_COUNT_SQUARES
             and obstruction(board, piece, start, end, closed) is None
             and not (method == "auto" and _cold_frontier_first(plain, lambda: _frontier_states(
-                board, piece, start, end, closed), board, closed)))
+                board, piece, start, end, closed), board, closed) is not None))
 
 
 def _frontier_states(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool) -> float:
@@ -103,22 +103,26 @@ def _frontier_states(board: Board, piece: Leaper, start: int | None, end: int | 
 
 
 def _cold_frontier_first(plain: PlainAllowance | None, states: Callable[[], float], board: Board,
-                         closed: bool) -> bool:
-    """Whether ``auto`` counts by the frontier method at once, without estimating backtracking: the query may
-    run in plain Python (``plain``), the frontier method's forecast (``states()``) is at most
-    :data:`COLD_FRONTIER_STATES`, and either the search kernel is not in the compile cache or the frontier
-    count runs wholly in plain Python (its forecast of the states extended in all within
-    :data:`~chesstours.frontier.plain.PLAIN_ONLY_EXTENDED`): the estimate's probes, in the search kernel,
-    would load numba, which takes longer than such a count. Asked of the counts that would estimate (see
-    :func:`searches_after_estimate`)."""
-    if plain is None or states() > COLD_FRONTIER_STATES:
-        return False
+                         closed: bool) -> str | None:
+    """Why ``auto`` counts by the frontier method at once, without estimating backtracking, or None where it
+    does not: the query may run in plain Python (``plain``), the frontier method's forecast (``states()``) is at
+    most :data:`COLD_FRONTIER_STATES`, and either the search kernel is not in the compile cache or the frontier
+    count runs wholly in plain Python (:func:`chesstours.frontier.plain.runs_wholly_here`): the estimate's
+    probes, in the search kernel, would load numba, which takes longer than such a count. Asked of the counts
+    that would estimate (see :func:`searches_after_estimate`)."""
+    if plain is None:
+        return None
+    forecast = states()
+    if forecast > COLD_FRONTIER_STATES:
+        return None
     if not in_cache_folder(*SEARCH_KERNEL):
-        return True
-    from ..frontier.plain import PLAIN_ONLY_EXTENDED
+        return "whose kernel is not compiled yet"
+    from ..frontier.plain import runs_wholly_here
     from ..frontier.sweep import estimate_extended
 
-    return estimate_extended(board, states(), closed) <= PLAIN_ONLY_EXTENDED
+    if runs_wholly_here(forecast, estimate_extended(board, forecast, closed)):
+        return "whose probes would load the compiled search first: this count runs wholly in plain Python"
+    return None
 
 
 def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, end: int | None = None,
@@ -341,9 +345,9 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
     if spill_dir is None and board.free_count <= ESTIMATE_ABOVE_SQUARES:
         return backtrack(f"a board of {board.free_count} free squares (at most {ESTIMATE_ABOVE_SQUARES}): "
                          "backtracking counts it before the frontier method or an estimate could be set up")
-    if spill_dir is None and _cold_frontier_first(plain, lambda: frontier_estimate().states, board, closed):
-        sooner = ("whose kernel is not compiled yet" if not in_cache_folder(*SEARCH_KERNEL) else
-                  "whose probes would load the compiled search first: this count runs wholly in plain Python")
+    sooner = None if spill_dir is not None else _cold_frontier_first(plain, lambda: frontier_estimate().states,
+                                                                      board, closed)
+    if sooner is not None:
         return frontier(f"a forecast of {frontier_estimate().states:,.0f} states: the frontier method counts this "
                         f"board at once, sooner than an estimate of backtracking, {sooner}", None)
     why_not = frontier_refusal(board, piece, start, end, closed, memory_limit(), spill_dir, frontier_max, workers)
