@@ -25,6 +25,7 @@ Usage::
     python benchmarks/bench_frontier.py --long            # boards growing longer: where the states stop growing
                                                           # and the join's pairs take over (about 3 minutes)
     python benchmarks/bench_frontier.py --kernels 6x8 --threads 1   # where one count's time goes, kernel by kernel
+    python benchmarks/bench_frontier.py --steps 8x8 --closed        # ... and step by step (about 2 minutes)
     python benchmarks/bench_frontier.py --plain --runs 3  # the whole count in plain Python and numpy, against the
                                                           # kernels once loaded (about a minute)
 """
@@ -187,6 +188,44 @@ def kernels(board: str, closed: bool, workers: int | None, runs: int) -> None:
           f"median wall time of {runs})", ["kernel", "seconds", "of CPU"], rows)
 
 
+def steps(board: str, closed: bool, workers: int | None, least: float = 0.01) -> None:
+    """Where one count's time goes, step by step: the states each step leaves and its seconds (one run, from the
+    count's progress reports); the steps under ``least`` of the time are summed in one row a phase."""
+    r = Board(*map(int, board.split("x")))
+    load_kernels()
+    ends: dict[tuple[str, int], tuple[int, int, float]] = {}  # (phase, step) -> (square, states, time of the last report)
+    t0 = time.perf_counter()
+
+    def seen(p) -> None:
+        ends[(p.phase, p.step)] = (p.square, p.states, time.perf_counter() - t0)
+
+    result = frontier_count(r, KNIGHT, closed, workers=workers, progress=seen)
+    wall = time.perf_counter() - t0
+    rows, before, phases = [], 0.0, {}
+    small: dict[str, list[float]] = {}
+    for (phase, step), (square, states, at) in ends.items():
+        if phase == "join":
+            continue  # its reports are the parts of the streamed half, not steps
+        seconds, before = at - before, at
+        phases[phase] = phases.get(phase, 0.0) + seconds
+        if seconds < least * wall:
+            small.setdefault(phase, [0, 0.0])
+            small[phase][0] += 1
+            small[phase][1] += seconds
+            continue
+        rows.append([phase, str(step), str(square), f"{states:,}", f"{seconds:.2f}", f"{seconds / wall:.0%}"])
+    for phase, (n, seconds) in small.items():
+        rows.append([phase, f"{n} other steps", "", "", f"{seconds:.2f}", f"{seconds / wall:.0%}"])
+    joined = wall - before
+    rows.append(["join", "index, then every part", "", "", f"{joined:.2f}", f"{joined / wall:.0%}"])
+    for phase, seconds in phases.items():
+        rows.append([phase, "all its steps", "", "", f"{seconds:.2f}", f"{seconds / wall:.0%}"])
+    table(f"Where the time of the count of {board} {'closed' if closed else 'open'} goes, step by step "
+          f"({result.count:,} undirected, {result.states_total:,} states extended, {result.pairs:,} pairs joined; "
+          f"wall {wall:.2f} s on {result.threads} thread(s), one run); states: those the step leaves",
+          ["phase", "step", "square", "states", "seconds", "of the count"], rows, text_columns=3)
+
+
 #: The counts of ``--plain``: (board, closed); those the first run of a command may take in Python.
 PLAIN_CASES = [("6x6", True), ("5x7", False), ("4x9", False), ("6x7", True), ("4x16", False), ("6x8", True),
                ("5x9", False), ("6x6", False)]
@@ -232,7 +271,9 @@ def main() -> None:
                         help="the forecast against the count instead, on longer boards and other leapers")
     parser.add_argument("--kernels", default=None, metavar="BOARD",
                         help="where one count's time goes instead, kernel by kernel (with --closed for closed tours)")
-    parser.add_argument("--closed", action="store_true", help="closed tours (with --kernels)")
+    parser.add_argument("--steps", default=None, metavar="BOARD",
+                        help="where one count's time goes instead, step by step (with --closed for closed tours)")
+    parser.add_argument("--closed", action="store_true", help="closed tours (with --kernels or --steps)")
     parser.add_argument("--long", action="store_true",
                         help="boards growing longer instead: the widest step, the pairs of the join, the time")
     parser.add_argument("--plain", action="store_true",
@@ -240,6 +281,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.plain:
         plain_against_kernels(args.runs)
+        return
+    if args.steps:
+        steps(args.steps, args.closed, args.threads)
         return
     if args.kernels:
         kernels(args.kernels, args.closed, args.threads, args.runs)
