@@ -27,7 +27,7 @@ from chesstours.frontier import run as frontier_run
 from chesstours.frontier import table as ft
 from chesstours.frontier.disk import Layers
 from chesstours.frontier.join import count_by_halves, plan_halves
-from chesstours.frontier.plan import best_plan, mirror_map, neighbours
+from chesstours.frontier.plan import best_plan, line_orders, mirror_map, neighbours
 from chesstours.frontier.residues import count_bound, from_residues, is_prime, moduli_for, primes_below
 from chesstours.frontier.run import WideOverflow
 from chesstours.frontier.split import split_estimate
@@ -654,8 +654,38 @@ def test_the_index_of_a_half_read_in_parts_holds_one_run_a_degree_key(keys, entr
 
 def test_the_halves_of_8x8_meet_on_a_frontier_of_16_squares():
     halves = choose_halves(Board(8, 8), KNIGHT, closed=True)
-    assert halves.split == 40 and len(halves.middle) == 16 and halves.max_slots == 16
+    # cut a pair of squares before the end of the fifth line, where the left half folds its mirror pairs
+    assert halves.split == 38 and len(halves.middle) == 16 and halves.max_slots == 16
+    assert halves.left.steps[-1].mirror.size and halves.right.steps[-1].mirror.size
     assert set(halves.left.final) == set(halves.right.final) == set(halves.middle)
+    # the right half adds the divided line whole, its squares of the middle frontier first: added before them,
+    # its own two squares would hold 18 squares on its frontier
+    fifth = set(line_orders(Board(8, 8), KNIGHT)["greedy"][4])
+    own = [v for v in halves.right.order if v in fifth and v not in halves.middle]
+    theirs = [v for v in halves.right.order if v in fifth and v in halves.middle]
+    assert len(own) == 2 and len(theirs) == 6
+    assert max(map(halves.right.order.index, theirs)) < min(map(halves.right.order.index, own))
+
+
+def test_lines_of_six_are_cut_at_their_end():
+    for board, closed in ((Board(6, 8), False), (Board(6, 6), False), (Board(6, 7), True)):
+        lines = line_orders(board, KNIGHT)["greedy"]
+        halves = choose_halves(board, KNIGHT, closed)
+        assert halves.split == sum(map(len, lines[:(len(lines) + KNIGHT.b) // 2]))
+
+
+def test_a_cut_inside_a_line_of_eight_counts_what_one_sweep_counts():
+    # the early cut of a line of eight, with a leaper that makes the count quick: the rook's single step, whose
+    # closed tours of 8x8 are the 4,638,576 Hamiltonian cycles of the 8x8 grid (OEIS A003763)
+    board, wazir = Board(8, 8), Leaper(0, 1)
+    lines = line_orders(board, wazir)["greedy"]
+    for closed in (True, False):
+        halves = choose_halves(board, wazir, closed)
+        assert halves.split == sum(map(len, lines[:(len(lines) + wazir.b) // 2])) - 2
+        got = count_by_halves(board, wazir, closed, halves, threads=1).count
+        assert got == frontier_count(board, wazir, closed, halves=False).count
+        if closed:
+            assert got == 4_638_576
 
 
 # -- layers on disk ---------------------------------------------------------------------------------

@@ -63,8 +63,10 @@ any size, never silently wrong. They become exact Python ints at the end.
 *Meet in the middle* (:mod:`chesstours.frontier.join`): for whole
 boards of five lines or more, two half sweeps end on one middle frontier and
 are joined there; the states of the widest step of a plain sweep are never
-made. 8x8: 161 and 18.5 million states on the middle frontier of 16 squares
-(the plain sweep would hold about half a billion at once).
+made. 8x8 closed, cut a pair of squares before the end of its fifth line
+(:func:`~chesstours.frontier.sweep.choose_halves`): 51.0 and 13.1 million
+states on the middle frontier of 16 squares, one of each mirror pair (the
+plain sweep would hold about half a billion at once).
 
 *The mirror* (:func:`chesstours.frontier.plan.plan`): the reflection that
 maps each line onto itself maps partial tours to partial tours. When a
@@ -78,42 +80,43 @@ longest) read first by kind (:func:`chesstours.frontier.kernel.fold`), so
 that states about to meet are kept on the same side. On lines of even
 length each square is added just before its image
 (:func:`chesstours.frontier.plan.paired`), so that a step folds after every
-pair, not only at the end of a line: 8x8 closed then holds 80.8 million
-states at most (its middle frontier) instead of 92.8, 2.6 GiB of tables
-instead of 3.5. Each half of a meet in the middle keeps one of
-each pair; the indexed half is made whole again before the join, and the
-streamed half, folded, meets each pair of partners once. 8x8 closed: 80.8
-and 9.3 million states on the middle frontier, and half the pairs joined.
+pair, not only at the end of a line: 8x8 closed (cut at the end of its
+fifth line) then held 80.8 million states at most (its middle frontier)
+instead of 92.8, 2.6 GiB of tables instead of 3.5. Each half of a meet in
+the middle keeps one of each pair; the indexed half is made whole again
+before the join, and the streamed half, folded, meets each pair of partners
+once: half the pairs joined.
 
 *The cost model* (:func:`chesstours.frontier.sweep.estimate`): the
 states of the widest step decide everything. A state at the peak of a step
 takes about 40 bytes (its slot in a table a third larger than the states,
 and its share of the step's input), 0.7 of that where the mirror folds the
 count; time is about 1.7 microseconds of one core per state of the widest
-step, the mirror pairs counted twice. Where it goes, for 8x8 closed on two
-cores (126 s wall, 3.75 GiB at the peak, in the left half's widest step):
-the two half sweeps about 135 s of CPU (making successor keys 54 s,
-inserting them into the tables 56 s, sorting the middle states 19 s), and
-the join about 96 s for 7.9 billion pairs of middle states, 12 ns a pair. (Measured before
-inserts asked for their table lines ahead, which took the inserts of 6x8
-open to 0.58 of their time: ``python benchmarks/bench_frontier.py --kernels
-6x8``.) Since each pair is tested in byte shuffles
-(:mod:`chesstours.frontier.shuffle`), the join of 8x8 closed takes 54
-CPU-seconds where the walks took 98 the same hour, and since two partners
-go through one shuffle where the processor has AVX2, 36 to 38 where one a
-shuffle took 45 to 52. Replayed on 7x8
-closed, the tests of its 59 million pairs take a third of the join, and
-reading, sorting and finding the runs of its 2.9 million streamed states
-the rest (some 190 ns a state); the sweeps' 170 CPU-seconds are now most
-of the count.
+step, the mirror pairs counted twice. Where it goes, step by step and kernel
+by kernel (``python benchmarks/bench_frontier.py --steps 8x8 --closed``,
+``--kernels 8x8 --closed``; two cores): cut at the end of its fifth line,
+8x8 closed took 110 s, the left half 74 s (its last six steps, the fifth
+line, from 9.1 to 80.8 million states, 69 s; the last two alone 32 s), the
+right half 9 s and the join 27 s. Of 197 CPU-seconds, making the successors
+of states (``expand``, about 270 ns of one core a state extended) took 78,
+the tables (sorting batches, inserting, growing and compacting them) 58, and
+testing the join's 7.9 billion pairs 41 (about 5 ns a pair: each pair is
+tested in byte shuffles, :mod:`chesstours.frontier.shuffle`, two partners a
+shuffle where the processor has AVX2). Cut a pair of squares earlier, the
+left half never makes those last two steps and the right half adds the two
+squares for less: 92 s, the left half 41 s, the right 17 s and the join 34 s
+(14.2 billion pairs), 211 million states extended instead of 288; 1.7 GiB
+resident instead of 1.9. Replayed on 7x8 closed, the tests of its 59
+million pairs take a third of the join, and reading, sorting and finding
+the runs of its 2.9 million streamed states the rest (some 190 ns a state).
 The join's work grows with the pairs it enumerates, not with the states.
 Sharing it within a *class* (the states of one degree key and their run of
 partners, ``2m`` fragment ends) was measured and not taken: the pairs that
 close one cycle are the sum, over the coarsenings of the matchings into
 ``k`` blocks, of ``(-1)**(k - 1) (k - 1)!`` times the two halves' counts summed
 on each coarsening (colour the ends in ``x`` colours, take the coefficient
-of ``x``), in ``(S + R) Bell(m)`` steps for ``S x R`` pairs. On 8x8 closed
-(7.9 billion pairs; classes taken whole) that would walk 0.57 to 0.68 of
+of ``x``), in ``(S + R) Bell(m)`` steps for ``S x R`` pairs. On 8x8 closed cut at the end of its fifth
+line (7.9 billion pairs; classes taken whole) that would walk 0.57 to 0.68 of
 the pairs' cost at the costs measured (a coarsening made and added 8 to 19
 ns, a pair walked 4 to 16), some 15 to 25 of 300 CPU-seconds; but the
 streamed half comes in parts by hash, so each part meets only its share of

@@ -28,9 +28,13 @@ On an empty compile cache the join's kernels are compiled in another
 process (:func:`chesstours.machine.compile_in_background`) while the halves
 are swept, and loaded from the cache for the join.
 
-The cut is chosen from a quick plan of both halves: the largest ``A`` whose
-middle frontier is no wider than the widest frontier of the plain sweep, and
-whose right half stays the smaller.
+The cut is chosen by :func:`chesstours.frontier.sweep.choose_halves`: after
+about half the lines and the middle frontier, on lines of eight a pair of
+squares before the end of a line. The right half adds the lines of ``B``
+from the far end, then the squares of ``F`` line by line; a line the cut
+divides may instead be added whole, its squares of ``F`` first, and the plan
+keeps whichever order holds the narrower frontier (on 8x8, 16 squares
+instead of 18).
 
 References
 ----------
@@ -131,14 +135,25 @@ def plan_halves(board: Board, piece: Leaper, closed: bool, split: int, start: in
                 start=start, end=end, kept=mid, external={v: sum(u in b for u in nb[v]) for v in middle},
                 degrees=classes, mirror=image, rule=rule)
     right_nbrs = {v: [u for u in nb[v] if u in b or (v in b and u in mid)] for v in order[split:] + middle}
-    right_lines = [[v for v in line if v in b] for line in lines[::-1]]
-    right_lines += [[v for v in line if v in mid] for line in lines[::-1]]
-    right_lines = greedy([line for line in right_lines if line], right_nbrs, mid)
-    if symmetry is not None:
-        right_lines = paired(right_lines, symmetry)
-    right = plan(right_nbrs, [v for line in right_lines for v in line], closed=closed, start=start, end=end,
-                 kept=mid, external={v: sum(u in a for u in nb[v]) for v in middle}, caps=mid,
-                 degrees={v: 2 - c for v, c in classes.items()}, mirror=image, rule=rule)
+
+    def plan_right(right_lines: list[list[int]]) -> Sweep:
+        right_lines = greedy([line for line in right_lines if line], right_nbrs, mid)
+        if symmetry is not None:
+            right_lines = paired(right_lines, symmetry)
+        return plan(right_nbrs, [v for line in right_lines for v in line], closed=closed, start=start, end=end,
+                    kept=mid, external={v: sum(u in a for u in nb[v]) for v in middle}, caps=mid,
+                    degrees={v: 2 - c for v, c in classes.items()}, mirror=image, rule=rule)
+
+    # the right half adds the lines of B from the far end, then the squares of the middle frontier line by line
+    own = [[v for v in line if v in b] for line in lines[::-1]]
+    theirs = [[v for v in line if v in mid] for line in lines[::-1]]
+    orders = [own + theirs]
+    for k, line in enumerate(lines[::-1]):
+        if own[k] and any(v in a for v in line):
+            # A line the cut divides may also be added whole, its squares of the middle frontier first: on 8x8
+            # cut a pair of squares before the end of a line, its frontier holds 16 squares at most, not 18.
+            orders.append(own[:k] + own[k + 1:] + theirs[:k + 1] + [own[k]] + theirs[k + 1:])
+    right = min((plan_right(candidate) for candidate in orders), key=lambda sweep: (sweep.max_slots, sweep.slot_sum))
     pos_left = {v: t for t, v in enumerate(order[:split])}
     pos_right = {v: t for t, v in enumerate(right.order)}
     decided = [v for v in middle if all(pos_left[u] < pos_left[v] for u in nb[v] if u in a)]

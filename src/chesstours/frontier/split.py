@@ -232,7 +232,7 @@ def _class_choices(board: Board, piece: Leaper, closed: bool, start: int | None,
                    end: int | None) -> dict[int, list[int]] | None:
     """The squares a split on classes may take, in the order to take them, each with its possible classes
     (the edges it can take in the left half with the rest in the right); None without a meet in the middle."""
-    halves = choose_halves(board, piece, closed, start, end)
+    halves = choose_halves(board, piece, closed, start, end, in_classes=True)
     if halves is None:
         return None
 
