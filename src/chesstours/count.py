@@ -188,10 +188,11 @@ def count_tours(
     plain = policy.plain_allowance(board)  # the plan's probes and the count share it (before a kernel loads)
     estimates = policy.searches_after_estimate(board, piece, s, e, closed, method, spill_dir, plain)
     if plain is not None and estimates and in_cache_folder(*SEARCH_KERNEL):
-        # the search runs compiled after its estimate anyway: with its kernel in the compile cache, the probes
-        # run compiled too, which costs less than in plain Python once their kernel is cached (the process that
-        # compiled the search kernel compiles it next; where it was stopped first, this count compiles it)
-        plain.spend()
+        # a search its estimate foresees past the allowance runs compiled anyway: with its kernel in the compile
+        # cache, the probes after the first few run compiled too, which costs less than in plain Python once
+        # their kernel is cached (the process that compiled the search kernel compiles it next; where it was
+        # stopped first, this count compiles it); a search foreseen within the allowance never loads numba
+        plain.cached = True
     # an empty compile cache: the search kernel compiles in another process (started before this one loads
     # numba) while the estimate's probes run
     with compiled_beside("chesstours.backtrack.search", SEARCH_KERNEL if estimates else None) as warming:

@@ -105,6 +105,10 @@ class PlainAllowance:
         self.kernel = kernel
         self.compiling: subprocess.Popen | None = None
         self._asked = False
+        #: Set by a query whose kernels are in the compile cache: once an estimate of its search foresees more
+        #: positions than are left here, the search would load them anyway, and the estimate's last probes run
+        #: in them (:func:`chesstours.backtrack.tasks.estimate_nodes`).
+        self.cached = False
 
     def take(self, positions: int) -> None:
         """Record ``positions`` searched in plain Python."""
