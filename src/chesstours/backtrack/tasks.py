@@ -212,7 +212,8 @@ def estimate_nodes(board: Board, piece: Leaper, tasks: list[Task], probes: int =
     :class:`Search`'s, except that probes of at most :data:`PLAIN_PROBE_SQUARES` squares in all run in
     plain Python on an allowance of their own). Where the search kernel is cached (``plain.cached``), the
     probes of the tasks after the first :data:`LOOK_AFTER_TASKS` run in it once the estimate so far foresees
-    more positions than ``plain`` has left: the search will load it anyway."""
+    more positions than ``plain`` has left: the search will load it anyway (probes past that bound run in it
+    from the start)."""
     table = move_table(board, piece)
     holes = board.hole_mask if board.holes else None
     each = max(50, probes // max(1, len(tasks)))
@@ -220,6 +221,8 @@ def estimate_nodes(board: Board, piece: Leaper, tasks: list[Task], probes: int =
     own = plain is not None and plain.positions > 0 and each * len(tasks) * board.free_count <= PLAIN_PROBE_SQUARES
     if own:
         plain = PlainAllowance(PLAIN_PROBE_SQUARES)
+    elif query is not None:
+        query.spend()  # probes past the bound run in the cached kernel from the start, as before the look ahead
     total = 0.0
     for i, task in enumerate(tasks):
         if own and query is not None and i >= LOOK_AFTER_TASKS and total * len(tasks) / i > query.positions:
