@@ -10,6 +10,7 @@ import shutil
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -686,6 +687,52 @@ def test_a_cut_inside_a_line_of_eight_counts_what_one_sweep_counts():
         assert got == frontier_count(board, wazir, closed, halves=False).count
         if closed:
             assert got == 4_638_576
+
+
+def _final_states(board, closed, sweep, middle, hand):
+    """A half's final states on the middle frontier, each mirror pair whole: ``{(degree key, mates): count}``."""
+    from chesstours.frontier import join_kernel as jk
+
+    run = frontier_run.run_sweep(sweep.steps, sweep.max_slots, closed, 2, threads=2, finish=False,
+                                 keep_states=True)
+    if hand is not None:
+        frontier_join._read_handed(run.states, hand.slots, 2)
+    out: collections.Counter = collections.Counter()
+    for keys, counts, *_ in run.states:
+        keys, counts = frontier_join._unfold(keys, counts, len(middle), frontier_join._images(sweep))
+        want, mates, cnt = jk.read_half(keys, counts, len(middle), frontier_join._perm(sweep, middle), 0)
+        for w, m, c in zip(want.tolist(), mates.tolist(), cnt.tolist()):
+            out[w, m] += c
+    return out
+
+
+@pytest.mark.parametrize(("board", "mirror"), [(Board(6, 6), True), (Board(6, 6), False), (Board(6, 7), True),
+                                               (Board(6, 10), True), (Board(6, 7), False)])
+def test_a_half_stopped_before_its_hand_overs_reads_as_the_half_run_to_its_end(board, mirror):
+    halves = choose_halves(board, KNIGHT, closed=True, mirror=mirror)
+    hand = halves.right.hand_over
+    assert hand is not None and hand.steps == len(halves.right.steps) - 2
+    stopped = frontier_join._before_hand_over(halves.right)
+    assert len(stopped.steps) == hand.steps and sorted(stopped.final) == sorted(halves.middle)
+    whole = _final_states(board, True, halves.right, halves.middle, None)
+    assert _final_states(board, True, stopped, halves.middle, hand) == whole
+    # read without the hand-over, the same states would be others
+    assert _final_states(board, True, stopped, halves.middle, replace(hand, slots=hand.slots[:0])) != whole
+
+
+def test_the_right_half_of_8x8_closed_ends_on_four_hand_overs():
+    halves = choose_halves(Board(8, 8), KNIGHT, closed=True)
+    assert halves.left.hand_over is None
+    hand, steps = halves.right.hand_over, halves.right.steps
+    assert hand is not None and hand.steps == len(steps) - 4
+    for step in steps[hand.steps:]:  # no edge, or the edge to the square handing over: nothing else
+        assert step.choice_a.size == 2 and step.departs.size == 1 and step.hands >= 0
+        assert step.square in halves.middle and step.hands not in halves.middle
+    heirs = {step.hands: step.square for step in steps[hand.steps:]}
+    assert [hand.final[i] for i in hand.slots] == sorted(heirs.values(), key=hand.final.index)
+    assert sorted(hand.final) == sorted(halves.middle)
+    # open tours hand nothing over: a square with one edge may end the tour instead
+    assert choose_halves(Board(8, 8), KNIGHT, closed=False).right.hand_over is None
 
 
 # -- layers on disk ---------------------------------------------------------------------------------

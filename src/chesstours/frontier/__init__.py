@@ -66,7 +66,9 @@ are joined there; the states of the widest step of a plain sweep are never
 made. 8x8 closed, cut a pair of squares before the end of its fifth line
 (:func:`~chesstours.frontier.sweep.choose_halves`): 51.0 and 13.1 million
 states on the middle frontier of 16 squares, one of each mirror pair (the
-plain sweep would hold about half a billion at once).
+plain sweep would hold about half a billion at once). Where a half's last
+steps only hand a departing square's code to a square of the middle
+frontier, it stops before them (:class:`~chesstours.frontier.plan.HandOver`).
 
 *The mirror* (:func:`chesstours.frontier.plan.plan`): the reflection that
 maps each line onto itself maps partial tours to partial tours. When a

@@ -36,6 +36,15 @@ divides may instead be added whole, its squares of ``F`` first, and the plan
 keeps whichever order holds the narrower frontier (on 8x8, 16 squares
 instead of 18).
 
+A half of a cycle count may end on steps that only *hand over*
+(:class:`~chesstours.frontier.plan.HandOver`): a square of the middle
+frontier joined in this half to one square alone, which departs as it is
+added, takes that square's code and nothing else happens. The right half of
+8x8 closed ends on four, each 13.1 million states; a half held in memory
+stops before them and its states are read as they would leave them, ``FULL``
+turned ``FREE`` on the handed slots (:func:`_read_handed`): 8x8 closed in
+85 s instead of 92.
+
 References
 ----------
 .. [1] B. D. McKay, "Knight's tours of an 8x8 chessboard", Technical report
@@ -186,6 +195,27 @@ def _unfold(keys: np.ndarray, counts: np.ndarray, nslots: int, image: np.ndarray
     return keys, counts
 
 
+def _before_hand_over(sweep: Sweep) -> Sweep:
+    """The sweep stopped before its last steps where they only hand codes over (see
+    :class:`~chesstours.frontier.plan.HandOver`): its final squares are the heirs, read by
+    :func:`_read_handed`."""
+    hand = sweep.hand_over
+    if hand is None:
+        return sweep
+    return replace(sweep, steps=sweep.steps[:hand.steps], final=hand.final, hand_over=None)
+
+
+def _read_handed(parts: list, slots: np.ndarray, threads: int) -> None:
+    """The states of a half stopped before its hand-overs (:func:`_before_hand_over`), in place, as those
+    steps would leave them."""
+    from . import join_kernel as jk
+
+    with ThreadPoolExecutor(threads) as pool:
+        bad = sum(pool.map(lambda part: jk.hand_over(part[0], slots), parts))
+    if bad:
+        raise AssertionError("a state of a half has no edge on a square it hands over: the plan is wrong")
+
+
 def _perm(sweep: Sweep, middle: list[int]) -> np.ndarray:
     place = {v: i for i, v in enumerate(sorted(middle))}
     return np.array([place[v] for v in sweep.final], np.int64)
@@ -235,8 +265,12 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
 
     # an empty compile cache: the join's kernels compile in another process while the halves are swept (the
     # allowance's process, where there is one)
+    # a half held in memory by the kernels stops before its last steps where they only hand codes over (see
+    # HandOver), and its states are read as they would leave them
+    stops = layers is None and allowance is None
+    sweeps = tuple(_before_hand_over(sweep) if stops else sweep for sweep in (halves.left, halves.right))
     with compiled_beside(JOIN_MODULE, None if allowance is not None else JOIN_KERNEL) as warming:
-        for sweep, phase in ((halves.left, "left half"), (halves.right, "right half")):
+        for sweep, phase in zip(sweeps, ("left half", "right half")):
             # the second half is swept beside the states of the first
             held = sum(a.nbytes for r in runs for x in r.states for a in x if not isinstance(a, Spilled))
             held += sum(len(r.plain) * plain.STATE_BYTES for r in runs if r.plain is not None)
@@ -253,7 +287,6 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
         in_python = sum(r.result.plain_states for r in runs)
         sizes = [len(r.plain) if r.plain is not None else sum(x[0].size for x in r.states) for r in runs]
         small, large = (0, 1) if sizes[0] <= sizes[1] else (1, 0)
-        sweeps = (halves.left, halves.right)
         if allowance is not None and all(r.plain is not None for r in runs):
             try:
                 count, pairs = _join_in_python(halves, runs[small].plain, runs[large].plain, sweeps[small],
@@ -276,6 +309,9 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
         else:
             await_compiled(warming, deadline)
     from . import join_kernel as jk  # numba loads with the first join, not with the plan of one
+    for half, r in zip((halves.left, halves.right), runs):
+        if stops and half.hand_over is not None:
+            _read_handed(r.states, half.hand_over.slots, threads)
     ends = 0 if closed else budget
     perm_small, perm = _perm(sweeps[small], halves.middle), _perm(sweeps[large], halves.middle)
     # the index takes about 40 bytes a state: join in as many passes as its budget asks

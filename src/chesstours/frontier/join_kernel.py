@@ -28,7 +28,18 @@ import numpy as np
 from numba import njit
 
 from .kernel import pack, unpack
-from .layout import EMPTY, ENDED, FREE, FULL, MAX_LABEL, MAX_MIDDLE, OVERFLOW  # noqa: F401  (globals of the kernels)
+from .layout import (  # noqa: F401  (globals of the kernels)
+    EMPTY,
+    ENDED,
+    FREE,
+    FULL,
+    MAX_LABEL,
+    MAX_MIDDLE,
+    OVERFLOW,
+    PACKED_FULL,
+    PLACE,
+    RADIX,
+)
 from .shuffle import SHUFFLE, SHUFFLE_TWO, cycles2_of, cycles_of, paths2_of, paths_of, spread
 from .table import add_to, mix
 
@@ -181,6 +192,27 @@ def unfold(keys, cnt, nslots, image):
         out_cnt[j + 1] = c >> np.uint64(1)
         j += 2
     return out_keys[:j].copy(), out_cnt[:j].copy(), odd
+
+
+@njit(cache=True, nogil=True)
+def hand_over(keys, slots):
+    """Read the final states of a half that stopped before its hand-overs as those steps would leave them.
+
+    ``slots``: the slots handed over (:class:`chesstours.frontier.plan.HandOver`): ``FULL`` there turns
+    ``FREE``, in place; labels stay as they are, and so does their numbering. Returns how many states had a
+    handed slot ``FREE``, which the hand-over would have dropped (none: the plan rules them out earlier).
+    """
+    bad = 0
+    for i in range(keys.size):
+        key = keys[i]
+        for s in slots:
+            code = (key // PLACE[s]) % np.uint64(RADIX)
+            if code == np.uint64(PACKED_FULL):
+                key -= np.uint64(PACKED_FULL) * PLACE[s]
+            elif code == np.uint64(FREE):
+                bad += 1
+        keys[i] = key
+    return bad
 
 
 @njit(cache=True, nogil=True)

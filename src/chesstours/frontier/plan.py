@@ -36,7 +36,7 @@ from ..colours import ANYWHERE, EndRule, end_rule
 from ..pieces import Leaper, move_table
 from .layout import CAP
 
-__all__ = ["Step", "Sweep", "Fixed", "edges_given", "plan", "line_orders", "best_plan", "greedy", "paired", "neighbours",
+__all__ = ["Step", "Sweep", "HandOver", "Fixed", "edges_given", "plan", "line_orders", "best_plan", "greedy", "paired", "neighbours",
            "mirror_map", "mirrored", "symmetric"]
 
 
@@ -64,6 +64,32 @@ class Step:
     #: far; a state that makes its second end there is kept only if the two ends differ. Empty where not.
     signs: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     balance2: int = 0
+    #: Where the step only *hands over*: the square (else -1) whose code passes to the new square, which is kept
+    #: and joined to it alone, as it departs with its last neighbour (see :class:`HandOver`).
+    hands: int = -1
+
+
+@dataclass
+class HandOver:
+    """The last steps of a half of a meet in the middle that only hand codes over, and what runs instead.
+
+    In a cycle, a kept square ``v`` whose one edge in this half goes to a
+    square ``u`` that departs as ``v`` is added takes that edge exactly when
+    ``u`` has one edge so far: each state makes one state, ``u``'s code on
+    ``v``'s slot, ``FULL`` turned ``FREE`` (``u`` with no edge was dropped
+    earlier: it had one neighbour to come and needed two). The right half of
+    8x8 closed ends on four such steps, 13.1 million states each. A half may
+    stop before them and read its states so (:func:`chesstours.frontier.join`):
+    every slot in the slot order of the last step run, each handed square
+    read as its heir, ``FULL`` read as ``FREE`` on the ``slots`` handed over.
+    """
+
+    #: The steps run; those after them hand over.
+    steps: int
+    #: The squares of the frontier after those steps, in slot order, each handed square replaced by its heir.
+    final: list[int]
+    #: The slots of ``final`` whose square was handed over.
+    slots: np.ndarray
 
 
 @dataclass
@@ -77,6 +103,8 @@ class Sweep:
     line_ends: list[int] = field(default_factory=list)
     #: The squares on the frontier after the last step, in slot order (the kept squares of a half).
     final: list[int] = field(default_factory=list)
+    #: The last steps that only hand codes over (a half of a cycle count), if any.
+    hand_over: HandOver | None = None
 
     @property
     def slot_sum(self) -> int:
@@ -279,7 +307,9 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
     to_come = {v: ahead[v] + external.get(v, 0) for v in order}  # neighbours still to come, as v is added
     added: set[int] = set()
     unmatched = 0  # squares added whose image is not
+    fronts: list[list[int]] = []  # the frontier before each step
     for t, v in enumerate(order):
+        fronts.append(frontier)
         combined = frontier + [v]
         slot = {u: i for i, u in enumerate(combined)}
         for u in back[v]:
@@ -328,6 +358,9 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
             signs=np.array([1 - 2 * colours[u] for u in combined] if colours is not None else [], np.int64),
             balance2=2 * balance,
         ))
+        if (closed and forced is None and v in kept and v not in degrees and len(back[v]) == 1 and not ahead[v]
+                and departs == [slot[back[v][0]]] and to_come[v] >= 2):
+            steps[-1].hands = back[v][0]  # it takes u's edge iff u has one: see HandOver
         if mirror is not None:
             added.add(v)
             unmatched += 0 if mirror[v] == v else (-1 if mirror[v] in added else 1)
@@ -336,7 +369,31 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
                 steps[-1].mirror = np.array(image, np.int64)
         frontier = kept_now
         widest = max(widest, len(kept_now))
-    return Sweep(list(order), steps, widest, list(line_ends or []), list(frontier))
+    sweep = Sweep(list(order), steps, widest, list(line_ends or []), list(frontier))
+    sweep.hand_over = _hand_over(steps, fronts, mirror)
+    return sweep
+
+
+def _hand_over(steps: list[Step], fronts: list[list[int]], mirror: Mapping[int, int] | None) -> HandOver | None:
+    """The longest run of last steps that only hand over and may be left out (see :class:`HandOver`), if any.
+
+    ``fronts[t]``: the squares on the frontier before step ``t``. Where the
+    sweep folds its last states (keeps one of each mirror pair), the last
+    step run must fold too, and the hand-overs left out must map onto one
+    another under the mirror, so that the states read as handed over are still
+    one of each pair.
+    """
+    k = len(steps)
+    while k > 1 and steps[k - 1].hands >= 0:
+        k -= 1
+    for first in range(k, len(steps)):
+        heir = {steps[t].hands: steps[t].square for t in range(first, len(steps))}
+        if mirror is not None and steps[-1].mirror.size and (
+                not steps[first - 1].mirror.size or any(heir.get(mirror[u]) != mirror[v] for u, v in heir.items())):
+            continue
+        final = [heir.get(u, u) for u in fronts[first]]
+        return HandOver(first, final, np.array([i for i, u in enumerate(fronts[first]) if u in heir], np.int64))
+    return None
 
 
 def best_plan(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
