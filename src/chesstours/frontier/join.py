@@ -265,10 +265,11 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
 
     # an empty compile cache: the join's kernels compile in another process while the halves are swept (the
     # allowance's process, where there is one)
-    # a half held in memory by the kernels stops before its last steps where they only hand codes over (see
-    # HandOver), and its states are read as they would leave them
-    stops = layers is None and allowance is None
+    # a half held in memory stops before its last steps where they only hand codes over (see HandOver), and
+    # its states are read as they would leave them (those of the kernels once the join's kernels are loaded)
+    stops = layers is None
     sweeps = tuple(_before_hand_over(sweep) if stops else sweep for sweep in (halves.left, halves.right))
+    handing = [half.hand_over if stops else None for half in (halves.left, halves.right)]
     with compiled_beside(JOIN_MODULE, None if allowance is not None else JOIN_KERNEL) as warming:
         for sweep, phase in zip(sweeps, ("left half", "right half")):
             # the second half is swept beside the states of the first
@@ -284,6 +285,10 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
                 raise
             run.result.peak_bytes += held
             runs.append(run)
+        for i, r in enumerate(runs):
+            hand = handing[i]
+            if hand is not None and r.plain is not None:
+                r.plain, handing[i] = plain.hand_over(r.plain, hand.slots), None
         in_python = sum(r.result.plain_states for r in runs)
         sizes = [len(r.plain) if r.plain is not None else sum(x[0].size for x in r.states) for r in runs]
         small, large = (0, 1) if sizes[0] <= sizes[1] else (1, 0)
@@ -309,9 +314,9 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
         else:
             await_compiled(warming, deadline)
     from . import join_kernel as jk  # numba loads with the first join, not with the plan of one
-    for half, r in zip((halves.left, halves.right), runs):
-        if stops and half.hand_over is not None:
-            _read_handed(r.states, half.hand_over.slots, threads)
+    for hand, r in zip(handing, runs):
+        if hand is not None:
+            _read_handed(r.states, hand.slots, threads)
     ends = 0 if closed else budget
     perm_small, perm = _perm(sweeps[small], halves.middle), _perm(sweeps[large], halves.middle)
     # the index takes about 40 bytes a state: join in as many passes as its budget asks

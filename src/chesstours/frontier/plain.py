@@ -18,9 +18,9 @@ states in Python it replaces (``python benchmarks/bench_frontier.py
 --plain``). When the kernels are in the cache the sweep hands its keys and
 counts to them between two steps (:func:`chesstours.frontier.run.run_sweep`),
 or in the middle of a step, which the kernels then do again from its start.
-A count that ends first never loads numba: 6x6 closed (37,680 states
+A count that ends first never loads numba: 6x6 closed (32,848 states
 extended) ends here in a fifth of a second, 5x7 open (104,457) in a quarter,
-6x8 closed (439,268) in about one.
+6x8 closed (388,978) in about one.
 
 Counts here are 64-bit, or Python ints where a step's could pass 62 bits:
 no limb overflows. A count past 2**64 when the kernels take over makes the
@@ -379,6 +379,18 @@ def unfold(states: States, image: list[int] | None) -> States:
     half = states.counts[pair] // 2
     return _gather(np.concatenate([states.rows[~pair], states.rows[pair], other[pair]]),
                    np.concatenate([states.counts[~pair], half, half]))
+
+
+def hand_over(states: States, slots: np.ndarray) -> States:
+    """The final states of a half stopped before its hand-overs, read as those steps would leave them (as
+    ``join_kernel.hand_over``: ``FULL`` turns ``FREE`` on the ``slots`` handed over)."""
+    rows = states.rows.copy()
+    columns = rows.shape[1] - 2 - np.asarray(slots, np.int64)  # the last slot first
+    handed = rows[:, columns]
+    if (handed == FREE).any():
+        raise AssertionError("a state of a half has no edge on a square it hands over: the plan is wrong")
+    rows[:, columns] = np.where(handed == FULL, FREE, handed)
+    return _gather(rows, states.counts)
 
 
 @dataclass
