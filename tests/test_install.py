@@ -65,7 +65,8 @@ WARMED = [
      "from chesstours import machine\nfrom chesstours.frontier import frontier_count, join, join_kernel as jk\n"
      "assert machine.in_cache_folder(*join.JOIN_KERNEL)  # the name it reads is numba's\n"
      "assert frontier_count(Board(6, 6), KNIGHT, True).how == 'meet in the middle'\n",
-     "(jk.unfold, jk.read_half, jk.bucket_sizes, jk.scatter, jk.index_half, jk.join_states)", 6),
+     "(jk.unfold, jk.hand_over, jk.read_half, jk.bucket_sizes, jk.scatter, jk.radix_sort, jk.run_table,\n"
+     " jk.join_states)", 8),
     ("chesstours.backtrack.search",
      "from chesstours.backtrack import kernel as bk\n"
      "assert count_tours('6x6').method == 'backtrack'\n",

@@ -343,7 +343,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
                     keys, cnts = jk.select_group(keys, cnts, nslots, perm_small, ends, group, groups)
                 return jk.read_half(keys, cnts, nslots, perm_small, ends)
 
-            index = jk.index_parts(list(pool.map(read, range(len(runs[small].states)))), nslots)
+            index = jk.index_parts(list(pool.map(read, range(len(runs[small].states)))), nslots, pool)
             if groups == 1:
                 runs[small].states.clear()  # read whole into the index
             joining = max(joining, sum(a.nbytes for a in index)

@@ -24,6 +24,8 @@ words of mates drops it; the others are walked four at a time
 
 from __future__ import annotations
 
+from concurrent.futures import Executor
+
 import numpy as np
 from numba import njit
 
@@ -221,7 +223,7 @@ def read_half(keys, cnt, nslots, perm, total_ends):
 
     ``total_ends``: the free ends of an open tour (0 for a cycle), shared by
     the halves. The parts of a half are read on every core, then
-    :func:`index_half` sorts them together.
+    :func:`index_parts` sorts them together.
     """
     n = keys.size
     want = np.empty(n, np.uint64)
@@ -234,7 +236,7 @@ def read_half(keys, cnt, nslots, perm, total_ends):
     return want, mates, counts
 
 
-#: The buckets of :func:`index_half`, by the top bits of a degree key's hash: eight. Few, because numpy maps a
+#: The buckets of :func:`index_parts`, by the top bits of a degree key's hash: eight. Few, because numpy maps a
 #: large array in huge pages (2 MiB), and writing into a bucket brings in the whole page around it: with a
 #: thousand buckets, the first part scattered made the whole index resident at once. And so few bits that a degree
 #: key (at most 34 bits) and its bucket still sort in the passes of :func:`radix_sort` the key took alone.
@@ -243,7 +245,7 @@ BUCKET_BITS = 3
 
 @njit(cache=True, inline="always")
 def _bucket(dkey):
-    """The bucket of a degree key in :func:`index_half`: the top bits of its hash."""
+    """The bucket of a degree key in :func:`index_parts`: the top bits of its hash."""
     return np.int64(mix(dkey) >> np.uint64(64 - BUCKET_BITS))
 
 
@@ -258,8 +260,8 @@ def bucket_sizes(want, sizes):
 def scatter(want, mates, counts, to_want, to_mates, to_counts, at):
     """Write the read states into their buckets (by the hash of their degree keys), bucket ``b`` from ``at[b]`` on.
 
-    ``at`` moves past what is written: the read states of every part of a
-    half go in turn into the same arrays, each part freed once written.
+    ``at`` moves past what is written: each part of a half has its own share of each bucket, and the parts are
+    written side by side, each freed once written.
     """
     for i in range(want.size):
         b = _bucket(want[i])
@@ -271,22 +273,10 @@ def scatter(want, mates, counts, to_want, to_mates, to_counts, at):
 
 
 @njit(cache=True, nogil=True)
-def index_half(want, mates, counts, bounds, nslots):
-    """Index the read states of a half (:func:`read_half`), scattered into buckets (``bounds``, :func:`scatter`).
-
-    Each bucket is sorted in place by degree key (``2 * nslots + 2`` bits), with
-    buffers the size of a bucket instead of the whole half's (the buckets
-    are even: a hash's bits): the states with one degree key then make one
-    run. Returns ``want``, packed ``mates`` and ``counts`` in that order,
-    and a hash table from a degree key to the first index of its run in
-    ``want``.
-    """
+def run_table(want):
+    """A hash table from each degree key of ``want`` (sorted in runs, :func:`index_parts`) to the first index of
+    its run."""
     n = want.size
-    bits = 2 * nslots + 2
-    for r in range(bounds.size - 1):
-        if bounds[r + 1] - bounds[r] > 1:
-            lo, hi = bounds[r], bounds[r + 1]
-            radix_sort(want[lo:hi], mates[lo:hi], counts[lo:hi], bits)
     runs = 0
     for i in range(n):
         if i == 0 or want[i] != want[i - 1]:
@@ -302,31 +292,47 @@ def index_half(want, mates, counts, bounds, nslots):
                 h = (h + 1) & (size - 1)
             table[2 * h] = want[i]
             table[2 * h + 1] = np.uint64(i)
-    return want, mates, counts, table
+    return table
 
 
-def index_parts(read: list, nslots: int) -> tuple:
-    """The index of a half (:func:`index_half`) from its states read part by part (:func:`read_half`), each part
-    freed (its place in ``read`` set to None) as it is written into the index's arrays.
+def index_parts(read: list, nslots: int, pool: Executor | None = None) -> tuple:
+    """The index of a half from its states read part by part (:func:`read_half`), each part freed (its place in
+    ``read`` set to None) as it is written into the index's arrays.
 
-    Its arrays take 24 bytes a state. Gathering the parts and sorting them
-    whole took as much again, twice: the parts beside their concatenation,
-    then a sort's buffers beside it (8x8 closed: 0.35 GiB more resident
-    while the index was built). Here the parts go straight into buckets by
-    the hash of their degree keys, and each bucket is sorted alone: the
-    arrays are written as the parts are freed, and the buffers are a
-    bucket's.
+    Returns ``want``, packed ``mates`` and ``counts``, sorted by degree key
+    (``2 * nslots + 2`` bits) so that the states of one degree key make one
+    run, and a hash table from a degree key to the first index of its run
+    (:func:`run_table`). Its arrays take 24 bytes a state. Gathering the parts
+    and sorting them whole took as much again, twice: the parts beside their
+    concatenation, then a sort's buffers beside it (8x8 closed: 0.35 GiB more
+    resident while the index was built). Here the parts go straight into
+    buckets by the hash of their degree keys, each part into its own share of
+    each bucket, and each bucket is sorted alone: the arrays are written as
+    the parts are freed, and the buffers are a bucket's. On ``pool``'s
+    threads, the parts are written and the buckets sorted side by side.
     """
-    sizes = np.zeros((1 << BUCKET_BITS) + 1, np.int64)
-    for want, _, _ in read:
-        bucket_sizes(want, sizes)
-    bounds = np.cumsum(sizes)
+    buckets = 1 << BUCKET_BITS
+    sizes = np.zeros((len(read), buckets + 1), np.int64)
+    for k, (want, _, _) in enumerate(read):
+        bucket_sizes(want, sizes[k])
+    sizes = sizes[:, 1:]
+    bounds = np.concatenate((np.zeros(1, np.int64), np.cumsum(sizes.sum(axis=0))))
+    at = bounds[:-1] + np.cumsum(sizes, axis=0) - sizes  # where part k writes into bucket b
     into = [np.empty(int(bounds[-1]), np.uint64) for _ in range(3)]
-    at = bounds[:-1].copy()
-    for k in range(len(read)):
-        scatter(*read[k], *into, at)
+    each = map if pool is None else pool.map
+
+    def write(k: int) -> None:
+        scatter(*read[k], *into, at[k].copy())
         read[k] = None
-    return index_half(*into, bounds, nslots)
+
+    def sort(b: int) -> None:
+        lo, hi = bounds[b], bounds[b + 1]
+        if hi - lo > 1:
+            radix_sort(into[0][lo:hi], into[1][lo:hi], into[2][lo:hi], 2 * nslots + 2)
+
+    list(each(write, range(len(read))))
+    list(each(sort, range(buckets)))
+    return (*into, run_table(into[0]))
 
 
 @njit(cache=True, inline="always")
@@ -592,7 +598,7 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
     tried (the work done).
 
     The states are read, then sorted as the index is (by the bucket of
-    their degree keys, then by degree key: :func:`index_half`), so that they
+    their degree keys, then by degree key: :func:`index_parts`), so that they
     meet their runs of partners in the order of the index: each run is found
     once and read front to back, instead of four misses of the cache a state
     (which took most of the join's time).
@@ -703,6 +709,8 @@ def warm() -> None:
     """
     keys, counts, perm = np.zeros(1, np.uint64), np.ones(1, np.uint64), np.zeros(1, np.int64)
     whole, whole_counts, _ = unfold(keys, counts, 1, perm)
+    hand_over(whole, perm)
+    radix_sort(whole.copy(), whole.copy(), whole_counts.copy(), 2)  # index_parts calls it only with two states
     index = index_parts([read_half(whole, whole_counts, 1, perm, 0)], 1)
     join_states(keys, counts, 1, perm, True, *index, 0, 1, np.zeros(2, np.uint64), np.zeros(1, np.int64),
                 np.zeros(1, np.int64))
