@@ -146,7 +146,8 @@ def long_boards(workers: int | None, runs: int) -> None:
 #: (module, kernel) timed by ``--kernels``: the sweep's and the join's, called from Python once a batch or a part.
 KERNELS = [("kernel", "expand"), ("table", "sort_batch"), ("table", "insert_run"), ("table", "rehash"),
            ("table", "compact"), ("join_kernel", "unfold"), ("join_kernel", "read_half"),
-           ("join_kernel", "bucket_sizes"), ("join_kernel", "scatter"), ("join_kernel", "index_half"),
+           ("join_kernel", "bucket_sizes"), ("join_kernel", "scatter"), ("join_kernel", "radix_sort"),
+           ("join_kernel", "run_table"), ("join_kernel", "hand_over"),
            ("join_kernel", "join_states")]
 
 
@@ -189,41 +190,52 @@ def kernels(board: str, closed: bool, workers: int | None, runs: int) -> None:
 
 
 def steps(board: str, closed: bool, workers: int | None, least: float = 0.01) -> None:
-    """Where one count's time goes, step by step: the states each step leaves and its seconds (one run, from the
-    count's progress reports); the steps under ``least`` of the time are summed in one row a phase."""
+    """Where one count's time goes, step by step: the states each step leaves, its seconds and the cores it kept
+    busy (CPU-seconds over seconds; one run, from the count's progress reports); the steps under ``least`` of the
+    time are summed in one row a phase."""
     r = Board(*map(int, board.split("x")))
     load_kernels()
-    ends: dict[tuple[str, int], tuple[int, int, float]] = {}  # (phase, step) -> (square, states, time of the last report)
-    t0 = time.perf_counter()
+    # (phase, step) -> (square, states, time and CPU time of the last report)
+    ends: dict[tuple[str, int], tuple[int, int, float, float]] = {}
+    t0, c0 = time.perf_counter(), time.process_time()
 
     def seen(p) -> None:
-        ends[(p.phase, p.step)] = (p.square, p.states, time.perf_counter() - t0)
+        ends[(p.phase, p.step)] = (p.square, p.states, time.perf_counter() - t0, time.process_time() - c0)
 
     result = frontier_count(r, KNIGHT, closed, workers=workers, progress=seen)
-    wall = time.perf_counter() - t0
-    rows, before, phases = [], 0.0, {}
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    rows, before, cpu_before = [], 0.0, 0.0
+    phases: dict[str, list[float]] = {}
     small: dict[str, list[float]] = {}
-    for (phase, step), (square, states, at) in ends.items():
+
+    def row(phase: str, step: str, square: str, states: str, seconds: float, used: float) -> list[str]:
+        return [phase, step, square, states, f"{seconds:.2f}", f"{used / max(seconds, 1e-9):.2f}",
+                f"{seconds / wall:.0%}"]
+
+    for (phase, step), (square, states, at, cpu_at) in ends.items():
         if phase == "join":
             continue  # its reports are the parts of the streamed half, not steps
-        seconds, before = at - before, at
-        phases[phase] = phases.get(phase, 0.0) + seconds
+        seconds, used, before, cpu_before = at - before, cpu_at - cpu_before, at, cpu_at
+        phases.setdefault(phase, [0.0, 0.0])
+        phases[phase][0] += seconds
+        phases[phase][1] += used
         if seconds < least * wall:
-            small.setdefault(phase, [0, 0.0])
+            small.setdefault(phase, [0, 0.0, 0.0])
             small[phase][0] += 1
             small[phase][1] += seconds
+            small[phase][2] += used
             continue
-        rows.append([phase, str(step), str(square), f"{states:,}", f"{seconds:.2f}", f"{seconds / wall:.0%}"])
-    for phase, (n, seconds) in small.items():
-        rows.append([phase, f"{n} other steps", "", "", f"{seconds:.2f}", f"{seconds / wall:.0%}"])
-    joined = wall - before
-    rows.append(["join", "index, then every part", "", "", f"{joined:.2f}", f"{joined / wall:.0%}"])
-    for phase, seconds in phases.items():
-        rows.append([phase, "all its steps", "", "", f"{seconds:.2f}", f"{seconds / wall:.0%}"])
+        rows.append(row(phase, str(step), str(square), f"{states:,}", seconds, used))
+    for phase, (n, seconds, used) in small.items():
+        rows.append(row(phase, f"{n} other steps", "", "", seconds, used))
+    rows.append(row("join", "index, then every part", "", "", wall - before, cpu - cpu_before))
+    for phase, (seconds, used) in phases.items():
+        rows.append(row(phase, "all its steps", "", "", seconds, used))
     table(f"Where the time of the count of {board} {'closed' if closed else 'open'} goes, step by step "
           f"({result.count:,} undirected, {result.states_total:,} states extended, {result.pairs:,} pairs joined; "
-          f"wall {wall:.2f} s on {result.threads} thread(s), one run); states: those the step leaves",
-          ["phase", "step", "square", "states", "seconds", "of the count"], rows, text_columns=3)
+          f"wall {wall:.2f} s, {cpu:.1f} CPU-s on {result.threads} thread(s), one run); states: those the step "
+          f"leaves; cores busy: CPU-seconds over seconds",
+          ["phase", "step", "square", "states", "seconds", "cores busy", "of the count"], rows, text_columns=3)
 
 
 #: The counts of ``--plain``: (board, closed); those the first run of a command may take in Python.
