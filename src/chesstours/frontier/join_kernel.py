@@ -205,14 +205,23 @@ def hand_over(keys, slots):
     handed slot ``FREE``, which the hand-over would have dropped (none: the plan rules them out earlier).
     """
     bad = 0
+    handed = 0
+    top = 0
+    for s in slots:
+        handed |= 1 << s
+        top = max(top, s + 1)
     for i in range(keys.size):
         key = keys[i]
-        for s in slots:
-            code = (key // PLACE[s]) % np.uint64(RADIX)
-            if code == np.uint64(PACKED_FULL):
-                key -= np.uint64(PACKED_FULL) * PLACE[s]
-            elif code == np.uint64(FREE):
-                bad += 1
+        rest = key // np.uint64(3)
+        for s in range(top):  # the digits in turn: a division by the constant 11 is a multiplication
+            q = rest // np.uint64(RADIX)
+            code = rest - q * np.uint64(RADIX)
+            rest = q
+            if (handed >> s) & 1:
+                if code == np.uint64(PACKED_FULL):
+                    key -= np.uint64(PACKED_FULL) * PLACE[s]
+                elif code == np.uint64(FREE):
+                    bad += 1
         keys[i] = key
     return bad
 
