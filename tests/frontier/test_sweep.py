@@ -222,6 +222,14 @@ def test_the_sweep_runs_across_the_narrow_side():
     assert {Board(4, 9).col(v) for v in wide.order[:4]} == {0}  # a line is a column of 4
 
 
+def test_a_plan_wider_than_a_state_is_refused_before_the_kernels_run():
+    # the kernels' work arrays hold 17 slots: a plan of 18 (9 columns) would write past them
+    sweep = best_plan(Board(9, 9), KNIGHT, closed=True)
+    assert sweep.max_slots == 18
+    with pytest.raises(ValueError, match="18 frontier squares"):
+        frontier_run.run_sweep(sweep.steps, sweep.max_slots, True, 2, threads=1)
+
+
 def test_wide_boards_are_refused_up_front_with_an_estimate():
     with pytest.raises(InvalidArgument, match="frontier of .* squares .*states"):
         count_tours("12x40", closed=True, method="frontier")

@@ -38,7 +38,7 @@ import numpy as np
 from ..errors import LimitReached, ResourceError
 from . import plain
 from .disk import Layers, Spilled, load
-from .layout import EMPTY_KEY, NARROW_OVERFLOW
+from .layout import EMPTY_KEY, MAX_SLOTS, NARROW_OVERFLOW
 from .plain import States as PlainStates
 
 if TYPE_CHECKING:
@@ -520,6 +520,9 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
     plain Python (:mod:`chesstours.frontier.plain`; one limb, no files), and
     the kernels go on from the step where it ends.
     """
+    widest = max((st.keep.size for st in steps), default=0)
+    if widest > MAX_SLOTS:  # the kernels' work arrays and place values hold that many: a wider plan writes past them
+        raise ValueError(f"a plan of {widest} frontier squares: at most {MAX_SLOTS} fit in a state")
     t0 = time.perf_counter() if t0 is None else t0
     max_states, peak, count, total = 1, 0, 0, 0
     per_length: list[int] = []
