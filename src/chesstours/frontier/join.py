@@ -296,6 +296,8 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
             try:
                 count, pairs = _join_in_python(halves, runs[small].plain, runs[large].plain, sweeps[small],
                                                sweeps[large], closed, budget, allowance, deadline)
+                if progress is not None:  # the join in one part, as the kernels report theirs part by part
+                    progress(FrontierProgress(1, 1, halves.middle[0], sizes[large], sizes[large], "join"))
                 return replace(stats(count=count, halves=(sizes[0], sizes[1]), pairs=pairs, plain_states=in_python),
                                threads=1)
             except plain.Switch:
