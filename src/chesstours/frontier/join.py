@@ -263,13 +263,13 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
                               halves.max_slots, complete=complete, states_total=sum(r.result.states_total for r in runs),
                               threads=threads, how="meet in the middle", **kw)
 
-    # an empty compile cache: the join's kernels compile in another process while the halves are swept (the
-    # allowance's process, where there is one)
     # a half held in memory stops before its last steps where they only hand codes over (see HandOver), and
     # its states are read as they would leave them (those of the kernels once the join's kernels are loaded)
     stops = layers is None
     sweeps = tuple(_before_hand_over(sweep) if stops else sweep for sweep in (halves.left, halves.right))
     handing = [half.hand_over if stops else None for half in (halves.left, halves.right)]
+    # an empty compile cache: the join's kernels compile in another process while the halves are swept (the
+    # allowance's process, where there is one)
     with compiled_beside(JOIN_MODULE, None if allowance is not None else JOIN_KERNEL) as warming:
         for sweep, phase in zip(sweeps, ("left half", "right half")):
             # the second half is swept beside the states of the first

@@ -36,8 +36,8 @@ from ..colours import ANYWHERE, EndRule, end_rule
 from ..pieces import Leaper, move_table
 from .layout import CAP
 
-__all__ = ["Step", "Sweep", "HandOver", "Fixed", "edges_given", "plan", "line_orders", "best_plan", "greedy", "paired", "neighbours",
-           "mirror_map", "mirrored", "symmetric"]
+__all__ = ["Step", "Sweep", "HandOver", "Fixed", "edges_given", "plan", "line_orders", "best_plan", "greedy", "paired",
+           "neighbours", "mirror_map", "mirrored", "symmetric"]
 
 
 @dataclass
@@ -79,7 +79,7 @@ class HandOver:
     ``v``'s slot, ``FULL`` turned ``FREE`` (``u`` with no edge was dropped
     earlier: it had one neighbour to come and needed two). The right half of
     8x8 closed ends on four such steps, 13.1 million states each. A half may
-    stop before them and read its states so (:func:`chesstours.frontier.join`):
+    stop before them and read its states so (:mod:`chesstours.frontier.join`):
     every slot in the slot order of the last step run, each handed square
     read as its heir, ``FULL`` read as ``FREE`` on the ``slots`` handed over.
     """
