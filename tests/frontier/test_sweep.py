@@ -220,6 +220,18 @@ def test_the_sweep_runs_across_the_narrow_side():
     assert {Board(4, 9).col(v) for v in wide.order[:4]} == {0}  # a line is a column of 4
 
 
+@pytest.mark.parametrize(("board", "start", "end"), [(Board(6, 6), 0, None), (Board(5, 6), None, 7),
+                                                   (Board(6, 7), 40, None)])
+def test_a_closed_count_through_one_square_is_the_whole_boards_and_folds_as_it_does(board, start, end):
+    # every cycle passes through every square: the count through one is the count, mirror pairs folded
+    whole = frontier_count(board, KNIGHT, True)
+    through = frontier_count(board, KNIGHT, True, start, end)
+    assert through.count == whole.count and through.states_total == whole.states_total
+    assert frontier_estimate(board, KNIGHT, start, end, closed=True).mirrored
+    # through an edge, the mirror breaks
+    assert not frontier_estimate(board, KNIGHT, 0, neighbours(board, KNIGHT)[0][0], closed=True).mirrored
+
+
 def test_a_plan_wider_than_a_state_is_refused_before_the_kernels_run():
     # the kernels' work arrays hold 17 slots: a plan of 18 (9 columns) would write past them
     sweep = best_plan(Board(9, 9), KNIGHT, closed=True)
