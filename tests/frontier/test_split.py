@@ -141,6 +141,8 @@ def test_a_split_count_is_the_same_on_two_processes_and_with_every_option():
     assert strip.extra["tasks"] > 3 and len(strip.extra["split_on"]) == 1
     closed_from = ct.count_tours("6x6", closed=True, start="c1", split_on=1, jobs=2)
     assert (closed_from.directed, closed_from.undirected) == (2 * 9862, 9862)
+    # a cycle through c1 is any cycle: the split is planned as the whole count's, which its parts then run
+    assert split_squares(Board(8, 8), KNIGHT, True, 2, None, 8) == split_squares(Board(8, 8), KNIGHT, True, None, None, 8)
     to_end = ct.count_tours("6x6", closed=True, end="a1", split_on=1, jobs=2)
     assert to_end.end == Board(6, 6).square("a1") and to_end.undirected == 9862
     paths = ct.count_tours("5x5", start="a1", split_on=2, jobs=2)

@@ -142,7 +142,14 @@ from ..board import Board
 from ..errors import InvalidArgument
 from ..pieces import Leaper
 from .plan import best_plan, edges_given, neighbours
-from .sweep import MIRRORED_MEMORY, MIRRORED_WORK, FrontierEstimate, choose_halves, frontier_count
+from .sweep import (
+    MIRRORED_MEMORY,
+    MIRRORED_WORK,
+    FrontierEstimate,
+    choose_halves,
+    frontier_count,
+    given_squares,
+)
 
 __all__ = ["Part", "PartJob", "split_squares", "split_room", "frontier_parts", "count_part", "worker_memory", "split_estimate",
            "part_fraction", "PART_FRACTION", "CLASS_FRACTION", "CLASS_WORK"]
@@ -231,7 +238,11 @@ def count_part(job: PartJob) -> dict[str, int | float]:
 def _class_choices(board: Board, piece: Leaper, closed: bool, start: int | None,
                    end: int | None) -> dict[int, list[int]] | None:
     """The squares a split on classes may take, in the order to take them, each with its possible classes
-    (the edges it can take in the left half with the rest in the right); None without a meet in the middle."""
+    (the edges it can take in the left half with the rest in the right); None without a meet in the middle.
+
+    The halves are planned as the parts will plan theirs, for the squares given as the sweep takes them
+    (:func:`~chesstours.frontier.sweep.given_squares`: none for a closed count through one square)."""
+    start, end = given_squares(closed, start, end)
     halves = choose_halves(board, piece, closed, start, end, in_classes=True)
     if halves is None:
         return None

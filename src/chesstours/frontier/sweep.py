@@ -202,7 +202,7 @@ RUNS_LOW_CAVEAT = ("the forecast reads the frontier's width alone, as for a boar
                    "at the memory limit; a time limit bounds the time)")
 
 
-def _given(closed: bool, start: int | None, end: int | None) -> tuple[int | None, int | None]:
+def given_squares(closed: bool, start: int | None, end: int | None) -> tuple[int | None, int | None]:
     """The squares a count is asked to run from and to, as the sweep takes them: a cycle passes through every
     square, so a closed count through one square alone is the whole board's, which folds mirror pairs (7x8
     closed from a1 took 1.6 to 1.8 times as long unfolded)."""
@@ -214,7 +214,7 @@ def _given(closed: bool, start: int | None, end: int | None) -> tuple[int | None
 def estimate(board: Board, piece: Leaper, start: int | None = None, end: int | None = None, closed: bool = False,
              workers: int | None = None) -> FrontierEstimate:
     """What :func:`frontier_count` is expected to need for this count (planning only: nothing is counted)."""
-    start, end = _given(closed, start, end)
+    start, end = given_squares(closed, start, end)
     threads = thread_count(workers)
     if board.free_count == 1:
         return FrontierEstimate(0, 1.0, 0.0, 0.0, 0.0, threads, False)
@@ -239,7 +239,7 @@ def _works_as_folded(board: Board, start: int | None, end: int | None, closed: b
     with both ends given 0.10 to 0.16 (6x8); a hole 0.24 to 1.6 (6x6 without b1:
     0.52; 6x7, 6x8, 5x9 open; 6x8 and 7x8 closed, 0.6 and 0.8). A closed count
     through a given edge is most of the cycles, unfolded: 1.6 to 1.8 times it
-    (7x8, measured through a given square, which now folds: :func:`_given`),
+    (7x8, measured through a given square, which now folds: :func:`given_squares`),
     which :data:`MIRRORED_WORK` stands for.
     """
     return mirrored or bool(board.holes) or (not closed and (start is not None or end is not None))
@@ -254,7 +254,7 @@ def refusal(board: Board, piece: Leaper, start: int | None = None, end: int | No
     """
     if board.free_count == 1:
         return None
-    start, end = _given(closed, start, end)
+    start, end = given_squares(closed, start, end)
     try:
         mirrored = symmetric(board, start, end)
         _check_size(board, _quick_slots(board, piece), closed, memory_limit, spill_dir, mirrored)
@@ -333,7 +333,7 @@ def frontier_count(
         stops at once rather than crowd the machine.
     """
     t0 = time.perf_counter()
-    start, end = _given(closed, start, end)
+    start, end = given_squares(closed, start, end)
     n = board.free_count
     if n == 1:
         return FrontierResult(0 if closed else 1, 1, 0, time.perf_counter() - t0, 0, states_total=1)
