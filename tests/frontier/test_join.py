@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import numpy as np
@@ -155,7 +156,8 @@ def _final_states(board, closed, sweep, middle, hand):
     run = frontier_run.run_sweep(sweep.steps, sweep.max_slots, closed, 2, threads=2, finish=False,
                                  keep_states=True)
     if hand is not None:
-        frontier_join._read_handed(run.states, hand.slots, 2)
+        with ThreadPoolExecutor(2) as pool:
+            frontier_join._read_handed(run.states, hand.slots, pool)
     out: collections.Counter = collections.Counter()
     for keys, counts, *_ in run.states:
         keys, counts = frontier_join._unfold(keys, counts, len(middle), frontier_join._images(sweep))

@@ -205,13 +205,12 @@ def _before_hand_over(sweep: Sweep) -> Sweep:
     return replace(sweep, steps=sweep.steps[:hand.steps], final=hand.final, hand_over=None)
 
 
-def _read_handed(parts: list, slots: np.ndarray, threads: int) -> None:
+def _read_handed(parts: list, slots: np.ndarray, pool: ThreadPoolExecutor) -> None:
     """The states of a half stopped before its hand-overs (:func:`_before_hand_over`), in place, as those
-    steps would leave them."""
+    steps would leave them, on ``pool``'s threads."""
     from . import join_kernel as jk
 
-    with ThreadPoolExecutor(threads) as pool:
-        bad = sum(pool.map(lambda part: jk.hand_over(part[0], slots), parts))
+    bad = sum(pool.map(lambda part: jk.hand_over(part[0], slots), parts))
     if bad:
         raise AssertionError("a state of a half has no edge on a square it hands over: the plan is wrong")
 
@@ -316,9 +315,6 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
         else:
             await_compiled(warming, deadline)
     from . import join_kernel as jk  # numba loads with the first join, not with the plan of one
-    for hand, r in zip(handing, runs):
-        if hand is not None:
-            _read_handed(r.states, hand.slots, threads)
     ends = 0 if closed else budget
     perm_small, perm = _perm(sweeps[small], halves.middle), _perm(sweeps[large], halves.middle)
     # the index takes about 40 bytes a state: join in as many passes as its budget asks
@@ -332,6 +328,9 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     work = [np.zeros(1, np.int64) for _ in parts]
     joining = 0
     with ThreadPoolExecutor(threads, thread_name_prefix="chesstours-join") as pool:
+        for hand, r in zip(handing, runs):
+            if hand is not None:
+                _read_handed(r.states, hand.slots, pool)
         for group in range(groups):
 
             def read(k: int, group=group) -> tuple:
