@@ -182,6 +182,45 @@ def test_two_partners_a_shuffle_count_what_each_counts_alone(first, second, path
         assert [one, other] == expected
 
 
+@njit(cache=False)
+def _two_states(ma0, ma1, mb, active, paths):
+    """The cycles of ``B o A0`` and ``B o A1`` in one 32-byte shuffle (AVX2), by walks, and one state at a time."""
+    x_lo, x_hi, fixed_lo, fixed_hi = shuffle.spread(ma0, active)
+    y_lo, y_hi, _, _ = shuffle.spread(ma1, active)
+    if paths:
+        both = shuffle.paths_two_of(x_lo, x_hi, y_lo, y_hi, mb, fixed_lo, fixed_hi, active)
+        one = shuffle.paths_of(x_lo, x_hi, mb, fixed_lo, fixed_hi, active)
+        other = shuffle.paths_of(y_lo, y_hi, mb, fixed_lo, fixed_hi, active)
+    else:
+        both = shuffle.cycles_two_of(x_lo, x_hi, y_lo, y_hi, mb, fixed_lo, fixed_hi, active)
+        one = shuffle.cycles_of(x_lo, x_hi, mb, fixed_lo, fixed_hi, active)
+        other = shuffle.cycles_of(y_lo, y_hi, mb, fixed_lo, fixed_hi, active)
+    return both, shuffle.cycles_two_walked(x_lo, x_hi, y_lo, y_hi, mb, fixed_lo, fixed_hi, active), one, other
+
+
+@settings(max_examples=400, deadline=None)
+@given(_fragments(tour_ends=True), _fragments(tour_ends=True), st.booleans())
+def test_two_states_against_one_partner_count_what_each_counts_alone(first, second, paths):
+    """The second state takes the first's fragment ends (the states of one degree key share them), its own
+    pairing."""
+    ends, ma0, mb = first
+    if not paths:  # closed: every end pairs up
+        ends = ends[: len(ends) // 2 * 2]
+        if not ends:
+            return
+        ma0, mb = (_pair_up(ends, w) for w in (ma0, mb))
+    _, ma1, _ = second
+    ma1 = _pair_up(ends, ma1) if not paths else _pair_up(ends, ma1, own=len(ends) % 2)
+    active = np.uint64(sum(1 << p for p in ends))
+    both, walked, one, other = _two_states(np.uint64(ma0), np.uint64(ma1), np.uint64(mb), active, paths)
+    assert both == walked == one | other << 8
+    expected = [_one_path(ends, w, mb) if paths else 2 * _union_cycles(ends, w, mb) for w in (ma0, ma1)]
+    if paths:
+        assert [(one == 1), (other == 1)] == expected
+    else:
+        assert [one, other] == expected
+
+
 def test_spread_lays_out_a_byte_a_place():
     mates = sum(((p * 7 + 3) % 16) << (4 * p) for p in range(16))
     active = 0b1010_0110_1100_0011
@@ -223,3 +262,18 @@ def test_the_join_counts_the_same_by_walks(monkeypatch):
     walked = [frontier_count(Board(*size), KNIGHT, closed).count for size, closed in cases]
     assert jk.join_states.signatures  # the walking kernel joined them
     assert walked == one_a_shuffle == shuffled == [1_067_638, 55_488_142, 18_061_054, 3_318_960]
+
+
+@pytest.mark.skipif(not shuffle.SHUFFLE_TWO, reason="the join tiles its states only with AVX2")
+def test_the_join_counts_the_same_in_small_tiles_and_blocks(monkeypatch):
+    """States of one degree key go against their run in tiles and blocks (join_kernel._join_group): with tiles of
+    five states and blocks of seven partners, every way a tile and a block end is met (four states at a time, two,
+    one; a run cut in blocks), and the counts stay."""
+    cases = [((6, 7), True), ((6, 8), True), ((5, 8), False), ((6, 6), False)]
+    monkeypatch.setattr(jk, "TILE_STATES", 5)
+    monkeypatch.setattr(jk, "BLOCK", 7)
+    monkeypatch.setattr(jk, "_join_group", njit(jk._join_group.py_func))
+    monkeypatch.setattr(jk, "join_states", njit(nogil=True)(jk.join_states.py_func))
+    counts = [frontier_count(Board(*size), KNIGHT, closed).count for size, closed in cases]
+    assert jk.join_states.signatures and jk._join_group.signatures  # these joined them
+    assert counts == [1_067_638, 55_488_142, 18_061_054, 3_318_960]

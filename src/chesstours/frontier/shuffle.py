@@ -32,7 +32,10 @@ another processor than this one, :data:`SHUFFLE` is False and the join
 walks. Where the processor has AVX2 (:data:`SHUFFLE_TWO`), whose 32-byte
 shuffle works on each 16-byte half alone, two partners of a state are tested
 in one go (:data:`cycles2_of`), ``A`` in both halves and one partner's ``B``
-in each.
+in each; or two states of one degree key against one partner
+(:data:`cycles_two_of`), each state's ``A`` in a half and ``B`` in both, which
+lays out each partner's mates once for two states (the join tests four
+states a partner so, two shuffles sharing the layout).
 """
 
 from __future__ import annotations
@@ -47,7 +50,8 @@ from numba.core import cgutils, config
 from numba.extending import intrinsic
 
 __all__ = ["SHUFFLE", "SHUFFLE_TWO", "spread", "cycles_of", "paths_of", "cycles2_of", "paths2_of", "cycles_shuffled",
-           "paths_shuffled", "cycles2_shuffled", "paths2_shuffled", "cycles_walked", "cycles2_walked"]
+           "paths_shuffled", "cycles2_shuffled", "paths2_shuffled", "cycles_walked", "cycles2_walked", "cycles_two_of",
+           "paths_two_of", "cycles_two_shuffled", "paths_two_shuffled", "cycles_two_walked"]
 
 
 def _can_shuffle() -> bool:
@@ -233,6 +237,26 @@ def _cycles2_in(rounds: int):
     return cycles2
 
 
+def _cycles_two_in(rounds: int):
+    """:func:`_cycles_in` for two states against one partner (AVX2): one state a 16-byte half, the partner in
+    both; their counts, eight bits each."""
+
+    @intrinsic
+    def cycles_two(typingctx, a_lo, a_hi, a2_lo, a2_hi, mates_b, fixed_lo, fixed_hi, active):
+        sig = types.uint64(*[types.uint64] * 8)
+
+        def codegen(context, builder, signature, args):
+            a_lo, a_hi, a2_lo, a2_hi, mates_b, fixed_lo, fixed_hi, active = args
+            b = _twice(builder, _mates_b(builder, [mates_b], _bytes(builder, fixed_lo, fixed_hi)))
+            both = ir.Constant(ir.VectorType(ir.IntType(32), 32), list(range(32)))
+            a = builder.shuffle_vector(_bytes(builder, a_lo, a_hi), _bytes(builder, a2_lo, a2_hi), both)
+            return _count_cycles(builder, a, b, active, rounds, 2)
+
+        return sig, codegen
+
+    return cycles_two
+
+
 @njit(cache=True, inline="always")
 def cycles2_walked(a_lo, a_hi, mates_b0, mates_b1, fixed_lo, fixed_hi, active):
     """:func:`cycles_walked` of two partners, their counts eight bits each (as :data:`cycles2_of`)."""
@@ -251,6 +275,14 @@ cycles_shuffled = _cycles_in(3)
 paths_shuffled = _cycles_in(4)
 
 
+@njit(cache=True, inline="always")
+def cycles_two_walked(a_lo, a_hi, a2_lo, a2_hi, mates_b, fixed_lo, fixed_hi, active):
+    """:func:`cycles_walked` of two states against one partner, their counts eight bits each (as
+    :data:`cycles_two_of`)."""
+    return (cycles_walked(a_lo, a_hi, mates_b, fixed_lo, fixed_hi, active)
+            | (cycles_walked(a2_lo, a2_hi, mates_b, fixed_lo, fixed_hi, active) << np.uint64(8)))
+
+
 #: The cycles of ``B o A`` among the fragment ends (:func:`cycles_shuffled`), in byte shuffles where this
 #: processor has them, else by walks (:func:`cycles_walked`), so that no kernel ever names an instruction it lacks.
 cycles_of = cycles_shuffled if SHUFFLE else cycles_walked
@@ -264,3 +296,13 @@ cycles2_shuffled = _cycles2_in(3)
 paths2_shuffled = _cycles2_in(4)
 cycles2_of = cycles2_shuffled if SHUFFLE_TWO else cycles2_walked
 paths2_of = paths2_shuffled if SHUFFLE_TWO else cycles2_walked
+
+#: The cycles of ``B o A0`` and ``B o A1`` (:func:`cycles_shuffled`) in one 32-byte shuffle, where
+#: :data:`SHUFFLE_TWO` is True (else by walks): two states (``a_lo, a_hi`` and ``a2_lo, a2_hi``, spread, with the
+#: same fragment ends) against one partner, whose mates are laid out once for both. The join tests a run of
+#: partners against several states of one degree key this way (see
+#: :func:`chesstours.frontier.join_kernel.join_states`).
+cycles_two_shuffled = _cycles_two_in(3)
+paths_two_shuffled = _cycles_two_in(4)
+cycles_two_of = cycles_two_shuffled if SHUFFLE_TWO else cycles_two_walked
+paths_two_of = paths_two_shuffled if SHUFFLE_TWO else cycles_two_walked
