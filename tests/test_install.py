@@ -60,12 +60,12 @@ WARMED = [
      "assert plain.sweep_kernels_cached()  # the names it reads are numba's\n"
      "assert frontier_count(Board(6, 6), KNIGHT, True, halves=False).how == 'sweep'\n"
      "count_strip(3, 8, KNIGHT)\n",
-     "(fk.expand, ft.sort_batch, ft.insert_run, ft.compact, ft.rehash, fk.finish_all)", 6),
+     "(fk.expand, ft.sort_batch, ft.insert_run, ft.compact_into, ft.rehash, fk.finish_all)", 6),
     ("chesstours.frontier.join_kernel",
      "from chesstours import machine\nfrom chesstours.frontier import frontier_count, join, join_kernel as jk\n"
      "assert machine.in_cache_folder(*join.JOIN_KERNEL)  # the name it reads is numba's\n"
      "assert frontier_count(Board(6, 6), KNIGHT, True).how == 'meet in the middle'\n",
-     "(jk.unfold, jk.hand_over, jk.read_half, jk.bucket_sizes, jk.scatter, jk.radix_sort, jk.run_table,\n"
+     "(jk.unfold_into, jk.hand_over, jk.read_into, jk.bucket_sizes, jk.scatter, jk.radix_sort, jk.run_table,\n"
      " jk.join_states)", 8),
     ("chesstours.backtrack.search",
      "from chesstours.backtrack import kernel as bk\n"

@@ -352,7 +352,9 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
 
             def join(k: int, index=index, group=group) -> None:
                 keys2, lo2 = load(parts[k][0]), load(parts[k][1])
-                jk.join_states(keys2, lo2, nslots, perm, closed, *index, group, groups, accs[k], errs[k], work[k])
+                room = np.empty((6, keys2.size), np.uint64)  # numpy's, in huge pages (see jk.space)
+                jk.join_states(keys2, lo2, nslots, perm, closed, *index, group, groups, accs[k], errs[k], work[k],
+                               room)
 
             futures = [pool.submit(join, k) for k in range(len(parts))]
             for done, f in enumerate(futures, 1):

@@ -147,17 +147,19 @@ def _radix_pass(src_k, src_a, src_b, dst_k, dst_a, dst_b, shift):
         dst_b[j] = src_b[i]
 
 
-def radix_sort(keys, a, b, bits):
+def radix_sort(keys, a, b, bits, k2, a2, b2):
     """Sort ``keys`` (whose values fit in ``bits`` bits) in place, and ``a`` and ``b`` with them: an LSD radix sort.
 
     Each pass reads the three arrays in order and writes each into 2,048
     runs: no state is fetched from a random place (sorting an order of
     indices and gathering after it misses the cache on every state).
+    ``k2``, ``a2``, ``b2``: space for the passes, as long as ``keys``, made by
+    the caller with numpy (see :func:`space`).
     """
     n = keys.size
-    k2 = np.empty(n, np.uint64)
-    a2 = np.empty(n, np.uint64)
-    b2 = np.empty(n, np.uint64)
+    k2 = k2[:n]
+    a2 = a2[:n]
+    b2 = b2[:n]
     passes = (bits + 10) // 11
     for p in range(passes):
         if p % 2 == 0:
@@ -174,8 +176,19 @@ def radix_sort(keys, a, b, bits):
 radix_sort = njit(cache=True, nogil=True)(radix_sort)
 
 
-@njit(cache=True, nogil=True)
-def unfold(keys, cnt, nslots, image):
+def space(*sizes: int) -> list[np.ndarray]:
+    """Arrays of 64-bit words for a kernel to write, made by numpy.
+
+    numpy asks the system for huge pages for a large array, and numba does
+    not: an array a kernel made was written a 4 KiB page fault at a time
+    (7x7 open: 4.4 of 27 CPU-seconds in the system, most of them in the
+    join's kernels and the sweep's compacting, before their arrays came from
+    here and from :func:`chesstours.frontier.table.compact`).
+    """
+    return [np.empty(n, np.uint64) for n in sizes]
+
+
+def unfold(keys: np.ndarray, cnt: np.ndarray, nslots: int, image: np.ndarray) -> tuple:
     """The states of a half kept one of each mirror pair (see ``Step.mirror``), each pair whole again.
 
     ``image[i]``: the slot of the image of slot ``i``'s square. A state that is its
@@ -183,9 +196,16 @@ def unfold(keys, cnt, nslots, image):
     which share its count (even: the two were reached equally often).
     Returns keys, counts, and whether a count was odd (a broken symmetry).
     """
+    out_keys, out_cnt = space(2 * keys.size, 2 * keys.size)
+    j, odd = unfold_into(keys, cnt, nslots, image, out_keys, out_cnt)
+    return out_keys[:j], out_cnt[:j], odd
+
+
+@njit(cache=True, nogil=True)
+def unfold_into(keys, cnt, nslots, image, out_keys, out_cnt):
+    """:func:`unfold` into ``out_keys`` and ``out_cnt`` (twice as long as ``keys``): the states written, and
+    whether a count was odd."""
     n = keys.size
-    out_keys = np.empty(2 * n, np.uint64)
-    out_cnt = np.empty(2 * n, np.uint64)
     codes = np.zeros(32, np.int64)
     odd = False
     j = 0
@@ -203,7 +223,7 @@ def unfold(keys, cnt, nslots, image):
         out_keys[j + 1] = other
         out_cnt[j + 1] = c >> np.uint64(1)
         j += 2
-    return out_keys[:j].copy(), out_cnt[:j].copy(), odd
+    return j, odd
 
 
 @njit(cache=True, nogil=True)
@@ -236,23 +256,26 @@ def hand_over(keys, slots):
     return bad
 
 
-@njit(cache=True, nogil=True)
-def read_half(keys, cnt, nslots, perm, total_ends):
+def read_half(keys: np.ndarray, cnt: np.ndarray, nslots: int, perm: np.ndarray, total_ends: int) -> tuple:
     """Read states of the indexed half: the degree key a partner must have, the packed mates, the count.
 
     ``total_ends``: the free ends of an open tour (0 for a cycle), shared by
     the halves. The parts of a half are read on every core, then
     :func:`index_parts` sorts them together.
     """
-    n = keys.size
-    want = np.empty(n, np.uint64)
-    mates = np.empty(n, np.uint64)
-    counts = cnt.copy()
+    want, mates, counts = space(keys.size, keys.size, keys.size)
+    read_into(keys, cnt, nslots, perm, total_ends, want, mates, counts)
+    return want, mates, counts
+
+
+@njit(cache=True, nogil=True)
+def read_into(keys, cnt, nslots, perm, total_ends, want, mates, counts):
+    """:func:`read_half` into ``want``, ``mates`` and ``counts``."""
     codes = np.zeros(32, np.int64)
-    for i in range(n):
+    for i in range(keys.size):
         d, mates[i] = read_state(keys[i], nslots, perm, codes)
         want[i] = partner_key(d, nslots, total_ends)
-    return want, mates, counts
+        counts[i] = cnt[i]
 
 
 #: The buckets of :func:`index_parts`, by the top bits of a degree key's hash: eight. Few, because numpy maps a
@@ -337,7 +360,7 @@ def index_parts(read: list, nslots: int, pool: Executor | None = None) -> tuple:
     sizes = sizes[:, 1:]
     bounds = np.concatenate((np.zeros(1, np.int64), np.cumsum(sizes.sum(axis=0))))
     at = bounds[:-1] + np.cumsum(sizes, axis=0) - sizes  # where part k writes into bucket b
-    into = [np.empty(int(bounds[-1]), np.uint64) for _ in range(3)]
+    into = space(*[int(bounds[-1])] * 3)
     each = map if pool is None else pool.map
 
     def write(k: int) -> None:
@@ -347,7 +370,7 @@ def index_parts(read: list, nslots: int, pool: Executor | None = None) -> tuple:
     def sort(b: int) -> None:
         lo, hi = bounds[b], bounds[b + 1]
         if hi - lo > 1:
-            radix_sort(into[0][lo:hi], into[1][lo:hi], into[2][lo:hi], 2 * nslots + 2)
+            radix_sort(into[0][lo:hi], into[1][lo:hi], into[2][lo:hi], 2 * nslots + 2, *space(*[hi - lo] * 3))
 
     list(each(write, range(len(read))))
     list(each(sort, range(buckets)))
@@ -616,12 +639,14 @@ BLOCK = 1024
 
 
 @njit(cache=True, nogil=True)
-def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, table, group, ngroups, acc, err, work):
+def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, table, group, ngroups, acc, err, work,
+                room):
     """Add to ``acc`` the tours made by each state of ``keys`` with its partners in the indexed half.
 
     Only states whose degree key falls in ``group`` of ``ngroups`` are joined
     (the indexed half holds that group alone). ``work[0]`` counts the pairs
-    tried (the work done).
+    tried (the work done). ``room``: six rows as long as ``keys``, made with
+    numpy (:func:`space`), for the states read and their sort.
 
     The states are read, then sorted as the index is (by the bucket of
     their degree keys, then by degree key: :func:`index_parts`), so that they
@@ -641,9 +666,9 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
     bits = 2 * nslots + 2
     low = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
     n = 0
-    dks = np.empty(keys.size, np.uint64)
-    mas = np.empty(keys.size, np.uint64)
-    cnt = np.empty(keys.size, np.uint64)
+    dks = room[0]
+    mas = room[1]
+    cnt = room[2]
     for i in range(keys.size):
         d, ma = read_state(keys[i], nslots, perm, codes)
         if in_group(d, group, ngroups):
@@ -652,7 +677,7 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
             cnt[n] = counts[i]
             n += 1
     dks, mas, cnt = dks[:n], mas[:n], cnt[:n]
-    radix_sort(dks, mas, cnt, bits + BUCKET_BITS)
+    radix_sort(dks, mas, cnt, bits + BUCKET_BITS, room[3], room[4], room[5])
     tried = 0
     i = 0
     while i < n:
@@ -855,7 +880,8 @@ def warm() -> None:
     keys, counts, perm = np.zeros(1, np.uint64), np.ones(1, np.uint64), np.zeros(1, np.int64)
     whole, whole_counts, _ = unfold(keys, counts, 1, perm)
     hand_over(whole, perm)
-    radix_sort(whole.copy(), whole.copy(), whole_counts.copy(), 2)  # index_parts calls it only with two states
+    # index_parts sorts only a bucket of two states or more
+    radix_sort(whole.copy(), whole.copy(), whole_counts.copy(), 2, *space(1, 1, 1))
     index = index_parts([read_half(whole, whole_counts, 1, perm, 0)], 1)
     join_states(keys, counts, 1, perm, True, *index, 0, 1, np.zeros(2, np.uint64), np.zeros(1, np.int64),
-                np.zeros(1, np.int64))
+                np.zeros(1, np.int64), np.empty((6, 1), np.uint64))

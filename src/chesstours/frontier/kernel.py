@@ -41,7 +41,7 @@ from .layout import (  # noqa: F401  (the codes are read here as globals of the 
     RADIX,
     UNPACKED,
 )
-from .table import add_to
+from .table import add_to, unsigned
 
 _OK, _INVALID, _DONE = 0, 1, 2
 
@@ -53,7 +53,7 @@ def unpack(key, nslots, codes):
     rest = key // np.uint64(3)
     for j in range(nslots):
         q = rest // np.uint64(RADIX)
-        codes[j] = UNPACKED[np.int64(rest - q * np.uint64(RADIX))]
+        codes[j] = UNPACKED[rest - q * np.uint64(RADIX)]  # an unsigned index (see table.unsigned)
         rest = q
     return ends
 
@@ -80,6 +80,8 @@ def _join(work, n, x, y, cycle, fresh):
 
     ``fresh`` is a label no slot uses (one more than the largest), given to a new fragment.
     """
+    x = unsigned(x)
+    y = unsigned(y)
     cx = work[x]
     cy = work[y]
     if cx == FULL or cy == FULL:
@@ -124,6 +126,7 @@ def _join(work, n, x, y, cycle, fresh):
 @njit(cache=True, inline="always")
 def _depart(work, n, x, one_end, ends, budget, cycle):
     """Square x leaves the frontier; return (status, ends)."""
+    x = unsigned(x)
     c = work[x]
     work[x] = FULL
     if c == FULL:
@@ -190,7 +193,7 @@ def pack_at(work, slots, first, size, ends):
     nxt = np.uint64(1)
     key = np.uint64(ends)
     for i in range(size):
-        c = work[slots[first + i]]
+        c = work[unsigned(slots[unsigned(first + i)])]
         shift = np.uint64(4 * c)
         r = (relabel >> shift) & np.uint64(15)
         first_seen = (r == np.uint64(0)) & (c != FREE)
@@ -224,8 +227,8 @@ def fold(work, sides, size, ends):
     first = 0
     tie = True
     for i in range(size - 1, -1, -1):  # from the slot that weighs most: the first that differs decides
-        kc = _kind(work[sides[i]])
-        kd = _kind(work[sides[size + i]])
+        kc = _kind(work[unsigned(sides[unsigned(i)])])
+        kd = _kind(work[unsigned(sides[unsigned(size + i)])])
         if kc != kd:
             first = size * np.int64(kd < kc)
             tie = False
@@ -332,7 +335,7 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
                     status, ends = _cap(work, n, nprev, one_end[nprev], ends, budget)
                     capped = True
                 elif x >= 0 and status == _OK:
-                    if one_end[x] and work[x] != FREE:
+                    if one_end[unsigned(x)] and work[unsigned(x)] != FREE:
                         status = _INVALID
                     else:
                         status = _join(work, n, nprev, x, cycle, fresh)
@@ -345,7 +348,7 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
                 continue
             for d in range(departs.size):
                 x = departs[d]
-                status, ends = _depart(work, n, x, one_end[x], ends, budget, cycle)
+                status, ends = _depart(work, n, x, one_end[unsigned(x)], ends, budget, cycle)
                 if status == _DONE:
                     if done:
                         status = _INVALID

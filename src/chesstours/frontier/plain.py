@@ -504,7 +504,7 @@ def join(states: States, perm: list[int], cycle: bool, index: Half,
 #: The file of the sweep's kernels and their names, to tell without numba whether they are compiled
 #: (:func:`chesstours.machine.in_cache_folder`).
 SWEEP_KERNELS = [("kernel.py", "kernel.expand"), ("table.py", "table.sort_batch"), ("table.py", "table.insert_run"),
-                 ("table.py", "table.compact"), ("table.py", "table.rehash")]
+                 ("table.py", "table.compact_into"), ("table.py", "table.rehash")]
 
 
 def sweep_kernels_cached() -> bool:
