@@ -160,26 +160,37 @@ def _two(ma, mb0, mb1, active, paths):
         a_lo, a_hi, mb1, fixed_lo, fixed_hi, active)
 
 
+def _on_the_same_ends(first, second, paths):
+    """The ends and two words of ``first``, and a third word of ``second`` paired on the same ends (closed: an
+    even number of ends, all paired up; none left: None)."""
+    ends, w0, w1 = first
+    if not paths:  # closed: every end pairs up
+        ends = ends[: len(ends) // 2 * 2]
+        if not ends:
+            return None
+        w0, w1 = (_pair_up(ends, w) for w in (w0, w1))
+    w2 = _pair_up(ends, second[2]) if not paths else _pair_up(ends, second[2], own=len(ends) % 2)
+    return ends, w0, w1, w2
+
+
+def _each_as_alone(ends, pairs, one, other, paths):
+    """Whether the counts ``one`` and ``other`` of the two pairs of words are those counted in plain Python."""
+    expected = [_one_path(ends, a, b) if paths else 2 * _union_cycles(ends, a, b) for a, b in pairs]
+    return ([one == 1, other == 1] if paths else [one, other]) == expected
+
+
 @settings(max_examples=400, deadline=None)
 @given(_fragments(tour_ends=True), _fragments(tour_ends=True), st.booleans())
 def test_two_partners_a_shuffle_count_what_each_counts_alone(first, second, paths):
     """The second partner takes the first's fragment ends (a run of partners shares them), its own pairing."""
-    ends, ma, mb0 = first
-    if not paths:  # closed: every end pairs up
-        ends = ends[: len(ends) // 2 * 2]
-        if not ends:
-            return
-        ma, mb0 = (_pair_up(ends, w) for w in (ma, mb0))
-    _, _, mb1 = second
-    mb1 = _pair_up(ends, mb1) if not paths else _pair_up(ends, mb1, own=len(ends) % 2)
+    case = _on_the_same_ends(first, second, paths)
+    if case is None:
+        return
+    ends, ma, mb0, mb1 = case
     active = np.uint64(sum(1 << p for p in ends))
     both, one, other = _two(np.uint64(ma), np.uint64(mb0), np.uint64(mb1), active, paths)
     assert both == one | other << 8
-    expected = [_one_path(ends, ma, w) if paths else 2 * _union_cycles(ends, ma, w) for w in (mb0, mb1)]
-    if paths:
-        assert [(one == 1), (other == 1)] == expected
-    else:
-        assert [one, other] == expected
+    assert _each_as_alone(ends, [(ma, mb0), (ma, mb1)], one, other, paths)
 
 
 @njit(cache=False)
@@ -203,22 +214,14 @@ def _two_states(ma0, ma1, mb, active, paths):
 def test_two_states_against_one_partner_count_what_each_counts_alone(first, second, paths):
     """The second state takes the first's fragment ends (the states of one degree key share them), its own
     pairing."""
-    ends, ma0, mb = first
-    if not paths:  # closed: every end pairs up
-        ends = ends[: len(ends) // 2 * 2]
-        if not ends:
-            return
-        ma0, mb = (_pair_up(ends, w) for w in (ma0, mb))
-    _, ma1, _ = second
-    ma1 = _pair_up(ends, ma1) if not paths else _pair_up(ends, ma1, own=len(ends) % 2)
+    case = _on_the_same_ends(first, second, paths)
+    if case is None:
+        return
+    ends, ma0, mb, ma1 = case
     active = np.uint64(sum(1 << p for p in ends))
     both, walked, one, other = _two_states(np.uint64(ma0), np.uint64(ma1), np.uint64(mb), active, paths)
     assert both == walked == one | other << 8
-    expected = [_one_path(ends, w, mb) if paths else 2 * _union_cycles(ends, w, mb) for w in (ma0, ma1)]
-    if paths:
-        assert [(one == 1), (other == 1)] == expected
-    else:
-        assert [one, other] == expected
+    assert _each_as_alone(ends, [(ma0, mb), (ma1, mb)], one, other, paths)
 
 
 def test_spread_lays_out_a_byte_a_place():
