@@ -407,12 +407,24 @@ class SweepRun:
     plain: PlainStates | None = None
 
 
-def return_freed_memory() -> None:
-    """Have glibc map every allocation of a mebibyte or more on its own, so that a freed table goes back.
+#: Bytes from which glibc maps an allocation on its own (:func:`return_freed_memory`).
+MAP_FROM = 8 << 20
 
-    By default glibc raises that threshold as large blocks are freed, and
-    then serves tables from its heap, which keeps what a step frees: the
-    resident memory of a long sweep grew half as much again as its tables.
+
+def return_freed_memory() -> None:
+    """Have glibc map every allocation of :data:`MAP_FROM` bytes or more on its own, so that a freed table goes
+    back.
+
+    By default glibc raises that threshold as large blocks are freed, up to
+    32 MiB, and then serves tables from its heap, which keeps what a step
+    frees: the resident memory of a long sweep grew half as much again as its
+    tables. Below the threshold an array comes from the heap, where what an
+    earlier step freed is used again: a fresh mapping is zeroed page by page
+    by the system. At 1 MiB, 6x8 open spent 0.7 to 0.8 s of its 5 CPU-seconds
+    in the system, 130 thousand page faults; at 8 MiB 0.4 s, 45 thousand, and
+    2.47 to 2.63 s instead of 2.72 to 2.87 (three counts in one process, in
+    turn), 25 to 40 MB more resident; 8x8 closed, whose tables are larger,
+    held the same 1.69 GiB.
     """
     global _RETURNED
     if _RETURNED:
@@ -420,7 +432,7 @@ def return_freed_memory() -> None:
     _RETURNED = True
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        libc.mallopt(-3, 1 << 20)  # M_MMAP_THRESHOLD
+        libc.mallopt(-3, MAP_FROM)  # M_MMAP_THRESHOLD
     except (OSError, AttributeError):  # not glibc: nothing to set
         pass
 
