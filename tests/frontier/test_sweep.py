@@ -148,7 +148,7 @@ def test_7x8_has_34524432316_closed_tours():
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("CHESSTOURS_SLOW"), reason="a minute and a quarter, 1.7 GiB: set CHESSTOURS_SLOW=1")
+@pytest.mark.skipif(not os.environ.get("CHESSTOURS_SLOW"), reason="about a minute, 1.7 GiB: set CHESSTOURS_SLOW=1")
 def test_8x8_has_13267364410532_closed_tours():
     c = count_tours("8x8", closed=True, method="frontier")
     assert (c.undirected, c.directed) == (13_267_364_410_532, 26_534_728_821_064)
