@@ -352,7 +352,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
 
             def join(k: int, index=index, group=group) -> None:
                 keys2, lo2 = load(parts[k][0]), load(parts[k][1])
-                room = np.empty((6, keys2.size), np.uint64)  # numpy's, in huge pages (see jk.space)
+                room = np.empty((6, keys2.size), np.uint64)  # numpy's, in huge pages (see table.space)
                 jk.join_states(keys2, lo2, nslots, perm, closed, *index, group, groups, accs[k], errs[k], work[k],
                                room)
 

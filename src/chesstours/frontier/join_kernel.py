@@ -53,7 +53,7 @@ from .shuffle import (
     paths_two_of,
     spread,
 )
-from .table import add_to, mix
+from .table import add_to, mix, space
 
 
 @njit(cache=True, inline="always")
@@ -154,7 +154,7 @@ def radix_sort(keys, a, b, bits, k2, a2, b2):
     runs: no state is fetched from a random place (sorting an order of
     indices and gathering after it misses the cache on every state).
     ``k2``, ``a2``, ``b2``: space for the passes, as long as ``keys``, made by
-    the caller with numpy (see :func:`space`).
+    the caller with numpy (see :func:`~chesstours.frontier.table.space`).
     """
     n = keys.size
     k2 = k2[:n]
@@ -174,18 +174,6 @@ def radix_sort(keys, a, b, bits, k2, a2, b2):
 
 
 radix_sort = njit(cache=True, nogil=True)(radix_sort)
-
-
-def space(*sizes: int) -> list[np.ndarray]:
-    """Arrays of 64-bit words for a kernel to write, made by numpy.
-
-    numpy asks the system for huge pages for a large array, and numba does
-    not: an array a kernel made was written a 4 KiB page fault at a time
-    (7x7 open: 4.4 of 27 CPU-seconds in the system, most of them in the
-    join's kernels and the sweep's compacting, before their arrays came from
-    here and from :func:`chesstours.frontier.table.compact`).
-    """
-    return [np.empty(n, np.uint64) for n in sizes]
 
 
 def unfold(keys: np.ndarray, cnt: np.ndarray, nslots: int, image: np.ndarray) -> tuple:
@@ -646,7 +634,7 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
     Only states whose degree key falls in ``group`` of ``ngroups`` are joined
     (the indexed half holds that group alone). ``work[0]`` counts the pairs
     tried (the work done). ``room``: six rows as long as ``keys``, made with
-    numpy (:func:`space`), for the states read and their sort.
+    numpy (:func:`~chesstours.frontier.table.space`), for the states read and their sort.
 
     The states are read, then sorted as the index is (by the bucket of
     their degree keys, then by degree key: :func:`index_parts`), so that they

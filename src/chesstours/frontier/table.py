@@ -232,6 +232,18 @@ def compact_into(tab, stride, keys, lo, hi):
     return wide
 
 
+def space(*sizes: int) -> list[np.ndarray]:
+    """Arrays of 64-bit words (not set) for a kernel to write, made by numpy.
+
+    numpy asks the system for huge pages for a large array, and numba does
+    not: an array a kernel made was written a 4 KiB page fault at a time
+    (7x7 open: 4.4 of 27 CPU-seconds in the system, most of them in the
+    join's kernels and the sweep's compacting, before their arrays came from
+    here).
+    """
+    return [np.empty(n, np.uint64) for n in sizes]
+
+
 _NO_LIMBS = np.zeros(0, np.uint64)
 
 
@@ -239,13 +251,11 @@ def compact(tab: np.ndarray, stride: int, fill: int) -> tuple:
     """The ``fill`` occupied entries of a table as three dense arrays: keys, low and high limbs.
 
     The high limbs are an empty array when all are zero (always in a one-limb
-    table): eight bytes a state saved. The arrays are numpy's, not made in the
-    kernel: numpy asks the system for huge pages for a large array, and numba
-    does not, so that a kernel's array of a step's states was written a 4 KiB
-    page fault at a time (7x7 open: 4.4 of 27 CPU-seconds in the system).
+    table): eight bytes a state saved. The arrays are made by :func:`space`,
+    not in the kernel.
     """
-    keys, lo = np.empty(fill, np.uint64), np.empty(fill, np.uint64)
-    hi = np.empty(fill if stride == 3 else 0, np.uint64)  # not touched, no memory, unless a limb is written
+    # the high limbs are not touched, so take no memory, unless one is written
+    keys, lo, hi = space(fill, fill, fill if stride == 3 else 0)
     wide = compact_into(tab, stride, keys, lo, hi)
     return keys, lo, hi if wide else _NO_LIMBS
 
