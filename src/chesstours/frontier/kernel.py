@@ -273,8 +273,9 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
     :attr:`chesstours.frontier.plan.Step.signs`). Finished tours are added to ``acc`` (two limbs) when ``finish`` is
     set (a whole sweep; in a half of a meet in the middle a finished tour
     cannot be, since the other half is still to come); new states are
-    appended to the buffer ``bk/bl/bh`` (``nbuf[0]`` used); the call stops
-    early when it is full.
+    appended to the buffer ``bk/bl/bh`` (``nbuf[0]`` used; ``bh`` empty where
+    the sweep counts in one limb, and the high limbs are all zero); the call
+    stops early when it is full.
     """
     n = nprev + 1
     codes = scratch[0]
@@ -391,7 +392,8 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
             j = nbuf[0]
             bk[j] = newkey
             bl[j] = clo
-            bh[j] = chi
+            if bh.size:
+                bh[j] = chi
             nbuf[0] = j + 1
         i += 1
     return i

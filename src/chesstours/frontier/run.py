@@ -52,8 +52,9 @@ CHUNK = 1 << 18
 #: and the sort scatters the batch into 64 runs a table instead of 1,024, most of its time (7x8 closed:
 #: sorting 0.36 to 0.42 CPU-s instead of 0.52 to 0.76, inserting 0.50 to 0.61 either way).
 ORDER_BITS = 6
-#: New states sorted and inserted together (three 64-bit words each, twice): 48 MiB of buffers a thread.
-#: Four times more is no faster (6x8 open: 15.7 s against 15.4 s on one thread) and holds 144 MiB more.
+#: New states sorted and inserted together (a key and a count of one or two limbs, twice): 32 MiB of buffers a
+#: thread, 48 with two limbs. Four times more is no faster (6x8 open: 15.7 s against 15.4 s on one thread) and
+#: holds 144 MiB more.
 BATCH = 1 << 20
 #: A table is grown (by half) when it is this full.
 LOAD = 0.75
@@ -214,7 +215,8 @@ class _Worker:
 
     def begin(self, per_worker: int, pbits: int, capacity: int, want: int, spare: float = 0.0) -> None:
         if self.buf[0].size != want:
-            self.buf = [np.empty(want, np.uint64) for _ in range(6)]
+            # the high limbs of a sweep in one limb are all zero: its batches carry none
+            self.buf = [np.empty(want if k % 3 < 2 or self.stride == 3 else 0, np.uint64) for k in range(6)]
         self.pbits = pbits
         self.first = self.index * per_worker
         self.bounds = np.zeros((1 << pbits) + 1, np.int64)
@@ -346,7 +348,7 @@ class _Worker:
         return sum(a.nbytes for x in self.inputs for a in x[:3] if not isinstance(a, Spilled))
 
     def memory(self) -> int:
-        return self.input_bytes() + self.tables() + self.buf[0].size * 48
+        return self.input_bytes() + self.tables() + sum(b.nbytes for b in self.buf)
 
 
 def _start_capacity(capacity: int, tables: int, inputs: int) -> tuple[int, float]:
@@ -588,7 +590,7 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
             start, spare = (capacity, 0.0) if layers is not None else _start_capacity(
                 capacity, capacity * nparts * stride * 8, sum(w.input_bytes() for w in workers))
             if spare:
-                want = min(want, BATCH // 2)  # 48 MiB less: twice the batches
+                want = min(want, BATCH // 2)  # 16 MiB less (24 with two limbs): twice the batches
             # each thread makes its own tables: filling them with the empty key is a pass over their memory
             pbits = nparts.bit_length() - 1
             each(lambda w, n=per_worker, p=pbits, c=start, b=want, r=spare: w.begin(n, p, c, b, r))

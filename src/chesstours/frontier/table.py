@@ -152,6 +152,8 @@ def sort_batch(bk, bl, bh, nb, sk, sl, sh, obits, pbits, bounds):
 
     ``bounds[p] .. bounds[p + 1]`` are then the states of part ``p`` (the top
     ``pbits`` bits of the hash); ``bounds`` has ``2**pbits + 1`` entries.
+    ``bh`` and ``sh`` are empty where the high limbs are all zero (a sweep in
+    one limb).
     """
     shift = np.uint64(64 - obits)
     start = np.zeros((1 << obits) + 1, np.int64)
@@ -169,7 +171,8 @@ def sort_batch(bk, bl, bh, nb, sk, sl, sh, obits, pbits, bounds):
         u = unsigned(j)
         sk[u] = bk[i]
         sl[u] = bl[i]
-        sh[u] = bh[i]
+        if bh.size:
+            sh[u] = bh[i]
 
 
 @njit(cache=True, nogil=True, _nrt=False)
