@@ -1,5 +1,5 @@
 """The join's test for one cycle in byte shuffles agrees with walking the fragments, and the join agrees with or
-without it."""
+without it; a state's key made in byte shuffles is the one made slot by slot."""
 
 from __future__ import annotations
 
@@ -280,3 +280,64 @@ def test_the_join_counts_the_same_in_small_tiles_and_blocks(monkeypatch):
     counts = [frontier_count(Board(*size), KNIGHT, closed).count for size, closed in cases]
     assert jk.join_states.signatures and jk._join_group.signatures  # these joined them
     assert counts == [1_067_638, 55_488_142, 18_061_054, 3_318_960]
+
+
+def _key_slot_by_slot(codes: list[int], ends: int) -> int:
+    """A state's key from its work codes, in plain Python: the labels renumbered 1, 2, 3 ... where each is first
+    met, ``ENDED`` and ``FULL`` packed as 9 and 10 (see :mod:`chesstours.frontier.kernel`)."""
+    from chesstours.frontier.layout import ENDED, FREE, FULL, PACKED_ENDED, PACKED_FULL, RADIX
+
+    new: dict[int, int] = {FREE: 0, ENDED: PACKED_ENDED, FULL: PACKED_FULL}
+    key = ends
+    for i, c in enumerate(codes):
+        if c not in new:
+            new[c] = sum(1 for x in new if x not in (FREE, ENDED, FULL)) + 1
+        key += new[c] * 3 * RADIX**i
+    return key
+
+
+@njit(cache=False)
+def _shuffled_key(codes, ends):
+    lo = np.uint64(0)
+    hi = np.uint64(0)
+    for i in range(codes.size):
+        if i < 8:
+            lo |= np.uint64(codes[i]) << np.uint64(8 * i)
+        else:
+            hi |= np.uint64(codes[i]) << np.uint64(8 * (i - 8))
+    return shuffle.canonical_key(lo, hi, np.uint64(ends))
+
+
+@pytest.mark.skipif(not shuffle.SHUFFLE, reason="no byte shuffles on this processor: keys are made slot by slot")
+@settings(max_examples=400, deadline=None)
+@given(st.integers(1, 16), st.integers(0, 2), st.data())
+def test_a_key_made_in_byte_shuffles_is_the_key_made_slot_by_slot(n, ends, data):
+    """Labels of any work value (1 to MAX_LABEL, as a step leaves them before they are renumbered), each on two
+    slots, among free, ended and full slots."""
+    from chesstours.frontier import kernel as fk
+    from chesstours.frontier.layout import ENDED, FREE, FULL, MAX_LABEL
+
+    codes = [data.draw(st.sampled_from([FREE, ENDED, FULL])) for _ in range(n)]
+    order = data.draw(st.permutations(range(n)))
+    values = data.draw(st.permutations(range(1, MAX_LABEL + 1)))
+    for k in range(data.draw(st.integers(0, min(8, n // 2)))):
+        codes[order[2 * k]] = codes[order[2 * k + 1]] = values[k]
+    work = np.array(codes + [FREE] * (34 - n), np.int64)
+    expected = _key_slot_by_slot(codes, ends)
+    assert _shuffled_key(np.array(codes, np.uint8), ends) == expected
+    assert fk.pack_at(work, np.arange(n, dtype=np.int64), 0, n, ends) == expected
+
+
+@pytest.mark.skipif(not shuffle.SHUFFLE, reason="the sweep makes its keys slot by slot on this processor already")
+def test_the_sweep_counts_the_same_with_keys_made_slot_by_slot(monkeypatch):
+    """The sweep's kernel compiled without the shuffles (as on a processor without SSSE3) makes the same states:
+    the same counts, with and without the mirror, open and closed, through the join and without it."""
+    from chesstours.frontier import kernel as fk
+
+    cases = [((6, 7), True, None), ((5, 8), False, None), ((6, 6), False, False), ((5, 6), True, False)]
+    counts = [frontier_count(Board(*size), KNIGHT, closed, halves=halves).count for size, closed, halves in cases]
+    monkeypatch.setattr(fk, "SHUFFLE", False)
+    monkeypatch.setattr(fk, "expand", njit(nogil=True)(fk.expand.py_func))  # compiled anew, slot by slot
+    by_slots = [frontier_count(Board(*size), KNIGHT, closed, halves=halves).count for size, closed, halves in cases]
+    assert fk.expand.signatures  # the kernel compiled slot by slot made them
+    assert by_slots == counts == [1_067_638, 18_061_054, 3_318_960, 8]

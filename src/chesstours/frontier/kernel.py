@@ -41,6 +41,7 @@ from .layout import (  # noqa: F401  (the codes are read here as globals of the 
     RADIX,
     UNPACKED,
 )
+from .shuffle import SHUFFLE, canonical_key
 from .table import add_to, unsigned
 
 _OK, _INVALID, _DONE = 0, 1, 2
@@ -188,7 +189,24 @@ def pack_at(work, slots, first, size, ends):
     codes from the start): no table in memory to store to and load back
     from on every slot, and no branch on the labels, which are random in
     real frontiers (a branch on them mispredicts).
+
+    Even so, each slot waits on the renumbering of the one before: some six
+    instructions in a chain, a slot at a time, the largest part of
+    :func:`expand`'s time. Where the processor has SSSE3's byte shuffle
+    (:data:`~chesstours.frontier.shuffle.SHUFFLE`) and the slots are at most
+    sixteen, they are gathered into two words, a byte a slot, and renumbered
+    all at once (:data:`~chesstours.frontier.shuffle.canonical_key`): ``expand``
+    on 262,144 states of 8x8 closed's widest steps, captured, 211 to 218 ns a
+    state against 244 to 248 (medians of 25 calls, five rounds in turn).
     """
+    if SHUFFLE and size <= 16:  # all the slots at once (numba drops the branch where SHUFFLE is False)
+        lo = np.uint64(0)
+        hi = np.uint64(0)
+        for i in range(min(size, 8)):
+            lo |= np.uint64(work[unsigned(slots[unsigned(first + i)])]) << np.uint64(8 * i)
+        for i in range(8, size):
+            hi |= np.uint64(work[unsigned(slots[unsigned(first + i)])]) << np.uint64(8 * (i - 8))
+        return canonical_key(lo, hi, np.uint64(ends))
     relabel = _PACKED_SPECIAL
     nxt = np.uint64(1)
     key = np.uint64(ends)

@@ -49,9 +49,11 @@ from numba import njit, types
 from numba.core import cgutils, config
 from numba.extending import intrinsic
 
+from .layout import ENDED, MAX_LABEL, PACKED_ENDED, PACKED_FULL, RADIX
+
 __all__ = ["SHUFFLE", "SHUFFLE_TWO", "spread", "cycles_of", "paths_of", "cycles2_of", "paths2_of", "cycles_shuffled",
            "paths_shuffled", "cycles2_shuffled", "paths2_shuffled", "cycles_walked", "cycles2_walked", "cycles_two_of",
-           "paths_two_of", "cycles_two_shuffled", "paths_two_shuffled", "cycles_two_walked"]
+           "paths_two_of", "cycles_two_shuffled", "paths_two_shuffled", "cycles_two_walked", "canonical_key"]
 
 
 def _can_shuffle() -> bool:
@@ -306,3 +308,71 @@ cycles_two_shuffled = _cycles_two_in(3)
 paths_two_shuffled = _cycles_two_in(4)
 cycles_two_of = cycles_two_shuffled if SHUFFLE_TWO else cycles_two_walked
 paths_two_of = paths_two_shuffled if SHUFFLE_TWO else cycles_two_walked
+
+
+def _v16(values) -> ir.Constant:
+    """A constant of sixteen bytes."""
+    return ir.Constant(ir.VectorType(ir.IntType(8), 16), [x & 0xFF for x in values])
+
+
+def _later(builder, v, k):
+    """Lane ``i`` of the sixteen bytes ``v`` moved to lane ``i + k``; 0 in the first ``k`` lanes."""
+    order = ir.Constant(ir.VectorType(ir.IntType(32), 16), [i - k if i >= k else 16 for i in range(16)])
+    return builder.shuffle_vector(v, _v16([0] * 16), order)
+
+
+def _canonical(builder, codes, ends):
+    """The key of sixteen slots' work codes (``codes``, a byte each) with ``ends`` ends used (see
+    :data:`canonical_key`)."""
+    i32, i64 = ir.IntType(32), ir.IntType(64)
+    none, one = _v16([0x80] * 16), _v16([1] * 16)
+    label = builder.icmp_unsigned("<", builder.sub(codes, one), _v16([MAX_LABEL] * 16))
+    # each slot's nearest earlier slot of the same code (0x80: none); only the labels' are read
+    mate = none
+    for k in range(15, 0, -1):
+        same = builder.icmp_unsigned("==", codes, _later(builder, codes, k))
+        mate = builder.select(same, _v16([i - k for i in range(16)]), mate)
+    first = builder.and_(label, builder.icmp_unsigned("==", mate, none))
+    rank = builder.select(first, one, _v16([0] * 16))
+    for k in (1, 2, 4, 8):  # how many labels begin at or before each slot
+        rank = builder.add(rank, _later(builder, rank, k))
+    begins = builder.select(first, _v16(range(16)), mate)  # the slot where each slot's label begins
+    special = _v16([0] * ENDED + [PACKED_ENDED, PACKED_FULL])
+    packed = builder.select(label, _shuffle(builder, rank, begins), _shuffle(builder, special, codes))
+    v8, v4 = ir.VectorType(ir.IntType(16), 8), ir.VectorType(i32, 4)
+    madd_bytes = cgutils.get_or_insert_function(builder.module, ir.FunctionType(v8, [packed.type, packed.type]),
+                                                "llvm.x86.ssse3.pmadd.ub.sw.128")
+    madd_words = cgutils.get_or_insert_function(builder.module, ir.FunctionType(v4, [v8, v8]),
+                                                "llvm.x86.sse2.pmadd.wd")
+    pairs = builder.call(madd_bytes, [packed, _v16([1, RADIX] * 8)])  # two slots a word
+    fours = builder.call(madd_words, [pairs, ir.Constant(v8, [1, RADIX**2] * 4)])  # four slots a double word
+    words = builder.bitcast(fours, ir.VectorType(i64, 2))
+    key = ends
+    for w in range(2):
+        word = builder.extract_element(words, ir.Constant(i32, w))
+        for half in range(2):
+            part = builder.and_(word, ir.Constant(i64, 0xFFFFFFFF)) if half == 0 else \
+                builder.lshr(word, ir.Constant(i64, 32))
+            key = builder.add(key, builder.mul(part, ir.Constant(i64, 3 * RADIX ** (4 * (2 * w + half)))))
+    return key
+
+
+@intrinsic
+def _canonical_of_words(typingctx, lo, hi, ends):
+    sig = types.uint64(types.uint64, types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        lo, hi, ends = args
+        return _canonical(builder, _bytes(builder, lo, hi), ends)
+
+    return sig, codegen
+
+
+#: The key of sixteen slots' work codes (one a byte, slot 0 the lowest byte of ``lo``, slots 8 to 15 in ``hi``;
+#: slots past a state's own hold ``FREE``) with ``ends`` ends used, labels renumbered in slot order, as
+#: :func:`chesstours.frontier.kernel.pack` makes it, where :data:`SHUFFLE` is True: each label's earlier slot
+#: found by fifteen byte compares, the labels that begin at or before each slot counted in four adds, the new
+#: codes looked up in two byte shuffles and the mixed-radix key summed in two multiply-adds, all sixteen slots at
+#: once and without a chain from slot to slot (the loop of :func:`~chesstours.frontier.kernel.pack_at` waits on
+#: the renumbering of each slot before the next).
+canonical_key = _canonical_of_words
