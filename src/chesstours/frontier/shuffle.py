@@ -36,6 +36,10 @@ in each; or two states of one degree key against one partner
 (:data:`cycles_two_of`), each state's ``A`` in a half and ``B`` in both, which
 lays out each partner's mates once for two states (the join tests four
 states a partner so, two shuffles sharing the layout).
+
+The sweep's kernel makes each new state's key in byte shuffles too
+(:data:`canonical_key`): the labels of up to sixteen slots renumbered in
+slot order all at once, instead of one slot after the other.
 """
 
 from __future__ import annotations
