@@ -199,14 +199,15 @@ def pack_at(work, slots, first, size, ends):
     on 262,144 states of 8x8 closed's widest steps, captured, 211 to 218 ns a
     state against 244 to 248 (medians of 25 calls, five rounds in turn).
     """
-    if SHUFFLE and size <= 16:  # all the slots at once (numba drops the branch where SHUFFLE is False)
-        lo = np.uint64(0)
-        hi = np.uint64(0)
-        for i in range(min(size, 8)):
-            lo |= np.uint64(work[unsigned(slots[unsigned(first + i)])]) << np.uint64(8 * i)
-        for i in range(8, size):
-            hi |= np.uint64(work[unsigned(slots[unsigned(first + i)])]) << np.uint64(8 * (i - 8))
-        return canonical_key(lo, hi, np.uint64(ends))
+    if SHUFFLE:  # numba drops the branch before typing where SHUFFLE is False: no x86 instruction is named
+        if size <= 16:  # all the slots at once
+            lo = np.uint64(0)
+            hi = np.uint64(0)
+            for i in range(min(size, 8)):
+                lo |= np.uint64(work[unsigned(slots[unsigned(first + i)])]) << np.uint64(8 * i)
+            for i in range(8, size):
+                hi |= np.uint64(work[unsigned(slots[unsigned(first + i)])]) << np.uint64(8 * (i - 8))
+            return canonical_key(lo, hi, np.uint64(ends))
     relabel = _PACKED_SPECIAL
     nxt = np.uint64(1)
     key = np.uint64(ends)
