@@ -119,7 +119,7 @@ count 70 to 78 s. With the kernels' indexes read without numba's
 wraparound test and their large arrays in huge pages, 62 to 65 s:
 ``expand`` 45 CPU-seconds, the tables 26, the join's pairs 32, of 116. With
 each state's key made in byte shuffles, sixteen slots at once
-(:data:`~chesstours.frontier.shuffle.canonical_key`), 58 to 61 s: ``expand``
+(:func:`~chesstours.frontier.shuffle.canonical_key`), 58 to 61 s: ``expand``
 39 CPU-seconds instead of 44 (the same hour). Replayed on 7x8 closed, the tests of its 59
 million pairs take a third of the join, and reading, sorting and finding
 the runs of its 2.9 million streamed states the rest (some 190 ns a state).

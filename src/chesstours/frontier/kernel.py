@@ -195,7 +195,7 @@ def pack_at(work, slots, first, size, ends):
     :func:`expand`'s time. Where the processor has SSSE3's byte shuffle
     (:data:`~chesstours.frontier.shuffle.SHUFFLE`) and the slots are at most
     sixteen, they are gathered into two words, a byte a slot, and renumbered
-    all at once (:data:`~chesstours.frontier.shuffle.canonical_key`): ``expand``
+    all at once (:func:`~chesstours.frontier.shuffle.canonical_key`): ``expand``
     on 262,144 states of 8x8 closed's widest steps, captured, 211 to 218 ns a
     state against 244 to 248 (medians of 25 calls, five rounds in turn).
     """

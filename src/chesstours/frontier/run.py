@@ -215,8 +215,8 @@ class _Worker:
 
     def begin(self, per_worker: int, pbits: int, capacity: int, want: int, spare: float = 0.0) -> None:
         if self.buf[0].size != want:
-            # the high limbs of a sweep in one limb are all zero: its batches carry none
-            self.buf = [np.empty(want if k % 3 < 2 or self.stride == 3 else 0, np.uint64) for k in range(6)]
+            high = want if self.stride == 3 else 0  # the high limbs of a sweep in one limb are all zero: none carried
+            self.buf = [np.empty(n, np.uint64) for n in (want, want, high) * 2]  # as extended, then sorted
         self.pbits = pbits
         self.first = self.index * per_worker
         self.bounds = np.zeros((1 << pbits) + 1, np.int64)

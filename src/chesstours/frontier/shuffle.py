@@ -38,7 +38,7 @@ lays out each partner's mates once for two states (the join tests four
 states a partner so, two shuffles sharing the layout).
 
 The sweep's kernel makes each new state's key in byte shuffles too
-(:data:`canonical_key`): the labels of up to sixteen slots renumbered in
+(:func:`canonical_key`): the labels of up to sixteen slots renumbered in
 slot order all at once, instead of one slot after the other.
 """
 
@@ -327,7 +327,7 @@ def _later(builder, v, k):
 
 def _canonical(builder, codes, ends):
     """The key of sixteen slots' work codes (``codes``, a byte each) with ``ends`` ends used (see
-    :data:`canonical_key`)."""
+    :func:`canonical_key`)."""
     i32, i64 = ir.IntType(32), ir.IntType(64)
     none, one = _v16([0x80] * 16), _v16([1] * 16)
     label = builder.icmp_unsigned("<", builder.sub(codes, one), _v16([MAX_LABEL] * 16))
@@ -362,7 +362,14 @@ def _canonical(builder, codes, ends):
 
 
 @intrinsic
-def _canonical_of_words(typingctx, lo, hi, ends):
+def canonical_key(typingctx, lo, hi, ends):
+    """The key of sixteen slots' work codes (one a byte, slot 0 the lowest byte of ``lo``, slots 8 to 15 in
+    ``hi``; slots past a state's own hold ``FREE``) with ``ends`` ends used, labels renumbered in slot order, as
+    :func:`chesstours.frontier.kernel.pack` makes it, where :data:`SHUFFLE` is True: each label's earlier slot
+    found by fifteen byte compares, the labels that begin at or before each slot counted in four adds, the new
+    codes looked up in two byte shuffles and the mixed-radix key summed in two multiply-adds, all sixteen slots
+    at once and without a chain from slot to slot (the loop of :func:`~chesstours.frontier.kernel.pack_at` waits
+    on the renumbering of each slot before the next)."""
     sig = types.uint64(types.uint64, types.uint64, types.uint64)
 
     def codegen(context, builder, signature, args):
@@ -370,13 +377,3 @@ def _canonical_of_words(typingctx, lo, hi, ends):
         return _canonical(builder, _bytes(builder, lo, hi), ends)
 
     return sig, codegen
-
-
-#: The key of sixteen slots' work codes (one a byte, slot 0 the lowest byte of ``lo``, slots 8 to 15 in ``hi``;
-#: slots past a state's own hold ``FREE``) with ``ends`` ends used, labels renumbered in slot order, as
-#: :func:`chesstours.frontier.kernel.pack` makes it, where :data:`SHUFFLE` is True: each label's earlier slot
-#: found by fifteen byte compares, the labels that begin at or before each slot counted in four adds, the new
-#: codes looked up in two byte shuffles and the mixed-radix key summed in two multiply-adds, all sixteen slots at
-#: once and without a chain from slot to slot (the loop of :func:`~chesstours.frontier.kernel.pack_at` waits on
-#: the renumbering of each slot before the next).
-canonical_key = _canonical_of_words
