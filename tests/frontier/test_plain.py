@@ -75,22 +75,37 @@ def test_each_step_in_python_makes_the_states_the_kernel_makes(rows, cols, piece
 
 
 @pytest.fixture
-def compiling(monkeypatch):
+def compiling(monkeypatch, tmp_path):
     """An empty compile cache: the frontier's kernels 'compile' in processes of ours (``start(seconds)``; None:
-    no process, and the count runs compiled). Every count here has them compile, however small (a count within
-    ``PLAIN_ONLY_EXTENDED`` would run wholly in Python: see the tests after these)."""
+    no process, and the count runs compiled; ``start(steps=k)``: they are ready as soon as Python has made
+    ``k`` steps, however fast this machine runs them). Every count here has them compile, however small (a
+    count within ``PLAIN_ONLY_EXTENDED`` would run wholly in Python: see the tests after these)."""
     started: list[tuple[str, subprocess.Popen]] = []
     monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", 0)
+    ready = tmp_path / "compiled"
 
-    def start(seconds: float | None) -> None:
+    def start(seconds: float | None = 60.0, steps: int | None = None) -> None:
         def compile_in_background(module: str) -> subprocess.Popen | None:
             if seconds is None:
                 return None
-            started.append((module, subprocess.Popen([sys.executable, "-c", f"import time; time.sleep({seconds})"])))
+            wait = f"import time; time.sleep({seconds})" if steps is None else (
+                f"import os, time\nt = time.time() + {seconds}\n"
+                f"while not os.path.exists({str(ready)!r}) and time.time() < t: time.sleep(0.002)")
+            started.append((module, subprocess.Popen([sys.executable, "-c", wait])))
             return started[-1][1]
 
         for module in (plain, machine):
             monkeypatch.setattr(module, "compile_in_background", compile_in_background)
+        if steps is not None:
+            extend, made = plain.extend, []
+
+            def step_then_ready(*args, **kwargs):
+                made.append(1)
+                if len(made) == steps:
+                    ready.touch()
+                return extend(*args, **kwargs)
+
+            monkeypatch.setattr(plain, "extend", step_then_ready)
 
     start(None)
     monkeypatch.setattr(plain, "compiled_below", lambda *args: False)
@@ -160,8 +175,8 @@ def test_counts_held_as_python_ints_count_the_same(compiling, monkeypatch, rows,
 
 def test_a_count_moves_to_the_kernels_once_they_are_compiled(compiling):
     start, started = compiling
-    compiled = frontier_count(Board(6, 8), KNIGHT, True)  # 439 thousand states: seconds in Python
-    start(0.3)
+    compiled = frontier_count(Board(6, 8), KNIGHT, True)  # 439 thousand states: a second or so in Python
+    start(steps=1)
     counted = frontier_count(Board(6, 8), KNIGHT, True)
     assert counted.count == compiled.count == 55_488_142 and counted.states_total == compiled.states_total
     assert 0 < counted.plain_states < counted.states_total
@@ -199,7 +214,8 @@ def test_a_long_count_by_halves_starts_in_the_kernels_with_the_join_compiling_be
     forecast = estimate_extended(board, estimate_states(_quick_slots(board, KNIGHT), closed), closed)
     assert 0.5 <= forecast / compiled.states_total <= 3.5  # the forecast of its work follows the work done
     assert (forecast <= plain.PLAIN_EXTENDED) == in_python
-    start(0.3)
+    # ready after Python's first step (where the count starts there), else a moment after the count starts
+    start(steps=1) if in_python else start(0.3)
     counted = frontier_count(board, KNIGHT, closed)
     assert counted.count == compiled.count and counted.states_total == compiled.states_total
     if in_python:  # Python first, until the sweep's kernels are ready; then the join's compile
