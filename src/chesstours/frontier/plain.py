@@ -73,6 +73,12 @@ _KIND_OF = np.array([0 if c == FREE else 2 if c == ENDED else 3 if c == FULL els
 #: Whether each work code is a label; and its weight in the colour sums of :func:`extend` (free 2, full 0, else 1).
 _LABELLED = np.array([FREE < c <= MAX_LABEL for c in range(16)], np.uint8)
 _WEIGHT = np.array([2 if c == FREE else 0 if c == FULL else 1 for c in range(16)], np.int64)
+#: The edges a work code stands for on the middle frontier (free 0, full 2, else 1), for :func:`_read`.
+_DEGREE = np.array([0 if c == FREE else 2 if c == FULL else 1 for c in range(16)], np.uint8)
+#: A label's sort key in the high four bits, the unlabelled after every label; and a label's pair, ``L - 1``
+#: (:func:`_read`).
+_BY_LABEL = np.array([c << 4 if FREE < c <= MAX_LABEL else 0xF0 for c in range(16)], np.uint8)
+_PAIR_OF = np.array([c - 1 if FREE < c <= MAX_LABEL else 0 for c in range(16)], np.uint8)
 #: The packed code of each work code: a digit of the kernel's key.
 _PACKED_OF = np.array([PACKED_ENDED if c == ENDED else PACKED_FULL if c == FULL else c for c in range(16)],
                       np.uint64)
@@ -407,18 +413,30 @@ def _read(states: States, perm: list[int]) -> tuple[np.ndarray, np.ndarray, np.n
     """Each state's degrees on the common places (two bits a place) and free ends used, as ``3 * degrees +
     ends``; its mates by place (the other end of the fragment at a place, the place itself for a fragment that
     runs to an end of the tour, -1 where the place has no fragment end; as ``join_kernel.read_state``); and the
-    number of its fragment ends."""
+    number of its fragment ends.
+
+    The labels of a state here are canonical, ``1 .. k``, each on two slots: sorted by label, each row's
+    slots fall in pairs, label ``L``'s two at ``2L - 2`` and ``2L - 1``, and a slot's mate is the sum of its
+    pair less itself.
+    """
     codes, ends = states.codes()
+    codes = np.ascontiguousarray(codes)
+    n, nslots = codes.shape
     place = np.asarray(perm, np.int64)
-    degree = np.where(codes == FREE, 0, np.where(codes == FULL, 2, 1)).astype(np.int64)
-    mates = np.full(codes.shape, -1, np.int8)
-    other = ~np.eye(len(perm), dtype=bool)
-    for s0 in range(0, codes.shape[0], LOOK_EVERY):
-        part = codes[s0:s0 + LOOK_EVERY]
-        mate = place[((part[:, :, None] == part[:, None, :]) & other).argmax(axis=2)]
-        labelled = (part != FREE) & (part <= MAX_LABEL)
-        mates[s0:s0 + LOOK_EVERY, place] = np.where(labelled, mate, np.where(part == ENDED, place, -1))
-    return 3 * (degree << (2 * place)).sum(axis=1) + ends, mates, (degree == 1).sum(axis=1)
+    degree = _DEGREE[codes]
+    width = nslots + (nslots & 1)  # an odd row gains a slot that sorts last
+    by_label = np.full((n, width), 0xFF, np.uint8)
+    by_label[:, :nslots] = _BY_LABEL[codes] | np.arange(nslots, dtype=np.uint8)
+    by_label.sort(axis=1)
+    slot = by_label & np.uint8(15)
+    mate = np.take_along_axis(slot[:, 0::2] + slot[:, 1::2], _PAIR_OF[codes], axis=1) - np.arange(nslots,
+                                                                                                   dtype=np.uint8)
+    place_of = np.append(place, -1).astype(np.int8)  # -1: where an unlabelled slot's "mate" is sent
+    by_slot = np.where(_LABELLED[codes], place_of[np.minimum(mate, nslots)],
+                       np.where(codes == ENDED, place_of[:nslots], np.int8(-1)))
+    mates = np.empty_like(by_slot)
+    mates[:, place] = by_slot
+    return 3 * (degree @ (np.int64(1) << (2 * place))) + ends, mates, (degree == 1).sum(axis=1)
 
 
 def read_half(states: States, nslots: int, perm: list[int], total_ends: int) -> Half:
@@ -432,35 +450,41 @@ def read_half(states: States, nslots: int, perm: list[int], total_ends: int) -> 
 
 def _fit(ma: np.ndarray, mb: np.ndarray, nends: np.ndarray, cycle: bool) -> np.ndarray:
     """Whether the fragments of each pair of states (mates ``ma[i]``, ``mb[i]`` by place), end to end, make one
-    cycle (``cycle``) or one path through all their ``nends[i]`` fragment ends (as ``join_kernel``'s walks)."""
+    cycle (``cycle``) or one path through all their ``nends[i]`` fragment ends (as ``join_kernel``'s walks).
+
+    The pairs walk together, those still walking (``live``) a step at a time, each step on flat arrays.
+    """
     pairs, places = ma.shape
-    at = np.arange(pairs)
     fits = np.zeros(pairs, bool)
+    a, b = ma.ravel(), mb.ravel()
     if cycle:  # from the last place with an end, k turns of (a's mate, b's mate) first come back at turn k
         start = places - 1 - np.argmax(ma[:, ::-1] >= 0, axis=1)
-        p, k = start.copy(), nends // 2
-        alive = np.ones(pairs, bool)
-        for turn in range(1, int(k.max(initial=0)) + 1):
-            p = mb[at, ma[at, p]]
-            back = alive & (p == start)
-            fits |= back & (turn == k)
-            alive &= ~back
+        turns = nends // 2
+        live = np.flatnonzero(turns > 0)
+        row, home, turns = live * places, start[live], turns[live]
+        p, turn = home, 1
+        while live.size:
+            p = b[row + a[row + p]]
+            back = p == home
+            fits[live[back & (turns == turn)]] = True
+            going = ~back & (turns > turn)
+            live, row, p, home, turns = live[going], row[going], p[going], home[going], turns[going]
+            turn += 1
         return fits
     # a path: from the last end of the tour on a's side, else from the first on b's
     own_a, own_b = ma == np.arange(places), mb == np.arange(places)
     on_b = own_a.any(axis=1)
-    alive = on_b | own_b.any(axis=1)
     p = np.where(on_b, places - 1 - np.argmax(own_a[:, ::-1], axis=1), np.argmax(own_b, axis=1))
-    seen = np.ones(pairs, np.int64)
-    for _ in range(places + 1):
-        m = np.where(on_b, mb[at, p], ma[at, p])
-        stop = alive & (m == p)
-        fits |= stop & (seen == nends)
-        alive &= ~stop
-        p = np.where(alive, m, p)
-        seen += alive
-        on_b ^= alive
-        alive &= seen <= nends
+    live = np.flatnonzero(on_b | own_b.any(axis=1))
+    row, p, on_b, need = live * places, p[live], on_b[live], nends[live]
+    seen = 1
+    while live.size:
+        m = np.where(on_b, b[row + p], a[row + p])
+        stop = m == p
+        fits[live[stop & (need == seen)]] = True
+        going = ~stop & (need > seen)
+        live, row, p, on_b, need = live[going], row[going], m[going], ~on_b[going], need[going]
+        seen += 1
     return fits
 
 
