@@ -201,7 +201,8 @@ def test_a_count_past_its_states_in_python_compiles_the_join_and_goes_on_in_pyth
 def test_a_large_count_starts_in_the_kernels(compiling):
     start, started = compiling
     start(60)
-    assert plain.allowance(2.7e6) is None and not started  # 6x6 open: the frontier's forecast is past PLAIN_FORECAST
+    assert plain.allowance(4e6) is None and not started  # a forecast past PLAIN_FORECAST (7x7 closed's is 6.5 million)
+    assert plain.allowance(2.7e6, extended=5.4e5).compiling is started[0][1]  # 6x6 open: in Python while they compile
 
 
 @pytest.mark.parametrize(("rows", "cols", "closed", "in_python"),

@@ -29,7 +29,7 @@ __all__ = [
     "FindMethod", "CountMethod", "Tiebreak", "Order", "BishopMethod",
     "FIND_METHODS", "COUNT_METHODS", "TIEBREAKS", "ORDERS", "BISHOP_METHODS", "BISHOP_METHOD_HELP",
     "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
-    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "READY_NUMBA_POSITIONS", "COLD_FRONTIER_STATES", "FRONTIER_PLAIN_SECONDS", "FRONTIER_COLD_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
+    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "COLD_TURN_STATES", "READY_NUMBA_POSITIONS", "COLD_FRONTIER_STATES", "FRONTIER_PLAIN_SECONDS", "FRONTIER_COLD_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
     "ESTIMATE_ABOVE_SQUARES", "TASKS_PER_WORKER", "MIN_TASKS", "CLUSTER_WORKERS", "MAX_SPLIT_ON", "MAX_CLASS_SPLIT_ON", "BACKTRACK_IN_TASKS_SECONDS", "WALK_COMPILED_ABOVE", "CONSTRUCT_COMPILED_ABOVE", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
     "plain_allowance", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
     "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
@@ -73,12 +73,18 @@ FRONTIER_FORECAST_HIGH = 4.0
 #: median; the estimate of a count by backtracking is this many times the probes'.
 PROBES_RUN_LOW = 2.0
 #: On an empty compile cache ``auto`` counts by the frontier method in plain Python (its forecast at most
-#: :data:`chesstours.frontier.plain.PLAIN_FORECAST` states) rather than backtrack past this many estimated
+#: :data:`COLD_TURN_STATES` states) rather than backtrack past this many estimated
 #: positions, which Python searches no sooner (some 600,000 a second) than that method counts, and past a few
 #: million no sooner than the search kernel compiles (2 to 3 s): 5x7 open took 5.1 s on an empty cache by
 #: backtracking (8.1 million positions), 2.3 s by the frontier method; 6x6 closed (700 thousand positions,
 #: estimated at 790 thousand) 2.3 to 2.7 s, and 1.5 s.
 COLD_SEARCH_POSITIONS = 500_000
+#: ``auto`` turns such a count to the frontier method in Python only where that method's forecast is at most
+#: this many states. 6x6 open (forecast 2.7 million, 1.4 million states extended) takes 2.4 to 2.6 s that
+#: way on an empty cache, where backtracking, its kernel compiled in another process meanwhile, takes 1.8 s;
+#: the frontier method in Python is for a count that asks for it (``--method frontier``: 2.4 s instead of 8 s
+#: compiling its kernels; see :data:`chesstours.frontier.plain.PLAIN_FORECAST`).
+COLD_TURN_STATES = 1_000_000
 #: A count by backtracking estimated past this many positions, whose kernel compiles in another process
 #: while the search starts in plain Python, has numba ready its compiler in this process at once: the
 #: kernel's first load does that anyway (some 0.8 s: importing numba, then its registries of typed

@@ -33,6 +33,7 @@ from .choices import (
     CLUSTER_WORKERS,
     COLD_FRONTIER_STATES,
     COLD_SEARCH_POSITIONS,
+    COLD_TURN_STATES,
     ESTIMATE_ABOVE_SQUARES,
     FRONTIER_ABOVE_SECONDS,
     FRONTIER_COLD_SECONDS,
@@ -358,9 +359,7 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
             return frontier("a spill folder asks for the frontier method", None)
         nodes, seconds, _ = estimated()
         if plain is not None and nodes > COLD_SEARCH_POSITIONS and not in_cache_folder(*SEARCH_KERNEL):
-            from ..frontier.plain import PLAIN_FORECAST
-
-            if frontier_estimate().states <= PLAIN_FORECAST:
+            if frontier_estimate().states <= COLD_TURN_STATES:
                 return frontier(f"backtracking would visit about {nodes:.1e} positions, in a kernel not compiled "
                                 "yet; the frontier method counts without visiting the tours, in plain Python "
                                 "while its own kernels compile", None)
