@@ -10,8 +10,10 @@ past the board's ``n`` squares that ``visited`` always marks visited: every row 
 has K entries and the loops over a square's moves run K times, with no test for the
 end of the row (a loop that stops at a varying place is a branch the processor
 mispredicts). That table is unsigned (``uint32``), so its entries index arrays
-without numba's test for negative indices. ``visited`` and ``degree`` have ``n + 1``
-entries; ``neighbour_bits`` alone takes the table as it is.
+without numba's test for negative indices; so are the depth that indexes the stack
+and the places in a row of candidates (every open tour of 6x6 from every start, 80 of
+its tasks on one thread: 3.62 s instead of 3.81). ``visited`` and ``degree`` have
+``n + 1`` entries; ``neighbour_bits`` alone takes the table as it is.
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ from .layout import (
     REG_NODES,
     REG_PENDING,
 )
+
+#: One, unsigned: an unsigned index less one stays unsigned (numba makes a float of ``uint64 - int``).
+_ONE = np.uint64(1)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -87,11 +92,11 @@ def order_candidates(table, visited, degree, x, fixed_end, last, order, out):
         if visited[u] or (u == fixed_end and not last):
             continue
         # Insertion by Warnsdorff weight (stable, so ties keep the move order).
-        i = n
+        i = np.uint64(n)
         if order == 1:
-            while i > 0 and degree[table[x, out[i - 1]]] > degree[u]:
-                out[i] = out[i - 1]
-                i -= 1
+            while i > 0 and degree[table[x, np.uint32(out[i - _ONE])]] > degree[u]:
+                out[i] = out[i - _ONE]
+                i -= _ONE
         out[i] = j
         n += 1
     return n
@@ -120,7 +125,7 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
     if regs[REG_PENDING]:
         # The last call stopped on a complete tour: step back from it.
         regs[REG_PENDING] = 0
-        _unvisit(table, visited, degree, stack_square[depth])
+        _unvisit(table, visited, degree, stack_square[np.uint64(depth)])
         depth -= 1
     while True:
         if depth < base:
@@ -128,20 +133,21 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
             regs[REG_NODES] = nodes
             regs[REG_COUNT] = count
             return CODE_EXHAUSTED
-        i = stack_next[depth]
-        c = np.uint32(stack_square[depth])
+        at = np.uint64(depth)  # depth >= base >= 0 from here on
+        i = stack_next[at]
+        c = np.uint32(stack_square[at])
         remaining = n_free - depth - 2
         if order == 0:
             # Fixed order: walk the row of the move table, skipping squares already used.
             while i < k:
-                x = table[c, i]
+                x = table[c, np.uint64(i)]
                 if visited[x] or (x == fixed_end and remaining > 0):
                     i += 1
                 else:
                     break
             more = i < k
         else:
-            more = i < stack_count[depth]
+            more = i < stack_count[at]
         if not more:
             # No square left here: step back.
             if depth == base:
@@ -155,8 +161,8 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
             regs[REG_NODES] = nodes
             regs[REG_COUNT] = count
             return CODE_BUDGET
-        stack_next[depth] = i + 1
-        jx = np.uint32(i if order == 0 else stack_cand[depth, i])
+        stack_next[at] = i + 1
+        jx = np.uint32(i if order == 0 else stack_cand[at, np.uint64(i)])
         x = table[c, jx]
         nodes += 1
         if remaining == 0:
@@ -165,9 +171,10 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
                 if stop_at_tour:
                     _visit(table, visited, degree, x)
                     depth += 1
-                    stack_square[depth] = x
-                    stack_count[depth] = 0
-                    stack_next[depth] = 0
+                    at += _ONE
+                    stack_square[at] = x
+                    stack_count[at] = 0
+                    stack_next[at] = 0
                     regs[REG_DEPTH] = depth
                     regs[REG_NODES] = nodes
                     regs[REG_COUNT] = count
@@ -177,17 +184,18 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
         stranded = _visit(table, visited, degree, x)
         # A neighbour of x with no other link must come next and last.
         forced = -2 if stranded and remaining > 1 else _links(
-            table, visited, degree, near, c, jx, stack_forced[depth], end_ok)
+            table, visited, degree, near, c, jx, stack_forced[at], end_ok)
         if forced == -2:
             _unvisit(table, visited, degree, x)
             continue
         depth += 1
-        stack_square[depth] = x
-        stack_forced[depth] = forced
-        stack_next[depth] = 0
+        at += _ONE
+        stack_square[at] = x
+        stack_forced[at] = forced
+        stack_next[at] = 0
         if order != 0:
-            stack_count[depth] = order_candidates(table, visited, degree, x, fixed_end, remaining == 1, order,
-                                             stack_cand[depth])
+            stack_count[at] = order_candidates(table, visited, degree, x, fixed_end, remaining == 1, order,
+                                          stack_cand[at])
 
 
 @numba.njit(cache=True, nogil=True)
