@@ -335,6 +335,23 @@ def test_the_plain_loop_follows_the_step_field_as_the_compiled_one(rows, cols, c
         follow_steps(broken, start, closed, compiled=True)
 
 
+@pytest.mark.parametrize(("start", "steps", "expected"), [
+    (0, [1, 1, 1, 0], (4, 3)),  # a whole field, ending on its last square
+    (0, [1, 1, 5, 0], (-1, 7)),  # a step off the board
+    (3, [1, 1, -9, -4], (-1, -1)),  # a step off the other end
+    (-1, [1, 1, 1, 0], (-1, -1)),  # a start off the board, at either end
+    (4, [1, 1, 1, 0], (-1, 4)),
+])
+def test_both_follows_stop_where_a_field_leaves_the_board(start, steps, expected):
+    from chesstours.construct.kernel import follow
+    from chesstours.construct.plain import follow_python
+
+    step = np.array(steps, np.int32)  # as the blocks make it
+    for walk in (follow_python, follow):
+        path = np.full(len(steps), -7, np.int32)
+        assert tuple(int(x) for x in walk(step, start, path)) == expected, walk
+
+
 @pytest.mark.parametrize("rows,cols,end", [(6, 6, "b1"), (8, 8, "g8"), (5, 7, "g5"), (10, 12, "k9"), (65, 66, "bm60")])
 def test_the_plain_rotations_move_the_end_as_the_compiled_ones(rows, cols, end):
     from chesstours.construct.end import rotate_to_end

@@ -22,10 +22,12 @@ KERNELS = "chesstours.construct.kernel"
 
 def follow_python(step: np.ndarray, start: int, path: np.ndarray) -> tuple[int, int]:
     """:func:`chesstours.construct.kernel.follow`: follow ``step`` from ``start`` into ``path``; return
-    (squares written, square after the last), -1 squares if a step leaves the board."""
+    (squares written, square after the last), -1 squares if the start is off the board or a step leaves it."""
     steps, size = step.tolist(), step.size
     out: list[int] = []
     v = int(start)
+    if v < 0 or v >= size:
+        return -1, v
     while len(out) < path.size:
         out.append(v)
         d = steps[v]
