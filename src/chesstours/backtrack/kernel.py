@@ -11,7 +11,7 @@ has K entries and the loops over a square's moves run K times, with no test for 
 end of the row (a loop that stops at a varying place is a branch the processor
 mispredicts). That table is unsigned (``uint32``), so its entries index arrays
 without numba's test for negative indices; so are the depth that indexes the stack
-and the places in a row of candidates (every open tour of 6x6 from every start, 80 of
+and the places in a row of candidates (:func:`chesstours.index_kernel.unsigned`) (every open tour of 6x6 from every start, 80 of
 its tasks on one thread: 3.62 s instead of 3.81). ``visited`` and ``degree`` have
 ``n + 1`` entries; ``neighbour_bits`` alone takes the table as it is.
 """
@@ -21,6 +21,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..index_kernel import ONE, unsigned
 from ..rng_kernel import xorshift as _xorshift
 from .layout import (
     CODE_BUDGET,
@@ -33,9 +34,6 @@ from .layout import (
     REG_NODES,
     REG_PENDING,
 )
-
-#: One, unsigned: an unsigned index less one stays unsigned (numba makes a float of ``uint64 - int``).
-_ONE = np.uint64(1)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -92,11 +90,11 @@ def order_candidates(table, visited, degree, x, fixed_end, last, order, out):
         if visited[u] or (u == fixed_end and not last):
             continue
         # Insertion by Warnsdorff weight (stable, so ties keep the move order).
-        i = np.uint64(n)
+        i = unsigned(n)
         if order == 1:
-            while i > 0 and degree[table[x, np.uint32(out[i - _ONE])]] > degree[u]:
-                out[i] = out[i - _ONE]
-                i -= _ONE
+            while i > 0 and degree[table[x, np.uint32(out[i - ONE])]] > degree[u]:
+                out[i] = out[i - ONE]
+                i -= ONE
         out[i] = j
         n += 1
     return n
@@ -125,7 +123,7 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
     if regs[REG_PENDING]:
         # The last call stopped on a complete tour: step back from it.
         regs[REG_PENDING] = 0
-        _unvisit(table, visited, degree, stack_square[np.uint64(depth)])
+        _unvisit(table, visited, degree, stack_square[unsigned(depth)])
         depth -= 1
     while True:
         if depth < base:
@@ -133,14 +131,14 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
             regs[REG_NODES] = nodes
             regs[REG_COUNT] = count
             return CODE_EXHAUSTED
-        at = np.uint64(depth)  # depth >= base >= 0 from here on
+        at = unsigned(depth)  # depth >= base >= 0 from here on
         i = stack_next[at]
         c = np.uint32(stack_square[at])
         remaining = n_free - depth - 2
         if order == 0:
             # Fixed order: walk the row of the move table, skipping squares already used.
             while i < k:
-                x = table[c, np.uint64(i)]
+                x = table[c, unsigned(i)]
                 if visited[x] or (x == fixed_end and remaining > 0):
                     i += 1
                 else:
@@ -162,7 +160,7 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
             regs[REG_COUNT] = count
             return CODE_BUDGET
         stack_next[at] = i + 1
-        jx = np.uint32(i if order == 0 else stack_cand[at, np.uint64(i)])
+        jx = np.uint32(i if order == 0 else stack_cand[at, unsigned(i)])
         x = table[c, jx]
         nodes += 1
         if remaining == 0:
@@ -171,7 +169,7 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
                 if stop_at_tour:
                     _visit(table, visited, degree, x)
                     depth += 1
-                    at += _ONE
+                    at += ONE
                     stack_square[at] = x
                     stack_count[at] = 0
                     stack_next[at] = 0
@@ -189,7 +187,7 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
             _unvisit(table, visited, degree, x)
             continue
         depth += 1
-        at += _ONE
+        at += ONE
         stack_square[at] = x
         stack_forced[at] = forced
         stack_next[at] = 0

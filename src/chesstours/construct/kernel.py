@@ -11,6 +11,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..index_kernel import unsigned
 from ..rng_kernel import xorshift as _xorshift
 
 __all__ = ["follow", "rotate"]
@@ -31,7 +32,7 @@ def follow(step, start, path):
         return -1, v
     for i in range(path.size):
         path[i] = v
-        d = step[np.uint64(v)]  # on the board (tested), read without numba's test for a negative index
+        d = step[unsigned(v)]  # on the board (tested above and below)
         if d == 0:
             return i + 1, v
         v += d

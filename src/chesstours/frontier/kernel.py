@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..index_kernel import unsigned
 from .layout import (  # noqa: F401  (the codes are read here as globals of the kernels)
     CAP,
     ENDED,
@@ -42,7 +43,7 @@ from .layout import (  # noqa: F401  (the codes are read here as globals of the 
     UNPACKED,
 )
 from .shuffle import SHUFFLE, canonical_key
-from .table import add_to, unsigned
+from .table import add_to
 
 _OK, _INVALID, _DONE = 0, 1, 2
 

@@ -27,6 +27,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from ..index_kernel import unsigned
 from .layout import EMPTY_KEY, NARROW_OVERFLOW, OVERFLOW  # noqa: F401  (read by the kernels and their callers)
 
 #: States ahead whose home slot :func:`insert_run` asks the processor to fetch (16 to 64 did as well; 8 less);
@@ -51,18 +52,6 @@ def prefetch(typingctx, arr, index):
         return context.get_dummy_value()
 
     return sig, codegen
-
-
-@njit(cache=True, inline="always")
-def unsigned(x):
-    """``x`` (never negative) as an index numba reads without its wraparound test.
-
-    numba adds the length to a negative signed index, a test and an add at each read, and LLVM drops them only
-    where it can prove the index is not negative: for slots read from a plan's arrays, a loop from a variable
-    start or a table slot from a hash, it cannot. An unsigned index has no test (6x8 open: ``expand`` 10 per cent
-    quicker, its loops no longer spilling the arrays' lengths to the stack).
-    """
-    return np.uint64(x)
 
 
 @njit(cache=True, inline="always")

@@ -5,8 +5,9 @@ pay numba's start-up; :func:`walk` is bit-for-bit the same walk as
 :func:`chesstours.warnsdorff.rule.walk_python`.
 
 A square plus a leap is never negative on the padded board, and the leap chosen
-is never -1 once it is used: both index the arrays unsigned, so that numba adds
-no test for negative indices (Roth's walk of 5000x5000: 0.38 s instead of 0.49).
+is never -1 once it is used: both index the arrays unsigned
+(:func:`chesstours.index_kernel.unsigned`), so that numba adds no test for
+negative indices (Roth's walk of 5000x5000: 0.38 s instead of 0.49).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..index_kernel import unsigned
 from ..rng_kernel import xorshift as _xorshift
 from .rule import BLOCKED as _BLOCKED
 from .rule import FREE_BELOW as _FREE_BELOW
@@ -25,9 +27,9 @@ __all__ = ["walk"]
 def _place(weight, offsets, k, cur, square, path, step):
     """Put the walk on padded square ``cur`` (``square`` unpadded) at ``step``: block it, and take one from
     the weight of each of its ``k`` neighbours."""
-    weight[np.uint64(cur)] = _BLOCKED
+    weight[unsigned(cur)] = _BLOCKED
     for j in range(k):
-        weight[np.uint64(cur + offsets[j])] -= 1
+        weight[unsigned(cur + offsets[j])] -= 1
     path[step] = square
 
 
@@ -67,7 +69,7 @@ def walk(weight, offsets, dr, dc, width, rows, cols, start_r, start_c, end, rule
             best_key = big * _FREE_BELOW
             for j in range(k):
                 u = cur + offsets[j]
-                w = weight[np.uint64(u)]
+                w = weight[unsigned(u)]
                 if w >= _FREE_BELOW or (u == end and not last):
                     continue
                 key = w * big - (x * dr[j] + y * dc[j])
@@ -79,13 +81,13 @@ def walk(weight, offsets, dr, dc, width, rows, cols, start_r, start_c, end, rule
             ties = 0
             for j in range(k):
                 u = cur + offsets[j]
-                w = weight[np.uint64(u)]
+                w = weight[unsigned(u)]
                 if w > best_weight or w >= _FREE_BELOW or (u == end and not last):
                     continue
                 score = 0
                 if rule == 1:  # pohl: smallest total weight of the onward squares
                     for i in range(k):
-                        t = weight[np.uint64(u + offsets[i])]
+                        t = weight[unsigned(u + offsets[i])]
                         if t < _FREE_BELOW:
                             score += t
                 if w < best_weight:
@@ -98,7 +100,7 @@ def walk(weight, offsets, dr, dc, width, rows, cols, start_r, start_c, end, rule
                         best = j  # random: reservoir sampling over the ties
         if best < 0:
             return step
-        at = np.uint64(best)
+        at = unsigned(best)
         cur += offsets[at]
         r += dr[at]
         c += dc[at]
@@ -119,7 +121,7 @@ def _keyed8(weight, offsets, dr, dc, rows, cols, cur, r, c, roth, path):
         best_key = big * _FREE_BELOW
         best = -1
         for j in range(8):
-            w = np.int64(weight[np.uint64(cur + offsets[j])])
+            w = np.int64(weight[unsigned(cur + offsets[j])])
             if w >= _FREE_BELOW:
                 continue
             key = w * big - (x * dr[j] + y * dc[j])
@@ -127,7 +129,7 @@ def _keyed8(weight, offsets, dr, dc, rows, cols, cur, r, c, roth, path):
                 best, best_key = j, key
         if best < 0:
             return step
-        at = np.uint64(best)
+        at = unsigned(best)
         cur += offsets[at]
         r += dr[at]
         c += dc[at]
