@@ -73,8 +73,9 @@ _KIND_OF = np.array([0 if c == FREE else 2 if c == ENDED else 3 if c == FULL els
 #: Whether each work code is a label; and its weight in the colour sums of :func:`extend` (free 2, full 0, else 1).
 _LABELLED = np.array([FREE < c <= MAX_LABEL for c in range(16)], np.uint8)
 _WEIGHT = np.array([2 if c == FREE else 0 if c == FULL else 1 for c in range(16)], np.int64)
-#: The edges a work code stands for on the middle frontier (free 0, full 2, else 1), for :func:`_read`.
-_DEGREE = np.array([0 if c == FREE else 2 if c == FULL else 1 for c in range(16)], np.uint8)
+#: The edges a work code stands for on the middle frontier (free 0, full 2, else 1: two less its weight), for
+#: :func:`_read`.
+_DEGREE = (2 - _WEIGHT).astype(np.uint8)
 #: A label's sort key in the high four bits, the unlabelled after every label; and a label's pair, ``L - 1``
 #: (:func:`_read`).
 _BY_LABEL = np.array([c << 4 if FREE < c <= MAX_LABEL else 0xF0 for c in range(16)], np.uint8)
