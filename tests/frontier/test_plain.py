@@ -39,6 +39,13 @@ def _kernel_step(states: dict[int, int], step, budget: int, closed: bool, finish
     return out, int(acc[0])
 
 
+def test_the_comparisons_read_every_work_code_as_the_tables_do():
+    codes = np.arange(256, dtype=np.uint8).reshape(16, 16) % 16  # every code, in rows as the steps hold them
+    assert (plain._labelled(codes) == plain._LABELLED[codes].astype(bool)).all()
+    assert (plain._kind(codes) == plain._KIND_OF[codes]).all()
+    assert (plain._degree(codes) == plain._DEGREE[codes]).all()
+
+
 def _same_steps(sweep, budget: int, closed: bool, finish: bool) -> None:
     """Every step of ``sweep`` makes the same states with the same counts in Python as in the kernel."""
     in_python, in_kernel = plain.EMPTY, {0: 1}

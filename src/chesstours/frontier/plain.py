@@ -85,6 +85,26 @@ _PACKED_OF = np.array([PACKED_ENDED if c == ENDED else PACKED_FULL if c == FULL 
                       np.uint64)
 
 
+# The tables above read in whole arrays: numpy's indexing of a table by an array of bytes takes ten to twenty
+# times as long as a comparison of the bytes, so the hot steps compare (the codes' order, FREE < labels <
+# ENDED < FULL, makes each a comparison or two; the tests hold them to the tables), and the others take.
+
+
+def _labelled(codes: np.ndarray) -> np.ndarray:
+    """``_LABELLED[codes]`` as booleans: the code less one, in bytes (``FREE`` wraps), below ``MAX_LABEL``."""
+    return (codes - np.uint8(FREE + 1)) < np.uint8(MAX_LABEL - FREE)
+
+
+def _kind(codes: np.ndarray) -> np.ndarray:
+    """``_KIND_OF[codes]``: not free, plus ended or full, plus full."""
+    return (codes != FREE).view(np.uint8) + (codes >= ENDED).view(np.uint8) + (codes == FULL).view(np.uint8)
+
+
+def _degree(codes: np.ndarray) -> np.ndarray:
+    """``_DEGREE[codes]``: not free, plus full."""
+    return (codes != FREE).view(np.uint8) + (codes == FULL).view(np.uint8)
+
+
 class Switch(Exception):
     """The kernels are ready (or the deadline passed) in the middle of a step: the step starts again there."""
 
@@ -141,7 +161,7 @@ def _gather(made: np.ndarray, counts: np.ndarray) -> States:
     # the kernel's key of each row: its digits, the last slot first, then its free ends used
     keys = made[:, size - 1].astype(np.uint64)
     for j in range(size - 1):
-        keys += _PACKED_OF[made[:, j]] * PLACE[size - 2 - j]
+        keys += _PACKED_OF.take(made[:, j]) * PLACE[size - 2 - j]
     order = np.argsort(keys, kind="stable")
     keys = keys[order]
     starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1]))) if keys.size else order
@@ -155,21 +175,29 @@ _SPECIAL = np.uint64((ENDED << (4 * ENDED)) | (FULL << (4 * FULL)))
 def _canon(kept: np.ndarray) -> np.ndarray:
     """Rows of work codes with their labels renumbered in slot order: the canonical form, in which equal
     frontiers are equal rows. As :func:`chesstours.frontier.kernel.pack_at`, each row's renumbering is one
-    64-bit word, four bits a work code, so that a slot costs a few operations on whole columns."""
+    64-bit word, four bits a work code, so that a slot costs a few operations on whole columns (held
+    contiguous: the rows are transposed in and out, and each operation writes into a column made once)."""
     rows, size = kept.shape
     relabel = np.full(rows, _SPECIAL, np.uint64)
     nxt = np.ones(rows, np.uint64)
-    shifts = kept.astype(np.uint64) << np.uint64(2)
-    out = np.empty_like(kept)
+    shifts = np.ascontiguousarray(kept.T).astype(np.uint64) << np.uint64(2)
+    out = np.empty((size, rows), np.uint8)
+    r, moved = np.empty(rows, np.uint64), np.empty(rows, np.uint64)
+    first = np.empty(rows, bool)
+    once = first.view(np.uint8)
     for i in range(size):
-        shift = shifts[:, i]
-        r = (relabel >> shift) & np.uint64(15)
-        first = (r == 0) & (shift != 0)
-        r[first] = nxt[first]
-        relabel |= r << shift
-        nxt += first
-        out[:, i] = r
-    return out
+        shift = shifts[i]
+        np.right_shift(relabel, shift, out=r)
+        r &= np.uint64(15)
+        np.equal(r, 0, out=first)
+        first &= shift != 0
+        np.multiply(nxt, once, out=moved)  # a label met for the first time (r is 0) takes the next number
+        r |= moved
+        np.left_shift(r, shift, out=moved)
+        relabel |= moved
+        nxt += once
+        out[i] = r
+    return out.T
 
 
 def _first_less(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -188,7 +216,7 @@ def _keep(work: np.ndarray, keep: np.ndarray, mirror: np.ndarray) -> np.ndarray:
     if not mirror.size:
         return _canon(mine)
     image = work[:, mirror]
-    kinds, image_kinds = _KIND_OF[mine], _KIND_OF[image]
+    kinds, image_kinds = _kind(mine), _kind(image)
     tie = (kinds == image_kinds).all(axis=1)
     take = ~tie & _first_less(image_kinds, kinds)  # the kinds decide: one canonical form to make
     mine[take] = image[take]
@@ -294,7 +322,7 @@ def extend(states: States, st: Step, budget: int, cycle: bool, finish: bool,
         codes = np.zeros((min(n - s0, LOOK_EVERY), nprev + 1), np.uint8)  # v, in the last slot, has no edge yet
         codes[:, :nprev] = all_codes[s0:s0 + LOOK_EVERY]
         ends0 = all_ends[s0:s0 + LOOK_EVERY].astype(np.int64)
-        fresh = _LABELLED[codes].sum(axis=1, dtype=np.uint8) // 2 + 1  # each of the labels 1 .. k marks two slots
+        fresh = _labelled(codes).sum(axis=1, dtype=np.uint8) // 2 + 1  # each of the labels 1 .. k marks two slots
         full = (codes[:, :nprev] == FULL).astype(np.int64) @ bits
         free = (codes[:, :nprev] == FREE).astype(np.int64) @ bits
         label = ((1 << nprev) - 1) & ~(full | free)
@@ -339,7 +367,7 @@ def extend(states: States, st: Step, budget: int, cycle: bool, finish: bool,
         ok &= ~done
         if st.signs.size:  # the second end of the tour on the first one's colour (see kernel.expand)
             second = np.flatnonzero(ok & (ends == 2) & (ends0[pick] < 2))
-            ok[second[_WEIGHT[work[second]] @ st.signs != st.balance2]] = False
+            ok[second[_WEIGHT.take(work[second]) @ st.signs != st.balance2]] = False
         if not cycle:
             ok &= ends + np.concatenate(stranded) <= budget
         at = np.flatnonzero(ok)
@@ -424,16 +452,16 @@ def _read(states: States, perm: list[int]) -> tuple[np.ndarray, np.ndarray, np.n
     codes = np.ascontiguousarray(codes)
     n, nslots = codes.shape
     place = np.asarray(perm, np.int64)
-    degree = _DEGREE[codes]
+    degree = _degree(codes)
     width = nslots + (nslots & 1)  # an odd row gains a slot that sorts last
     by_label = np.full((n, width), 0xFF, np.uint8)
-    by_label[:, :nslots] = _BY_LABEL[codes] | np.arange(nslots, dtype=np.uint8)
+    by_label[:, :nslots] = _BY_LABEL.take(codes) | np.arange(nslots, dtype=np.uint8)
     by_label.sort(axis=1)
     slot = by_label & np.uint8(15)
-    mate = np.take_along_axis(slot[:, 0::2] + slot[:, 1::2], _PAIR_OF[codes], axis=1) - np.arange(nslots,
+    mate = np.take_along_axis(slot[:, 0::2] + slot[:, 1::2], _PAIR_OF.take(codes), axis=1) - np.arange(nslots,
                                                                                                    dtype=np.uint8)
     place_of = np.append(place, -1).astype(np.int8)  # -1: where an unlabelled slot's "mate" is sent
-    by_slot = np.where(_LABELLED[codes], place_of[np.minimum(mate, nslots)],
+    by_slot = np.where(_labelled(codes), place_of[np.minimum(mate, nslots)],
                        np.where(codes == ENDED, place_of[:nslots], np.int8(-1)))
     mates = np.empty_like(by_slot)
     mates[:, place] = by_slot
