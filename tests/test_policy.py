@@ -65,7 +65,7 @@ def test_a_count_searches_after_an_estimate_exactly_where_the_predicate_says(que
 
 def test_auto_weighs_the_frontier_methods_compiling_where_its_kernels_are_not_in_the_cache(monkeypatch):
     from chesstours.frontier import plain as frontier_plain
-    from chesstours.machine import PlainAllowance
+    from chesstours.machine import PlainAllowance, in_cache_folder
 
     def plan(name, holes, compiled):
         monkeypatch.setattr(frontier_plain, "sweep_kernels_cached", lambda: compiled)
@@ -73,7 +73,9 @@ def test_auto_weighs_the_frontier_methods_compiling_where_its_kernels_are_not_in
 
     # 6x6 without b1: backtracking estimated at 0.8 s, the sweep forecast at 2.3 s (0.34 s run) once compiled;
     # on an empty cache some 8 s more to compile the sweep's kernels against 3 s for the search's
+    monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: True)  # the search kernel cached
     warm, cold = plan("6x6", "b1", True), plan("6x6", "b1", False)
+    monkeypatch.setattr(counting, "in_cache_folder", in_cache_folder)
     assert warm.method == "frontier"
     assert cold.method == "backtrack" and cold.why.endswith(f"and {policy.FRONTIER_COLD_SECONDS:g} s more to "
                                                             "compile its kernels first")
@@ -134,6 +136,36 @@ def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtrack
     monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: False)
     monkeypatch.setattr(counting, "plain_allowance", lambda board: None)
     assert policy.plan_count(Board(5, 7), KNIGHT).method == "backtrack"
+
+
+def test_on_an_empty_cache_auto_counts_a_count_that_does_not_fold_by_the_frontier_in_python_at_once(monkeypatch):
+    from chesstours.machine import PlainAllowance
+
+    estimated = []
+
+    def plan(name, holes="", start=None, cached=False):
+        monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: cached)
+        monkeypatch.setattr(counting, "estimate_backtracking", lambda *args, **kwargs: estimated.append(args) or (
+            8.8e6, 0.18, 2))  # as 6x6 from a1, on two cores
+        board = Board.parse(name, holes.split(",") if holes else ())
+        start = None if start is None else board.square(start)
+        return policy.plan_count(board, KNIGHT, start, plain=PlainAllowance(50_000))
+
+    # 6x6 from a1 (0.86 million states extended, 8.8 million positions by backtracking) and without c3 or b1: the
+    # same forecast as every start, 2.7 million states, but nothing folds, and the search kernel is not compiled
+    for holes, start in (("", "a1"), ("", "c3"), ("c3", None), ("b1", None)):
+        cold = plan("6x6", holes, start)
+        assert cold.method == "frontier" and "does not fold" in cold.why, (holes, start)
+        assert not estimated
+        # with the search kernel in the cache: estimated, and backtracking
+        assert plan("6x6", holes, start, cached=True).method == "backtrack" and estimated
+        estimated.clear()
+    # every start, folded (1.43 million states): backtracking, its kernel compiling beside the probes
+    assert plan("6x6").method == "backtrack" and estimated
+    estimated.clear()
+    # 6x7 from a1: forecast to extend more than the frontier method takes in Python; estimated first
+    plan("6x7", start="a1")
+    assert estimated
 
 
 def test_the_policy_package_shows_every_public_name_of_its_modules_as_one_namespace():

@@ -29,7 +29,7 @@ __all__ = [
     "FindMethod", "CountMethod", "Tiebreak", "Order", "BishopMethod",
     "FIND_METHODS", "COUNT_METHODS", "TIEBREAKS", "ORDERS", "BISHOP_METHODS", "BISHOP_METHOD_HELP",
     "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
-    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "COLD_TURN_STATES", "READY_NUMBA_POSITIONS", "COLD_FRONTIER_STATES", "FRONTIER_PLAIN_SECONDS", "FRONTIER_COLD_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
+    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "COLD_TURN_STATES", "READY_NUMBA_POSITIONS", "COLD_FRONTIER_STATES", "COLD_UNFOLDED_STATES", "FRONTIER_PLAIN_SECONDS", "FRONTIER_COLD_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
     "ESTIMATE_ABOVE_SQUARES", "TASKS_PER_WORKER", "MIN_TASKS", "CLUSTER_WORKERS", "MAX_SPLIT_ON", "MAX_CLASS_SPLIT_ON", "BACKTRACK_IN_TASKS_SECONDS", "WALK_COMPILED_ABOVE", "CONSTRUCT_COMPILED_ABOVE", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
     "plain_allowance", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
     "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
@@ -102,6 +102,14 @@ READY_NUMBA_POSITIONS = 5_000_000
 #: :data:`COLD_SEARCH_POSITIONS`), except those with a search so small that either way takes a moment
 #: (3x11 open: 148 thousand positions, a forecast of 659 states).
 COLD_FRONTIER_STATES = 300_000
+#: ... and, with the search kernel not in the compile cache, up to this many states where the count does not fold
+#: mirror pairs (an end given, or holes the mirror does not keep): the same forecast, since it reads the width
+#: alone, but the end or the holes cut the states about as much as the mirror would, and backtracking as much
+#: less. 6x6 open extends 1.43 million states over every start, folded; from a1 0.86 million (backtracking:
+#: 8.8 million positions), from b2 0.38 (3.4), from c3 0.26 (1.2); without c3 0.24 (1.6), without b1 0.90
+#: (39), without a1 1.93 (62). On an empty cache such a count answers before the search kernel could compile
+#: (about 1.3 s from the command's start; its probes, in Python, take 0.2 s more).
+COLD_UNFOLDED_STATES = 3_000_000
 #: Seconds a state of the frontier method's forecast takes in plain Python, where a count within
 #: :data:`COLD_FRONTIER_STATES` runs there while the method's kernels are not in the compile cache: ``auto``
 #: weighs that, not the kernels' compiling, against backtracking (6x7 closed, a forecast of 260 thousand

@@ -34,6 +34,7 @@ from .choices import (
     COLD_FRONTIER_STATES,
     COLD_SEARCH_POSITIONS,
     COLD_TURN_STATES,
+    COLD_UNFOLDED_STATES,
     ESTIMATE_ABOVE_SQUARES,
     FRONTIER_ABOVE_SECONDS,
     FRONTIER_COLD_SECONDS,
@@ -92,36 +93,47 @@ def searches_after_estimate(board: Board, piece: Leaper, start: int | None, end:
     return (method in ("auto", "backtrack") and spill_dir is None
             and ESTIMATE_ABOVE_SQUARES < board.free_count <= MAX_BACKTRACK_COUNT_SQUARES
             and obstruction(board, piece, start, end, closed) is None
-            and not (method == "auto" and _cold_frontier_first(plain, lambda: _frontier_states(
+            and not (method == "auto" and _cold_frontier_first(plain, lambda: _frontier_estimate(
                 board, piece, start, end, closed), board, closed) is not None))
 
 
-def _frontier_states(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool) -> float:
-    """The frontier method's forecast of the states of its widest step."""
+def _frontier_estimate(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool) -> Any:
+    """The frontier method's forecast (:func:`chesstours.frontier.sweep.estimate`)."""
     from ..frontier.sweep import estimate  # plans without loading numba
 
-    return estimate(board, piece, start, end, closed, 1).states
+    return estimate(board, piece, start, end, closed, 1)
 
 
-def _cold_frontier_first(plain: PlainAllowance | None, states: Callable[[], float], board: Board,
+def _cold_frontier_first(plain: PlainAllowance | None, estimate: Callable[[], Any], board: Board,
                          closed: bool) -> str | None:
     """Why ``auto`` counts by the frontier method at once, without estimating backtracking, or None where it
-    does not: the query may run in plain Python (``plain``), the frontier method's forecast (``states()``) is at
-    most :data:`COLD_FRONTIER_STATES`, and either the search kernel is not in the compile cache or the frontier
-    count runs wholly in plain Python (:func:`chesstours.frontier.plain.runs_wholly_here`): the estimate's
-    probes, in the search kernel, would load numba, which takes longer than such a count. Asked of the counts
-    that would estimate (see :func:`searches_after_estimate`)."""
+    does not. The query may run in plain Python (``plain``), and, by the frontier method's forecast
+    (``estimate()``):
+
+    - the search kernel is not in the compile cache, and either the forecast is at most
+      :data:`COLD_FRONTIER_STATES` states or the count does not fold mirror pairs and is within
+      :data:`COLD_UNFOLDED_STATES` (and :data:`~chesstours.frontier.plain.PLAIN_EXTENDED` states extended);
+    - or the forecast is at most :data:`COLD_FRONTIER_STATES` and the frontier count runs wholly in plain
+      Python (:func:`chesstours.frontier.plain.runs_wholly_here`): the estimate's probes, in the search kernel,
+      would load numba, which takes longer than such a count.
+
+    Asked of the counts that would estimate (see :func:`searches_after_estimate`)."""
     if plain is None:
         return None
-    forecast = states()
-    if forecast > COLD_FRONTIER_STATES:
-        return None
-    if not in_cache_folder(*SEARCH_KERNEL):
-        return "whose kernel is not compiled yet"
-    from ..frontier.plain import runs_wholly_here
+    from ..frontier.plain import PLAIN_EXTENDED, runs_wholly_here
     from ..frontier.sweep import estimate_extended
 
-    if runs_wholly_here(forecast, estimate_extended(board, forecast, closed)):
+    est = estimate()
+    forecast = est.states
+    if not in_cache_folder(*SEARCH_KERNEL):
+        if forecast <= COLD_FRONTIER_STATES:
+            return "whose kernel is not compiled yet"
+        if not est.mirrored and forecast <= COLD_UNFOLDED_STATES and \
+                estimate_extended(board, forecast, closed) <= PLAIN_EXTENDED:
+            return ("whose kernel is not compiled yet: this count does not fold mirror pairs (an end given, or "
+                    "holes the mirror does not keep), which cuts its states as much")
+        return None
+    if forecast <= COLD_FRONTIER_STATES and runs_wholly_here(forecast, estimate_extended(board, forecast, closed)):
         return "whose probes would load the compiled search first: this count runs wholly in plain Python"
     return None
 
@@ -346,7 +358,7 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
     if spill_dir is None and board.free_count <= ESTIMATE_ABOVE_SQUARES:
         return backtrack(f"a board of {board.free_count} free squares (at most {ESTIMATE_ABOVE_SQUARES}): "
                          "backtracking counts it before the frontier method or an estimate could be set up")
-    sooner = None if spill_dir is not None else _cold_frontier_first(plain, lambda: frontier_estimate().states,
+    sooner = None if spill_dir is not None else _cold_frontier_first(plain, frontier_estimate,
                                                                       board, closed)
     if sooner is not None:
         return frontier(f"a forecast of {frontier_estimate().states:,.0f} states: the frontier method counts this "
