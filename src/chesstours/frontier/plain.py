@@ -100,6 +100,12 @@ def _kind(codes: np.ndarray) -> np.ndarray:
     return (codes != FREE).view(np.uint8) + (codes >= ENDED).view(np.uint8) + (codes == FULL).view(np.uint8)
 
 
+def _rows(table: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """``table[at]``, the rows at the indexes ``at``: numpy's ``take`` along the rows, some four times quicker
+    than indexing a two-dimensional array by an array of indexes."""
+    return np.take(table, at, axis=0)
+
+
 def _degree(codes: np.ndarray) -> np.ndarray:
     """``_DEGREE[codes]``: not free, plus full."""
     return (codes != FREE).view(np.uint8) + (codes == FULL).view(np.uint8)
@@ -165,7 +171,7 @@ def _gather(made: np.ndarray, counts: np.ndarray) -> States:
     order = np.argsort(keys, kind="stable")
     keys = keys[order]
     starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1]))) if keys.size else order
-    return States(made[order[starts]], keys[starts], np.add.reduceat(counts[order], starts) if keys.size else counts)
+    return States(_rows(made, order[starts]), keys[starts], np.add.reduceat(counts[order], starts) if keys.size else counts)
 
 
 #: The renumbering before any label is met (:func:`_canon`): ``ENDED`` and ``FULL`` keep their codes.
@@ -219,10 +225,10 @@ def _keep(work: np.ndarray, keep: np.ndarray, mirror: np.ndarray) -> np.ndarray:
     kinds, image_kinds = _kind(mine), _kind(image)
     tie = (kinds == image_kinds).all(axis=1)
     take = ~tie & _first_less(image_kinds, kinds)  # the kinds decide: one canonical form to make
-    mine[take] = image[take]
+    np.copyto(mine, image, where=take[:, None])
     out = _canon(mine)
     if tie.any():  # the same kinds: the smaller key of the two
-        theirs = _canon(image[tie])
+        theirs = _canon(_rows(image, np.flatnonzero(tie)))
         smaller = _first_less(theirs, out[tie])
         out[np.flatnonzero(tie)[smaller]] = theirs[smaller]
     return out
@@ -344,7 +350,7 @@ def extend(states: States, st: Step, budget: int, cycle: bool, finish: bool,
             seconds.append(np.full(at.size, st.choice_b[ch]))
             stranded.append(lone[at])
         pick = np.concatenate(picks)
-        work = codes[pick]
+        work = _rows(codes, pick)
         ends = ends0[pick]
         fresh = fresh[pick]
         ok = np.ones(pick.size, bool)
@@ -372,7 +378,7 @@ def extend(states: States, st: Step, budget: int, cycle: bool, finish: bool,
             ok &= ends + np.concatenate(stranded) <= budget
         at = np.flatnonzero(ok)
         made = np.empty((at.size, st.keep.size + 1), np.uint8)
-        made[:, :st.keep.size] = _keep(work[at], st.keep, st.mirror)[:, ::-1]
+        made[:, :st.keep.size] = _keep(_rows(work, at), st.keep, st.mirror)[:, ::-1]
         made[:, st.keep.size] = ends[at]
         made_rows.append(made)
         made_counts.append(counts[s0 + pick[at]])
@@ -477,9 +483,22 @@ def read_half(states: States, nslots: int, perm: list[int], total_ends: int) -> 
     return Half(wanted[order], mates[order], states.counts[order])
 
 
-def _fit(ma: np.ndarray, mb: np.ndarray, nends: np.ndarray, cycle: bool) -> np.ndarray:
+def _ends_of(mates: np.ndarray, cycle: bool) -> tuple[np.ndarray, ...]:
+    """What :func:`_fit` needs of each state, read once a state instead of once a pair: for a cycle, the last
+    place with a fragment end; for a path, whether a fragment runs to an end of the tour at a place (its mate
+    is itself), and the first and the last such place."""
+    places = mates.shape[1]
+    if cycle:
+        return (places - 1 - np.argmax(mates[:, ::-1] >= 0, axis=1),)
+    own = mates == np.arange(places, dtype=mates.dtype)
+    return own.any(axis=1), np.argmax(own, axis=1), places - 1 - np.argmax(own[:, ::-1], axis=1)
+
+
+def _fit(ma: np.ndarray, mb: np.ndarray, nends: np.ndarray, cycle: bool, start_a: tuple[np.ndarray, ...],
+         start_b: tuple[np.ndarray, ...]) -> np.ndarray:
     """Whether the fragments of each pair of states (mates ``ma[i]``, ``mb[i]`` by place), end to end, make one
-    cycle (``cycle``) or one path through all their ``nends[i]`` fragment ends (as ``join_kernel``'s walks).
+    cycle (``cycle``) or one path through all their ``nends[i]`` fragment ends (as ``join_kernel``'s walks);
+    ``start_a``, ``start_b``: each pair's states' :func:`_ends_of`.
 
     The pairs walk together, those still walking (``live``) a step at a time, each step on flat arrays.
     """
@@ -487,7 +506,7 @@ def _fit(ma: np.ndarray, mb: np.ndarray, nends: np.ndarray, cycle: bool) -> np.n
     fits = np.zeros(pairs, bool)
     a, b = ma.ravel(), mb.ravel()
     if cycle:  # from the last place with an end, k turns of (a's mate, b's mate) first come back at turn k
-        start = places - 1 - np.argmax(ma[:, ::-1] >= 0, axis=1)
+        start = start_a[0]
         turns = nends // 2
         live = np.flatnonzero(turns > 0)
         row, home, turns = live * places, start[live], turns[live]
@@ -501,10 +520,9 @@ def _fit(ma: np.ndarray, mb: np.ndarray, nends: np.ndarray, cycle: bool) -> np.n
             turn += 1
         return fits
     # a path: from the last end of the tour on a's side, else from the first on b's
-    own_a, own_b = ma == np.arange(places), mb == np.arange(places)
-    on_b = own_a.any(axis=1)
-    p = np.where(on_b, places - 1 - np.argmax(own_a[:, ::-1], axis=1), np.argmax(own_b, axis=1))
-    live = np.flatnonzero(on_b | own_b.any(axis=1))
+    on_b, (own_b, first_b) = start_a[0], start_b[:2]
+    p = np.where(on_b, start_a[2], first_b)
+    live = np.flatnonzero(on_b | own_b)
     row, p, on_b, need = live * places, p[live], on_b[live], nends[live]
     seen = 1
     while live.size:
@@ -534,6 +552,7 @@ def join(states: States, perm: list[int], cycle: bool, index: Half,
     lo = np.searchsorted(index.keys, keys, "left")
     runs = np.where(nends > 0, np.searchsorted(index.keys, keys, "right") - lo, 0)
     bound = float(states.counts.max()) * float(index.counts.max(initial=0)) * max(1, int(runs.sum()))
+    mine_ends, their_ends = _ends_of(mates, cycle), _ends_of(index.mates, cycle)
     mine_counts = _wide(states.counts, bound)
     their_counts = index.counts.astype(mine_counts.dtype)
     total = s0 = 0
@@ -546,7 +565,8 @@ def join(states: States, perm: list[int], cycle: bool, index: Half,
         if mine.size:
             starts = np.cumsum(runs[s0:s1]) - runs[s0:s1]
             partner = lo[mine] + np.arange(mine.size) - np.repeat(starts, runs[s0:s1])
-            ok = _fit(mates[mine], index.mates[partner], nends[mine], cycle)
+            ok = _fit(_rows(mates, mine), _rows(index.mates, partner), nends[mine], cycle,
+                      tuple(x[mine] for x in mine_ends), tuple(x[partner] for x in their_ends))
             total += int((mine_counts[mine[ok]] * their_counts[partner[ok]]).sum())
         s0 = s1
     return total, int(runs.sum())
