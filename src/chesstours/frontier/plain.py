@@ -588,9 +588,10 @@ def sweep_kernels_cached() -> bool:
 
 #: A count runs its first steps in plain Python only where the frontier method's forecast of its widest step
 #: (:func:`~chesstours.frontier.sweep.estimate_states`) is at most this: 5x7 and 6x6 closed (170 and 260
-#: thousand) end there, and 6x6 open (2.7 million forecast, 1.4 million states extended) in 1.8 s on an
-#: empty cache, where compiling the kernels of the sweep and of the join took 7.5 to 8.2 s. Past it (7x7 closed, 8x8
-#: closed) Python would only keep this process from compiling the join's kernels beside the sweep's.
+#: thousand) end there, and 6x6 open (2.7 million forecast, 1.4 million states extended) in 1.4 s on an
+#: empty cache (1.8 s before the steps compared codes instead of looking them up), where compiling the
+#: kernels of the sweep and of the join took 7.5 to 8.2 s. Past it (7x7 closed, 8x8 closed) Python would
+#: only keep this process from compiling the join's kernels beside the sweep's.
 PLAIN_FORECAST = 3_000_000
 #: States a count extends in plain Python (two to six seconds) before the join's kernels start compiling
 #: beside the sweep's: a count that ends within them never compiles them (5x9 open, 458,651 states, 1.6 to 2.0 s;

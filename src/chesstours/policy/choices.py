@@ -80,11 +80,11 @@ PROBES_RUN_LOW = 2.0
 #: estimated at 790 thousand) 2.3 to 2.7 s, and 1.5 s.
 COLD_SEARCH_POSITIONS = 500_000
 #: ``auto`` turns such a count to the frontier method in Python only where that method's forecast is at most
-#: this many states. 6x6 open (forecast 2.7 million, 1.4 million states extended) takes 1.8 s that way on
-#: an empty cache, no sooner than backtracking (1.7 s), and as long again on every later run, since a count
-#: that ends in Python stops the compiling of its kernels; backtracking's kernel, compiled in another
-#: process meanwhile, answers the later runs in 0.8 s. The frontier method in Python is for a count that
-#: asks for it (``--method frontier``: 1.8 s instead of 8 s compiling its kernels; see
+#: this many states. 6x6 open (forecast 2.7 million, 1.4 million states extended) takes 1.4 s that way on
+#: an empty cache, against 1.6 s by backtracking, but as long again on every later run, since a count that
+#: ends in Python stops the compiling of its kernels; backtracking's kernel, compiled in another process
+#: meanwhile, answers the later runs in 0.7 s. The frontier method in Python is for a count that asks for
+#: it (``--method frontier``: 1.4 s instead of 8 s compiling its kernels; see
 #: :data:`chesstours.frontier.plain.PLAIN_FORECAST`).
 COLD_TURN_STATES = 1_000_000
 #: A count by backtracking estimated past this many positions, whose kernel compiles in another process
