@@ -130,8 +130,8 @@ def _cold_frontier_first(plain: PlainAllowance | None, estimate: Callable[[], An
             return "whose kernel is not compiled yet"
         if not est.mirrored and forecast <= COLD_UNFOLDED_STATES and \
                 estimate_extended(board, forecast, closed) <= PLAIN_EXTENDED:
-            return ("whose kernel is not compiled yet: this count does not fold mirror pairs (an end given, or "
-                    "holes the mirror does not keep), which cuts its states as much")
+            return ("whose kernel is not compiled yet; this count does not fold mirror pairs, but its end or "
+                    "its holes cut its states about as much as folding would")
         return None
     if forecast <= COLD_FRONTIER_STATES and runs_wholly_here(forecast, estimate_extended(board, forecast, closed)):
         return "whose probes would load the compiled search first: this count runs wholly in plain Python"
