@@ -268,8 +268,9 @@ def in_cache_folder(source: str, name: str) -> bool:
 _COMPILER = "CHESSTOURS_COMPILING"
 
 
-def compile_in_background(module: str) -> subprocess.Popen | None:
-    """Start a process that compiles the kernels of ``module`` into numba's cache, by calling its ``warm()``.
+def compile_in_background(module: str, call: str = "warm()") -> subprocess.Popen | None:
+    """Start a process that compiles the kernels of ``module`` into numba's cache, by calling its ``warm()``
+    (or the ``call`` given, such as ``warm('bishop')``).
 
     On an empty cache a job compiles its kernels one after the other on one core, and a count by the meet
     in the middle compiles some ten of them (seconds each); the process compiles the kernels a job needs
@@ -283,7 +284,7 @@ def compile_in_background(module: str) -> subprocess.Popen | None:
             or not os.environ.get("NUMBA_CACHE_DIR")):
         return None  # a worker, or such a process; no interpreter to start; or no cache folder to hand them over in
     try:
-        return subprocess.Popen([sys.executable, "-c", f"import {module} as m; m.warm()"], stdin=subprocess.DEVNULL,
+        return subprocess.Popen([sys.executable, "-c", f"import {module} as m; m.{call}"], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 env={**os.environ, _COMPILER: module})
     except OSError:  # pragma: no cover - no process to spare

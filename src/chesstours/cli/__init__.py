@@ -10,7 +10,7 @@ a bug with 70 (its traceback saved in a file), and Ctrl-C with 130 (SIGTERM 143,
 SIGHUP 129).
 
 The commands live one module a topic (``find``, ``count``, ``check``, ``exists``,
-``bishop``, ``trace``); importing them here registers them on :data:`app` in
+``bishop``, ``trace``, ``kernels``: ``compile``); importing them here registers them on :data:`app` in
 the order ``--help`` lists them.
 """
 
@@ -57,6 +57,7 @@ from . import check  # noqa: F401
 from . import exists  # noqa: F401
 from . import bishop  # noqa: F401
 from . import trace  # noqa: F401
+from . import kernels  # noqa: F401  compile
 # isort: on
 
 __all__ = ["app", "main", "entry", "STREAM_ABOVE", "EXIT_STATUSES"]

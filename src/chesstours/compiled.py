@@ -1,0 +1,217 @@
+"""Every compiled kernel, compiled ahead of the first run: ``chesstours compile``.
+
+numba compiles a kernel the first time a process needs it and keeps it in the
+compile cache (:func:`chesstours.machine.compile_cache_dir`), so a first run
+on an empty cache waits for the compiler where a later one does not: a count
+of 6x6 by backtracking takes 1.6 s there instead of 0.7, a first meet in the
+middle (``count 5x10``) 7.5 s instead of 0.8. Small queries never wait
+(they run in the kernels' plain-Python twins), and the larger ones compile
+in other processes while they start in Python, but the compiler itself takes
+what it takes. :func:`compile_kernels` pays it all at once: each family of
+kernels (:data:`FAMILIES`) is compiled in a process of its own, as many at a
+time as there are cores, by small jobs of the kinds the commands run
+(:func:`warm`), so that no later command compiles anything: once after
+installing, or when building an image for a classroom. The tests run a
+command of every family after it and find the cache as it was.
+
+>>> [family.name for family in FAMILIES][:3]
+['frontier join', 'frontier sweep', 'bishop']
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+
+from .machine import compile_in_background, in_cache_folder, stop_compiling, use_compiled_only, worker_count
+
+__all__ = ["Family", "FAMILIES", "family", "missing", "warm", "Compiled", "compile_kernels"]
+
+_HERE = Path(__file__).parent
+
+
+def _in(folder: str, module: str, *names: str) -> tuple[tuple[str, str], ...]:
+    """The kernels ``names`` of ``folder/module.py``, as :func:`~chesstours.machine.in_cache_folder` takes them."""
+    source = str(_HERE / folder / f"{module}.py")
+    return tuple((source, f"{module}.{name}") for name in names)
+
+
+@dataclass(frozen=True)
+class Family:
+    """A family of kernels compiled together: its name, what it serves, and its kernels (source file and
+    ``module.function``, as numba names its cache files)."""
+
+    name: str
+    serves: str
+    kernels: tuple[tuple[str, str], ...]
+
+
+#: The kernel families, in the order they are compiled: the longest first, so that the processes end together,
+#: and the tour properties last, after the search kernel their counts run (compiled by ``backtracking``).
+FAMILIES: tuple[Family, ...] = (
+    Family("frontier join", "exact counts by the meet in the middle (boards of five lines and more)",
+           _in("frontier", "join_kernel", "join_states", "read_into", "unfold_into", "hand_over", "radix_sort",
+               "run_table", "scatter", "bucket_sizes", "partner_key", "_radix_pass")),
+    Family("frontier sweep", "exact counts by the frontier method, and strips",
+           _in("frontier", "kernel", "expand", "finish_all")
+           + _in("frontier", "table", "sort_batch", "insert_run", "rehash", "compact_into")),
+    Family("bishop", "the bishop puzzle: routes, counts, estimates, the construction",
+           _in("bishop", "kernel", "advance", "probe", "count_lines_needed")
+           + _in("bishop", "construct", "label_trails", "walk_trail")),
+    Family("backtracking", "counting, listing and finding tours by search, its estimates",
+           _in("backtrack", "kernel", "advance", "probe", "neighbour_bits", "setup_prefix", "order_candidates")
+           + _in("", "rng_kernel", "xorshift")),
+    Family("warnsdorff", "Warnsdorff's rule on large boards", _in("warnsdorff", "kernel", "walk", "_keyed8")),
+    Family("construction", "tours of huge boards by construction", _in("construct", "kernel", "follow", "rotate", "_knight_distance")),
+    Family("tour properties", "counts and lists of the tours with a property (--where)",
+           _in("backtrack", "where_kernel", "maps_onto_itself", "meets_clues")),
+)
+
+
+def family(name: str) -> Family:
+    """The family called ``name``.
+
+    :raises KeyError: for a name that is not one of :data:`FAMILIES`.
+    """
+    for f in FAMILIES:
+        if f.name == name:
+            return f
+    raise KeyError(name)
+
+
+def missing(f: Family) -> list[str]:
+    """The kernels of ``f`` that the compile cache does not hold (read without loading numba)."""
+    return [name for source, name in f.kernels if not in_cache_folder(source, name)]
+
+
+def _backtracking() -> None:
+    from .backtrack.search import warm as warm_search
+    from .count import count_tours, estimate_count
+    from .find import find_tour, iter_tours
+
+    warm_search()
+    count_tours("5x5", start="a1", method="backtrack", workers=1)
+    count_tours("5x6", closed=True, method="backtrack", workers=1)
+    find_tour("6x6", closed=True, method="backtrack")
+    list(islice(iter_tours("5x5", start="a1"), 2))
+    estimate_count("5x5")
+
+
+def _properties() -> None:
+    from .count import count_tours
+
+    count_tours("5x5", start="a1", where="symmetric", workers=1)
+    count_tours("5x5", start="a1", where="c3=13", workers=1)
+
+
+def _sweep() -> None:
+    from .frontier.run import warm as warm_sweep
+
+    warm_sweep()
+
+
+def _join() -> None:
+    from .frontier.join_kernel import warm as warm_join
+
+    warm_join()
+
+
+def _bishop() -> None:
+    from .bishop import count_bishop_routes, solve_bishop
+    from .bishop.construct import load_kernels as load_construction
+    from .bishop.search import load_kernels as load_search
+
+    load_search()
+    load_construction()
+    solve_bishop("8x8")
+    count_bishop_routes("4x4")
+
+
+def _warnsdorff() -> None:
+    from .find import find_tour
+
+    find_tour("8x8", method="warnsdorff")
+
+
+def _construction() -> None:
+    from .construct.end import rotate_to_end
+    from .find import find_tour
+
+    tour = find_tour("12x12", method="construct")
+    rotate_to_end(tour.path.copy(), 12, 12, int(tour.path[-1]) ^ 1, compiled=True)  # a tour made to end elsewhere
+
+
+_JOBS: dict[str, Callable[[], None]] = {
+    "backtracking": _backtracking, "tour properties": _properties, "frontier sweep": _sweep,
+    "frontier join": _join, "bishop": _bishop, "warnsdorff": _warnsdorff, "construction": _construction,
+}
+
+
+def warm(name: str) -> None:
+    """Compile the kernels of the family ``name`` (or load them from the cache) for every type the commands
+    call them with, by small jobs of their kinds run in compiled code only; in the process that
+    :func:`compile_kernels` starts for it."""
+    use_compiled_only()
+    _JOBS[family(name).name]()
+
+
+@dataclass
+class Compiled:
+    """How the compiling of one family went: ``state`` is ``cached`` (nothing to do), ``compiled``,
+    ``failed`` (its process ended with ``status``) or ``stopped``; ``seconds`` of its process."""
+
+    family: Family
+    state: str
+    seconds: float = 0.0
+    status: int = 0
+
+
+def compile_kernels(jobs: int | None = None, report: Callable[[Compiled], None] | None = None) -> list[Compiled]:
+    """Compile every family of kernels that the cache does not hold whole, ``jobs`` processes at a time (default:
+    the cores), and report each as it ends (``report``); a family the cache holds is ``cached`` at once.
+
+    :raises RuntimeError: where no process to compile in can be started (no compile cache folder, or a worker
+        process, which compiles nothing ahead).
+    :raises KeyboardInterrupt: on Ctrl-C, once the processes still compiling are stopped (a family compiled
+        whole stays in the cache; numba writes each file whole).
+    """
+    done: list[Compiled] = []
+    todo = []
+    for f in FAMILIES:
+        if missing(f):
+            todo.append(f)
+        else:
+            done.append(Compiled(f, "cached"))
+            if report is not None:
+                report(done[-1])
+    at_once = max(1, worker_count(jobs))
+    running: dict[subprocess.Popen, tuple[Family, float]] = {}
+    try:
+        while todo or running:
+            while todo and len(running) < at_once:
+                f = todo.pop(0)
+                process = compile_in_background(__name__, f"warm({f.name!r})")
+                if process is None:
+                    raise RuntimeError("the kernels cannot be compiled ahead here: no compile cache folder can be "
+                                       "written (see NUMBA_CACHE_DIR), or this process may not start one to "
+                                       "compile in; each run compiles what it needs")
+                running[process] = (f, time.perf_counter())
+            for process in [p for p in running if p.poll() is not None]:
+                f, t0 = running.pop(process)
+                status = process.returncode
+                result = Compiled(f, "compiled" if status == 0 and not missing(f) else "failed",
+                                  time.perf_counter() - t0, status)
+                done.append(result)
+                if report is not None:
+                    report(result)
+            time.sleep(0.02)
+    finally:
+        for process, (f, t0) in running.items():
+            stop_compiling(process)
+            done.append(Compiled(f, "stopped", time.perf_counter() - t0))
+    order = {f.name: i for i, f in enumerate(FAMILIES)}
+    return sorted(done, key=lambda c: order[c.family.name])
