@@ -100,15 +100,15 @@ def _kind(codes: np.ndarray) -> np.ndarray:
     return (codes != FREE).view(np.uint8) + (codes >= ENDED).view(np.uint8) + (codes == FULL).view(np.uint8)
 
 
+def _degree(codes: np.ndarray) -> np.ndarray:
+    """``_DEGREE[codes]``: not free, plus full."""
+    return (codes != FREE).view(np.uint8) + (codes == FULL).view(np.uint8)
+
+
 def _rows(table: np.ndarray, at: np.ndarray) -> np.ndarray:
     """``table[at]``, the rows at the indexes ``at``: numpy's ``take`` along the rows, some four times quicker
     than indexing a two-dimensional array by an array of indexes."""
     return np.take(table, at, axis=0)
-
-
-def _degree(codes: np.ndarray) -> np.ndarray:
-    """``_DEGREE[codes]``: not free, plus full."""
-    return (codes != FREE).view(np.uint8) + (codes == FULL).view(np.uint8)
 
 
 class Switch(Exception):
@@ -228,9 +228,10 @@ def _keep(work: np.ndarray, keep: np.ndarray, mirror: np.ndarray) -> np.ndarray:
     np.copyto(mine, image, where=take[:, None])
     out = _canon(mine)
     if tie.any():  # the same kinds: the smaller key of the two
-        theirs = _canon(_rows(image, np.flatnonzero(tie)))
-        smaller = _first_less(theirs, out[tie])
-        out[np.flatnonzero(tie)[smaller]] = theirs[smaller]
+        tied = np.flatnonzero(tie)
+        theirs = _canon(_rows(image, tied))
+        smaller = _first_less(theirs, _rows(out, tied))
+        out[tied[smaller]] = theirs[smaller]
     return out
 
 
@@ -494,11 +495,11 @@ def _ends_of(mates: np.ndarray, cycle: bool) -> tuple[np.ndarray, ...]:
     return own.any(axis=1), np.argmax(own, axis=1), places - 1 - np.argmax(own[:, ::-1], axis=1)
 
 
-def _fit(ma: np.ndarray, mb: np.ndarray, nends: np.ndarray, cycle: bool, start_a: tuple[np.ndarray, ...],
-         start_b: tuple[np.ndarray, ...]) -> np.ndarray:
+def _fit(ma: np.ndarray, mb: np.ndarray, nends: np.ndarray, cycle: bool, ends_a: tuple[np.ndarray, ...],
+         ends_b: tuple[np.ndarray, ...]) -> np.ndarray:
     """Whether the fragments of each pair of states (mates ``ma[i]``, ``mb[i]`` by place), end to end, make one
     cycle (``cycle``) or one path through all their ``nends[i]`` fragment ends (as ``join_kernel``'s walks);
-    ``start_a``, ``start_b``: each pair's states' :func:`_ends_of`.
+    ``ends_a``, ``ends_b``: what :func:`_ends_of` reads of each pair's states.
 
     The pairs walk together, those still walking (``live``) a step at a time, each step on flat arrays.
     """
@@ -506,7 +507,7 @@ def _fit(ma: np.ndarray, mb: np.ndarray, nends: np.ndarray, cycle: bool, start_a
     fits = np.zeros(pairs, bool)
     a, b = ma.ravel(), mb.ravel()
     if cycle:  # from the last place with an end, k turns of (a's mate, b's mate) first come back at turn k
-        start = start_a[0]
+        (start,) = ends_a
         turns = nends // 2
         live = np.flatnonzero(turns > 0)
         row, home, turns = live * places, start[live], turns[live]
@@ -520,9 +521,11 @@ def _fit(ma: np.ndarray, mb: np.ndarray, nends: np.ndarray, cycle: bool, start_a
             turn += 1
         return fits
     # a path: from the last end of the tour on a's side, else from the first on b's
-    on_b, (own_b, first_b) = start_a[0], start_b[:2]
-    p = np.where(on_b, start_a[2], first_b)
-    live = np.flatnonzero(on_b | own_b)
+    own_a, _, last_a = ends_a
+    own_b, first_b, _ = ends_b
+    on_b = own_a  # the walk's next step is on b's side
+    p = np.where(on_b, last_a, first_b)
+    live = np.flatnonzero(own_a | own_b)
     row, p, on_b, need = live * places, p[live], on_b[live], nends[live]
     seen = 1
     while live.size:
