@@ -8,19 +8,23 @@ work and the printing), on the boards of at most 36 squares that a first
 user tries, and a cold ``count 6x7 --closed`` beside them. The package's
 Python bytecode is compiled first, as installing it does: with
 ``PYTHONDONTWRITEBYTECODE`` set and none cached, every run would compile its
-sources too (about 0.1 s).
+sources too (about 0.1 s). With ``--after-compile``, a third column: each
+command's first run on a cache that ``chesstours compile`` filled (copied
+afresh for every run), the compile itself timed once in the title.
 
 Usage::
 
     python benchmarks/bench_cold.py                  # every command on 5x5, 6x6, 4x9, 5x7, 6x6 closed
     python benchmarks/bench_cold.py --quick          # a few commands on 5x5 and 6x6
     python benchmarks/bench_cold.py --boards 5x5 --only count --runs 5
+    python benchmarks/bench_cold.py --only count --after-compile
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -86,6 +90,17 @@ def cold(args: list[str], runs: int, timeout: float) -> float:
     return statistics.median(times)
 
 
+def after_compile(args: list[str], compiled: str, runs: int, timeout: float) -> float:
+    """Median seconds of ``runs`` runs, each the first on a fresh copy of the cache ``compiled``."""
+    times = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory(prefix="chesstours-compiled-") as folder:
+            cache = str(Path(folder) / "cache")
+            shutil.copytree(compiled, cache)
+            times.append(run(args, cache, timeout)[0])
+    return statistics.median(times)
+
+
 def compile_bytecode() -> None:
     """Write the bytecode of the chesstours package (whatever ``PYTHONDONTWRITEBYTECODE`` says), as an install
     does, so that no run measures Python compiling the sources."""
@@ -122,6 +137,8 @@ def main() -> None:
     parser.add_argument("--only", default=None, help="only the command lines that contain this text")
     parser.add_argument("--quick", action="store_true", help="a few commands on 5x5 and 6x6")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds a run may take")
+    parser.add_argument("--after-compile", action="store_true",
+                        help="a column more: each command's first run after `chesstours compile`")
     args = parser.parse_args()
     boards = ["5x5", "6x6"] if args.quick else args.boards.split(",")
     compile_bytecode()
@@ -130,6 +147,12 @@ def main() -> None:
         for board in boards:  # the tours that check reads, written by a warm run
             run(["tour", *board.split(), "-o", str(tour_file(folder, board))], warm_cache, args.timeout)
         lines = commands(boards, QUICK if args.quick else COMMANDS, args.only, folder)
+        compiled, compiling = str(folder / "compiled"), ""
+        if args.after_compile:
+            seconds, status = run(["compile"], compiled, args.timeout)
+            if status != 0:
+                raise SystemExit(f"chesstours compile failed (exit status {status})")
+            compiling = f"; `chesstours compile` took {seconds:.1f} s"
         if not args.quick:
             lines += [extra.split() for extra in EXTRA if args.only is None or args.only in extra]
         rows = []
@@ -140,10 +163,12 @@ def main() -> None:
             run(line, warm_cache, args.timeout)
             warm = statistics.median(run(line, warm_cache, args.timeout)[0] for _ in range(args.runs))
             shown = " ".join(Path(word).name if word.startswith(scratch) else word for word in line)
-            rows.append([f"chesstours {shown}", f"{cold(line, args.runs, args.timeout):.2f}", f"{warm:.2f}",
-                         str(status)])
-    table(f"The command line, end to end: cold (an empty compile cache) and warm, median of {args.runs} runs "
-          f"({os.cpu_count()} cores)", ["command", "cold s", "warm s", "exit"], rows)
+            ahead = [f"{after_compile(line, compiled, args.runs, args.timeout):.2f}"] if args.after_compile else []
+            rows.append([f"chesstours {shown}", f"{cold(line, args.runs, args.timeout):.2f}", *ahead,
+                         f"{warm:.2f}", str(status)])
+    table(f"The command line, end to end: cold (an empty compile cache){', after compile' if args.after_compile else ''} and "
+          f"warm, median of {args.runs} runs ({os.cpu_count()} cores){compiling}",
+          ["command", "cold s", *(["after compile s"] if args.after_compile else []), "warm s", "exit"], rows)
 
 
 if __name__ == "__main__":
