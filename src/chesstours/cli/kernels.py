@@ -8,7 +8,7 @@ import typer
 
 from ..compiled import FAMILIES, Compiled, compile_kernels, missing
 from ..machine import compile_cache_dir, worker_count
-from .common import EXIT_ENVIRONMENT, app, fail, interrupt_status, interrupted
+from .common import EXIT_ENVIRONMENT, app, fail, interrupt_status, interrupted, progress_display
 
 
 def _line(name: str, state: str, seconds: str, serves: str) -> str:
@@ -39,13 +39,21 @@ def compile_command(
     at_once = min(worker_count(jobs), len(FAMILIES))
     typer.echo(f"Compiling the kernels into {folder}, {at_once} famil{'y' if at_once == 1 else 'ies'} at once:")
 
-    def report(done: Compiled) -> None:
-        seconds = "" if done.state == "cached" else f"{done.seconds:.1f} s"
-        state = "in the cache" if done.state == "cached" else done.state
-        typer.echo(_line(done.family.name, state, seconds, done.family.serves))
-
+    ended: list[Compiled] = []
     try:
-        results = compile_kernels(jobs, report)
+        with progress_display("compiling") as update:
+
+            def report(done: Compiled) -> None:
+                ended.append(done)
+                seconds = "" if done.state == "cached" else f"{done.seconds:.1f} s"
+                state = "in the cache" if done.state == "cached" else done.state
+                typer.echo(_line(done.family.name, state, seconds, done.family.serves))
+                if update is not None:
+                    update(len(ended), len(FAMILIES), f"{len(ended)} of {len(FAMILIES)} families")
+
+            if update is not None:
+                update(0, len(FAMILIES), f"0 of {len(FAMILIES)} families")
+            results = compile_kernels(jobs, report)
     except RuntimeError as exc:
         raise fail(f"{exc}.", EXIT_ENVIRONMENT) from None
     except KeyboardInterrupt as exc:
