@@ -40,54 +40,6 @@ def _in(folder: str, module: str, *names: str) -> tuple[tuple[str, str], ...]:
     return tuple((source, f"{module}.{name}") for name in names)
 
 
-@dataclass(frozen=True)
-class Family:
-    """A family of kernels compiled together: its name, what it serves, and its kernels (source file and
-    ``module.function``, as numba names its cache files)."""
-
-    name: str
-    serves: str
-    kernels: tuple[tuple[str, str], ...]
-
-
-#: The kernel families, in the order they are compiled: the longest first, so that the processes end together,
-#: and the tour properties last, after the search kernel their counts run (compiled by ``backtracking``).
-FAMILIES: tuple[Family, ...] = (
-    Family("frontier join", "exact counts by the meet in the middle (boards of five lines and more)",
-           _in("frontier", "join_kernel", "join_states", "read_into", "unfold_into", "hand_over", "radix_sort",
-               "run_table", "scatter", "bucket_sizes", "partner_key", "_radix_pass")),
-    Family("frontier sweep", "exact counts by the frontier method, and strips",
-           _in("frontier", "kernel", "expand", "finish_all")
-           + _in("frontier", "table", "sort_batch", "insert_run", "rehash", "compact_into")),
-    Family("bishop", "the bishop puzzle: routes, counts, estimates, the construction",
-           _in("bishop", "kernel", "advance", "probe", "count_lines_needed")
-           + _in("bishop", "construct", "label_trails", "walk_trail")),
-    Family("backtracking", "counting, listing and finding tours by search, its estimates",
-           _in("backtrack", "kernel", "advance", "probe", "neighbour_bits", "setup_prefix", "order_candidates")
-           + _in("", "rng_kernel", "xorshift")),
-    Family("warnsdorff", "Warnsdorff's rule on large boards", _in("warnsdorff", "kernel", "walk", "_keyed8")),
-    Family("construction", "tours of huge boards by construction", _in("construct", "kernel", "follow", "rotate", "_knight_distance")),
-    Family("tour properties", "counts and lists of the tours with a property (--where)",
-           _in("backtrack", "where_kernel", "maps_onto_itself", "meets_clues")),
-)
-
-
-def family(name: str) -> Family:
-    """The family called ``name``.
-
-    :raises KeyError: for a name that is not one of :data:`FAMILIES`.
-    """
-    for f in FAMILIES:
-        if f.name == name:
-            return f
-    raise KeyError(name)
-
-
-def missing(f: Family) -> list[str]:
-    """The kernels of ``f`` that the compile cache does not hold (read without loading numba)."""
-    return [name for source, name in f.kernels if not in_cache_folder(source, name)]
-
-
 def _backtracking() -> None:
     from .backtrack.search import warm as warm_search
     from .count import count_tours, estimate_count
@@ -145,10 +97,55 @@ def _construction() -> None:
     rotate_to_end(tour.path.copy(), 12, 12, int(tour.path[-1]) ^ 1, compiled=True)  # a tour made to end elsewhere
 
 
-_JOBS: dict[str, Callable[[], None]] = {
-    "backtracking": _backtracking, "tour properties": _properties, "frontier sweep": _sweep,
-    "frontier join": _join, "bishop": _bishop, "warnsdorff": _warnsdorff, "construction": _construction,
-}
+@dataclass(frozen=True)
+class Family:
+    """A family of kernels compiled together: its name, what it serves, its kernels (source file and
+    ``module.function``, as numba names its cache files), and the small jobs that compile them (:func:`warm`)."""
+
+    name: str
+    serves: str
+    kernels: tuple[tuple[str, str], ...]
+    jobs: Callable[[], None]
+
+
+#: The kernel families, in the order they are compiled: the longest first, so that the processes end together,
+#: and the tour properties last, after the search kernel their counts run (compiled by ``backtracking``).
+FAMILIES: tuple[Family, ...] = (
+    Family("frontier join", "exact counts by the meet in the middle (boards of five lines and more)",
+           _in("frontier", "join_kernel", "join_states", "read_into", "unfold_into", "hand_over", "radix_sort",
+               "run_table", "scatter", "bucket_sizes", "partner_key", "_radix_pass"), _join),
+    Family("frontier sweep", "exact counts by the frontier method, and strips",
+           _in("frontier", "kernel", "expand", "finish_all")
+           + _in("frontier", "table", "sort_batch", "insert_run", "rehash", "compact_into"), _sweep),
+    Family("bishop", "the bishop puzzle: routes, counts, estimates, the construction",
+           _in("bishop", "kernel", "advance", "probe", "count_lines_needed")
+           + _in("bishop", "construct", "label_trails", "walk_trail"), _bishop),
+    Family("backtracking", "counting, listing and finding tours by search, its estimates",
+           _in("backtrack", "kernel", "advance", "probe", "neighbour_bits", "setup_prefix", "order_candidates")
+           + _in("", "rng_kernel", "xorshift"), _backtracking),
+    Family("warnsdorff", "Warnsdorff's rule on large boards", _in("warnsdorff", "kernel", "walk", "_keyed8"),
+           _warnsdorff),
+    Family("construction", "tours of huge boards by construction",
+           _in("construct", "kernel", "follow", "rotate", "_knight_distance"), _construction),
+    Family("tour properties", "counts and lists of the tours with a property (--where)",
+           _in("backtrack", "where_kernel", "maps_onto_itself", "meets_clues"), _properties),
+)
+
+
+def family(name: str) -> Family:
+    """The family called ``name``.
+
+    :raises KeyError: for a name that is not one of :data:`FAMILIES`.
+    """
+    for f in FAMILIES:
+        if f.name == name:
+            return f
+    raise KeyError(name)
+
+
+def missing(f: Family) -> list[str]:
+    """The kernels of ``f`` that the compile cache does not hold (read without loading numba)."""
+    return [name for source, name in f.kernels if not in_cache_folder(source, name)]
 
 
 def warm(name: str) -> None:
@@ -156,13 +153,13 @@ def warm(name: str) -> None:
     call them with, by small jobs of their kinds run in compiled code only; in the process that
     :func:`compile_kernels` starts for it."""
     use_compiled_only()
-    _JOBS[family(name).name]()
+    family(name).jobs()
 
 
 @dataclass
 class Compiled:
-    """How the compiling of one family went: ``state`` is ``cached`` (nothing to do), ``compiled``,
-    ``failed`` (its process ended with ``status``) or ``stopped``; ``seconds`` of its process."""
+    """How the compiling of one family went: ``state`` is ``cached`` (nothing to do), ``compiled`` or
+    ``failed`` (its process ended with ``status``); ``seconds`` of its process."""
 
     family: Family
     state: str
@@ -209,9 +206,8 @@ def compile_kernels(jobs: int | None = None, report: Callable[[Compiled], None] 
                 if report is not None:
                     report(result)
             time.sleep(0.02)
-    finally:
-        for process, (f, t0) in running.items():
+    finally:  # stopped on the way out by an error or an interrupt: the processes still compiling go too
+        for process in running:
             stop_compiling(process)
-            done.append(Compiled(f, "stopped", time.perf_counter() - t0))
     order = {f.name: i for i, f in enumerate(FAMILIES)}
     return sorted(done, key=lambda c: order[c.family.name])
