@@ -14,6 +14,7 @@ import pytest
 from chesstours import compiled
 from chesstours.cli import EXIT_INTERRUPT, main
 from chesstours.cli.common import EXIT_ENVIRONMENT
+from tests.processes import ctrl_c_as_on_a_terminal, processes_with
 
 #: Commands that load kernels of every family, each a few tenths of a second once they are compiled (each was
 #: seen to compile its kernels on an empty cache): the search, its estimate, the set-up and the child order;
@@ -93,23 +94,15 @@ def test_without_a_process_to_compile_in_compile_says_so_in_one_sentence(tmp_pat
     assert _one_line(capsys.readouterr().err)
 
 
-def _compiling_processes() -> list[str]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if "chesstours.compiled" in line:
-            found.append(line)
-    return found
+def _compiling_processes() -> list[int]:
+    return processes_with("chesstours.compiled")
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_ctrl_c_stops_the_compiling_processes_and_says_what_stays(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     process = subprocess.Popen([sys.executable, "-m", "chesstours", "compile"], env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_as_on_a_terminal)
     deadline = time.monotonic() + 30
     while not _compiling_processes() and time.monotonic() < deadline:
         time.sleep(0.05)

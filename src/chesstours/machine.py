@@ -19,6 +19,7 @@ import contextlib
 import hashlib
 import multiprocessing
 import os
+import pickle
 import subprocess
 import sys
 import tempfile
@@ -33,7 +34,7 @@ from .errors import InvalidArgument
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "PlainAllowance",
            "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below", "kernels_loaded",
            "compile_in_background", "compile_unless_cached", "compiled_beside", "compiling", "await_compiled",
-           "stop_compiling", "ready_numba", "lowest_priority",
+           "stop_compiling", "ready_numba", "lowest_priority", "forks", "Beside", "run_beside",
            "COMPILE_WAIT"]
 
 #: The share of this machine's memory that one job may plan to use.
@@ -390,6 +391,83 @@ def compiled_beside(module: str, kernel: tuple[str, str] | None) -> Iterator[sub
     finally:
         if process is not None and _COMPILING.get(module) is not process:  # not handed to an allowance
             stop_compiling(process)
+
+
+def forks(processes: int) -> bool:
+    """Whether a job that may use ``processes`` cores can run a part of its work in a copy of this process
+    (:func:`run_beside`): on Linux, with two cores or more for it, from the main thread of a process that may
+    have children. A copy starts in a few milliseconds with everything this process has loaded, where a new
+    interpreter would import numpy again (a tenth of a second or more); not from another thread (a server's, a
+    pool's), whose locks the copy could inherit held."""
+    return (processes >= 2 and cores() >= 2 and sys.platform.startswith("linux")
+            and threading.current_thread() is threading.main_thread()
+            and not multiprocessing.current_process().daemon)
+
+
+def _beside(conn: Any, call: Callable[[], Any]) -> None:
+    """The copy's side of :func:`run_beside`: send what ``call`` returns, or what it raised, and end at once
+    (no exit handler of this process, no flush of its output buffers, which the copy shares)."""
+    try:
+        try:
+            answer: tuple[str, Any] = ("value", call())
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, who raises it
+            try:
+                pickle.loads(pickle.dumps(exc))  # an exception that pickles may still not unpickle
+                answer = ("raise", exc)
+            except Exception:  # noqa: BLE001
+                answer = ("raise", RuntimeError(f"{type(exc).__name__}: {exc}"))
+        conn.send(answer)
+    except BaseException:  # noqa: BLE001, S110 - the caller stopped waiting (interrupted, or it ended)
+        pass
+    finally:
+        os._exit(0)
+
+
+class Beside:
+    """A call running in a copy of this process (:func:`run_beside`): :meth:`result` waits for its answer,
+    :meth:`stop` kills it; a ``with`` block stops it on the way out, however the block ends."""
+
+    def __init__(self, call: Callable[[], Any]):
+        context = multiprocessing.get_context("fork")
+        self._conn, theirs = context.Pipe(duplex=False)
+        self._process = context.Process(target=_beside, args=(theirs, call), daemon=True)
+        self._process.start()
+        theirs.close()  # the copy holds the only sending end: its end is our end of file
+
+    def result(self) -> Any:
+        """What the call returned; what it raised is raised here."""
+        try:
+            kind, value = self._conn.recv()
+        except EOFError:
+            code = self._process.exitcode
+            raise RuntimeError(f"A process counting beside this one ended without an answer (exit status {code}).") \
+                from None
+        finally:
+            self.stop()
+        if kind == "raise":
+            raise value
+        return value
+
+    def stop(self) -> None:
+        """Kill the copy if it still runs, and reap it."""
+        if self._process.is_alive():
+            self._process.kill()
+        self._process.join()
+        self._conn.close()
+
+    def __enter__(self) -> Beside:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def run_beside(call: Callable[[], Any]) -> Beside:
+    """Start ``call()`` in a copy of this process, made by forking it (see :func:`forks`): it returns through
+    a pipe (pickled), or what it raised is raised by :meth:`Beside.result`. It sees this process as it was
+    when the copy was made and changes nothing here; it shares the terminal and its signals (Ctrl-C stops
+    both), and it is killed if this process stops waiting for it."""
+    return Beside(call)
 
 
 def _use_compile_cache() -> None:

@@ -89,6 +89,10 @@ class OverMemory(Exception):
         super().__init__(f"{held} bytes held at step {step} of {steps}, over the limit of {limit}")
         self.step, self.steps, self.live, self.held, self.limit = step, steps, live, held, limit
 
+    def __reduce__(self) -> tuple:
+        """Pickled with its fields (a half swept in another process raises it there)."""
+        return OverMemory, (self.step, self.steps, self.live, self.held, self.limit)
+
 
 @dataclass
 class FrontierProgress:
