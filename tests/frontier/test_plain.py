@@ -89,6 +89,7 @@ def compiling(monkeypatch, tmp_path):
     count within ``PLAIN_ONLY_EXTENDED`` would run wholly in Python: see the tests after these)."""
     started: list[tuple[str, subprocess.Popen]] = []
     monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", 0)
+    monkeypatch.setattr(plain, "PLAIN_ONLY_BESIDE", 0)
     ready = tmp_path / "compiled"
 
     def start(seconds: float | None = 60.0, steps: int | None = None) -> None:

@@ -54,6 +54,7 @@ References
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -65,12 +66,12 @@ import numpy as np
 
 from ..board import Board
 from ..errors import LimitReached
-from ..machine import await_compiled, compiled_beside
+from ..machine import await_compiled, compiled_beside, forks, run_beside
 from ..pieces import Leaper
 from . import plain
 from .disk import Layers, Spilled, load
 from .plan import Fixed, Sweep, end_rule, greedy, line_orders, mirrored, neighbours, paired, plan
-from .run import FrontierProgress, FrontierResult, NarrowOverflow, run_sweep
+from .run import FrontierProgress, FrontierResult, NarrowOverflow, SweepRun, run_sweep
 
 if TYPE_CHECKING:
     from .plain import FrontierAllowance
@@ -269,16 +270,31 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     handing = [half.hand_over if stops else None for half in (halves.left, halves.right)]
     # an empty compile cache: the join's kernels compile in another process while the halves are swept (the
     # allowance's process, where there is one)
-    with compiled_beside(JOIN_MODULE, None if allowance is not None else JOIN_KERNEL) as warming:
+    # a count wholly in plain Python on two cores or more sweeps its right half, and reads it as the index, in a
+    # copy of this process while this one sweeps the left
+    two = allowance is not None and allowance.compiling is None and layers is None and forks(threads)
+    beside = run_beside(lambda: _right_half_beside(halves, sweeps[1], closed, budget, deadline, t0, period,
+                                                   memory_limit)) if two else None
+    read_beside: plain.Half | None = None
+    with compiled_beside(JOIN_MODULE, None if allowance is not None else JOIN_KERNEL) as warming, \
+            beside or contextlib.nullcontext():
         for sweep, phase in zip(sweeps, ("left half", "right half")):
             # the second half is swept beside the states of the first
             held = sum(a.nbytes for r in runs for x in r.states for a in x if not isinstance(a, Spilled))
             held += sum(len(r.plain) * plain.STATE_BYTES for r in runs if r.plain is not None)
             try:
-                run = run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=threads, deadline=deadline,
-                                progress=progress, t0=t0, finish=False, keep_states=True, period=period, phase=phase,
-                                layers=layers, table_budget=table_budget, memory_limit=memory_limit, held=held,
-                                allowance=allowance)
+                if beside is not None and runs:
+                    run, read_beside = beside.result()
+                    handing[1] = None  # handed over there
+                    allowance.take(run.result.plain_states)  # type: ignore[union-attr]
+                    if progress is not None:
+                        progress(FrontierProgress(len(sweep.steps) - 1, len(sweep.steps), sweep.steps[-1].square,
+                                                  len(run.plain), run.result.max_states, phase))
+                else:
+                    run = run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=threads,
+                                    deadline=deadline, progress=progress, t0=t0, finish=False, keep_states=True,
+                                    period=period, phase=phase, layers=layers, table_budget=table_budget,
+                                    memory_limit=memory_limit, held=held, allowance=allowance)
             except LimitReached as exc:
                 exc.partial.how = "meet in the middle"
                 raise
@@ -294,7 +310,8 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
         if allowance is not None and all(r.plain is not None for r in runs):
             try:
                 count, pairs = _join_in_python(halves, runs[small].plain, runs[large].plain, sweeps[small],
-                                               sweeps[large], closed, budget, allowance, deadline)
+                                               sweeps[large], closed, budget, allowance, deadline,
+                                               read_beside if small == 1 else None, two)
                 if progress is not None:  # the join in one part, as the kernels report theirs part by part
                     progress(FrontierProgress(1, 1, halves.middle[0], sizes[large], sizes[large], "join"))
                 return replace(stats(count=count, halves=(sizes[0], sizes[1]), pairs=pairs, plain_states=in_python),
@@ -374,22 +391,57 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
                  join_passes=groups, plain_states=in_python)
 
 
+def _index_in_python(halves: Halves, states: plain.States, sweep: Sweep, closed: bool, budget: int) -> plain.Half:
+    """The indexed half of a join in plain Python: ``states``, the final states of the half ``sweep``, whole
+    again (unfolded), by the degrees a partner must have (:func:`~chesstours.frontier.plain.read_half`)."""
+    image = _images(sweep)
+    return plain.read_half(plain.unfold(states, None if image is None else image.tolist()), len(halves.middle),
+                           _perm(sweep, halves.middle).tolist(), 0 if closed else budget)
+
+
+def _right_half_beside(halves: Halves, sweep: Sweep, closed: bool, budget: int, deadline: float | None, t0: float,
+                       period: int, memory_limit: int | None) -> tuple[SweepRun, plain.Half]:
+    """The right half of a count wholly in plain Python, swept in a copy of the process
+    (:func:`chesstours.machine.run_beside`) while the process sweeps the left: its states as they leave it
+    (handed over), and their index, which the join takes where this half is the smaller (else the process
+    indexes its own). The time limit and the memory watch hold here as in the process."""
+    from .plain import FrontierAllowance
+
+    run = run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=1, deadline=deadline, t0=t0,
+                    finish=False, keep_states=True, period=period, phase="right half", memory_limit=memory_limit,
+                    allowance=FrontierAllowance(None))
+    if halves.right.hand_over is not None and run.plain is not None:
+        run.plain = plain.hand_over(run.plain, halves.right.hand_over.slots)
+    assert run.plain is not None  # a sweep wholly in Python keeps its states here
+    return run, _index_in_python(halves, run.plain, sweep, closed, budget)
+
+
 def _join_in_python(halves: Halves, indexed: plain.States, streamed: plain.States, indexed_sweep: Sweep,
                     streamed_sweep: Sweep, closed: bool, budget: int, allowance: FrontierAllowance,
-                    deadline: float | None) -> tuple[int, int]:
-    """The join of two halves swept in plain Python, in plain Python (the smaller half ``indexed``): the count
-    and the pairs tried.
+                    deadline: float | None, index: plain.Half | None = None, two: bool = False) -> tuple[int, int]:
+    """The join of two halves swept in plain Python, in plain Python (the smaller half ``indexed``, or its
+    ``index`` already read): the count and the pairs tried. ``two``: the streamed half's states are joined
+    half here and half in a copy of the process (:func:`chesstours.machine.run_beside`), alternately, so
+    that each takes about as many pairs.
 
     Raises :class:`~chesstours.frontier.plain.Switch` at the deadline, or if the join's kernels compiled first,
     where they were compiling (the join starts again in them).
     """
-    nslots = len(halves.middle)
-    image = _images(indexed_sweep)
-    index = plain.read_half(plain.unfold(indexed, None if image is None else image.tolist()), nslots,
-                            _perm(indexed_sweep, halves.middle).tolist(), 0 if closed else budget)
+    if index is None:
+        index = _index_in_python(halves, indexed, indexed_sweep, closed, budget)
+    perm = _perm(streamed_sweep, halves.middle).tolist()
 
     def look(_: int) -> bool:
         late = deadline is not None and time.perf_counter() > deadline
         return late or any(process.poll() is not None for process in allowance.later)
 
-    return plain.join(streamed, _perm(streamed_sweep, halves.middle).tolist(), closed, index, look=look)
+    def join(part: slice) -> tuple[int, int]:
+        states = plain.States(streamed.rows[part], streamed.keys[part], streamed.counts[part])
+        return plain.join(states, perm, closed, index, look=look)
+
+    if not two or len(streamed) < 2:
+        return join(slice(None))
+    with run_beside(lambda: join(slice(1, None, 2))) as beside:
+        here = join(slice(0, None, 2))
+        there = beside.result()
+    return here[0] + there[0], here[1] + there[1]
