@@ -124,7 +124,9 @@ def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtrack
     assert plan("5x7", True, loaded=True).method == "backtrack"  # a process that has loaded the frontier's kernels
     monkeypatch.setattr(frontier_plain, "PLAIN_ONLY_EXTENDED", 0)
     assert plan("5x7", True).method == "backtrack"
-    # 6x6: the frontier's forecast (2.7 million states) would compile its kernels too
+    # 6x6: the frontier's forecast (2.7 million states) would compile its kernels too, on one core (on two, a half
+    # runs in a second process and the count in Python: the next test)
+    monkeypatch.setattr(counting, "forks", lambda processes: False)
     assert plan("6x6", False).method == "backtrack"
     # 6x6 closed: some 700 thousand positions (1.2 s in Python), a frontier forecast of 260 thousand states
     assert plan("6x6", False, closed=True).method == "frontier" and plan("6x6", True, closed=True).method == "backtrack"
@@ -139,6 +141,7 @@ def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtrack
 
 
 def test_on_an_empty_cache_auto_counts_a_count_that_does_not_fold_by_the_frontier_in_python_at_once(monkeypatch):
+    from chesstours.frontier import plain as frontier_plain
     from chesstours.machine import PlainAllowance
 
     estimated = []
@@ -160,8 +163,18 @@ def test_on_an_empty_cache_auto_counts_a_count_that_does_not_fold_by_the_frontie
         # with the search kernel in the cache: estimated, and backtracking
         assert plan("6x6", holes, start, cached=True).method == "backtrack" and estimated
         estimated.clear()
-    # every start, folded (1.43 million states): backtracking, its kernel compiling beside the probes
+    # every start, folded (1.43 million states): on one core, backtracking, its kernel compiling beside the probes;
+    # on two, the frontier method in plain Python, a half and half the join in a second process
+    monkeypatch.setattr(counting, "forks", lambda processes: False)
     assert plan("6x6").method == "backtrack" and estimated
+    estimated.clear()
+    monkeypatch.setattr(counting, "forks", lambda processes: processes >= 2)
+    # a process that has counted little in Python, and not loaded the frontier's kernels
+    monkeypatch.setattr(frontier_plain, "_plain_only_states", 0)
+    monkeypatch.setattr(frontier_plain, "compiled_below", lambda *args: False)
+    beside = plan("6x6")
+    assert beside.method == "frontier" and "second process" in beside.why and not estimated
+    assert plan("6x6", cached=True).method == "backtrack" and estimated  # the search kernel is compiled
     estimated.clear()
     # 6x7 from a1: forecast to extend more than the frontier method takes in Python; estimated first
     plan("6x7", start="a1")

@@ -186,7 +186,7 @@ def count_tours(
                                time_limit, node_limit, progress, split_on)
     t0 = time.perf_counter()
     plain = policy.plain_allowance(board)  # the plan's probes and the count share it (before a kernel loads)
-    estimates = policy.searches_after_estimate(board, piece, s, e, closed, method, spill_dir, plain)
+    estimates = policy.searches_after_estimate(board, piece, s, e, closed, method, spill_dir, plain, workers)
     if plain is not None and estimates and in_cache_folder(*SEARCH_KERNEL):
         # a search its estimate foresees past the allowance runs compiled anyway: with its kernel in the compile
         # cache, the probes after the first few run compiled too, which costs less than in plain Python once

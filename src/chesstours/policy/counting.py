@@ -22,6 +22,7 @@ from ..errors import InvalidArgument
 from ..existence.reasons import obstruction
 from ..machine import (
     PlainAllowance,
+    forks,
     in_cache_folder,
     memory_limit,
     worker_count,
@@ -77,7 +78,8 @@ def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None,
 
 
 def searches_after_estimate(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool,
-                            method: str, spill_dir: object = None, plain: PlainAllowance | None = None) -> bool:
+                            method: str, spill_dir: object = None, plain: PlainAllowance | None = None,
+                            workers: int | None = None) -> bool:
     """Whether :func:`plan_count` may choose backtracking for this count after estimating its search.
 
     The counts asked ``auto`` or ``backtrack`` without a spill folder, on more
@@ -94,7 +96,7 @@ def searches_after_estimate(board: Board, piece: Leaper, start: int | None, end:
             and ESTIMATE_ABOVE_SQUARES < board.free_count <= MAX_BACKTRACK_COUNT_SQUARES
             and obstruction(board, piece, start, end, closed) is None
             and not (method == "auto" and _cold_frontier_first(plain, lambda: _frontier_estimate(
-                board, piece, start, end, closed), board, closed) is not None))
+                board, piece, start, end, closed), board, closed, workers) is not None))
 
 
 def _frontier_estimate(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool) -> Any:
@@ -105,14 +107,16 @@ def _frontier_estimate(board: Board, piece: Leaper, start: int | None, end: int 
 
 
 def _cold_frontier_first(plain: PlainAllowance | None, estimate: Callable[[], Any], board: Board,
-                         closed: bool) -> str | None:
+                         closed: bool, workers: int | None = None) -> str | None:
     """Why ``auto`` counts by the frontier method at once, without estimating backtracking, or None where it
     does not. The query may run in plain Python (``plain``), and, by the frontier method's forecast
     (``estimate()``):
 
     - the search kernel is not in the compile cache, and either the forecast is at most
-      :data:`COLD_FRONTIER_STATES` states or the count does not fold mirror pairs and is within
-      :data:`COLD_UNFOLDED_STATES` (and :data:`~chesstours.frontier.plain.PLAIN_EXTENDED` states extended);
+      :data:`COLD_FRONTIER_STATES` states, or the count does not fold mirror pairs and is within
+      :data:`COLD_UNFOLDED_STATES` (and :data:`~chesstours.frontier.plain.PLAIN_EXTENDED` states extended), or
+      it meets in the middle wholly in plain Python on two processes (``workers`` threads allow them:
+      :data:`~chesstours.frontier.plain.PLAIN_ONLY_BESIDE`);
     - or the forecast is at most :data:`COLD_FRONTIER_STATES` and the frontier count runs wholly in plain
       Python (:func:`chesstours.frontier.plain.runs_wholly_here`): the estimate's probes, in the search kernel,
       would load numba, which takes longer than such a count.
@@ -121,17 +125,20 @@ def _cold_frontier_first(plain: PlainAllowance | None, estimate: Callable[[], An
     if plain is None:
         return None
     from ..frontier.plain import PLAIN_EXTENDED, runs_wholly_here
-    from ..frontier.sweep import estimate_extended
+    from ..frontier.sweep import estimate_extended, thread_count
 
     est = estimate()
     forecast = est.states
     if not in_cache_folder(*SEARCH_KERNEL):
         if forecast <= COLD_FRONTIER_STATES:
             return "whose kernel is not compiled yet"
-        if not est.mirrored and forecast <= COLD_UNFOLDED_STATES and \
-                estimate_extended(board, forecast, closed) <= PLAIN_EXTENDED:
+        extended = estimate_extended(board, forecast, closed)
+        if not est.mirrored and forecast <= COLD_UNFOLDED_STATES and extended <= PLAIN_EXTENDED:
             return ("whose kernel is not compiled yet; this count does not fold mirror pairs, but its end or "
                     "its holes cut its states about as much as folding would")
+        if est.halves and forks(thread_count(workers)) and runs_wholly_here(forecast, extended, beside=True):
+            return ("whose kernel is not compiled yet; this count meets in the middle in plain Python, a half "
+                    "and half the join in a second process")
         return None
     if forecast <= COLD_FRONTIER_STATES and runs_wholly_here(forecast, estimate_extended(board, forecast, closed)):
         return "whose probes would load the compiled search first: this count runs wholly in plain Python"
@@ -359,7 +366,7 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
         return backtrack(f"a board of {board.free_count} free squares (at most {ESTIMATE_ABOVE_SQUARES}): "
                          "backtracking counts it before the frontier method or an estimate could be set up")
     sooner = None if spill_dir is not None else _cold_frontier_first(plain, frontier_estimate,
-                                                                      board, closed)
+                                                                      board, closed, workers)
     if sooner is not None:
         return frontier(f"a forecast of {frontier_estimate().states:,.0f} states: the frontier method counts this "
                         f"board at once, sooner than an estimate of backtracking, {sooner}", None)
