@@ -7,6 +7,7 @@ The method is explained in :mod:`chesstours.frontier`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 import time
@@ -47,7 +48,13 @@ CUT_A_PAIR_EARLIER_FROM = 8
 
 def _quick_slots(board: Board, piece: Leaper) -> int:
     """The frontier of a short piece of the board without holes: a bound found without planning the whole sweep."""
-    w, n = sorted((board.rows, board.cols))
+    return _short_slots(*sorted((board.rows, board.cols)), piece)
+
+
+@functools.lru_cache(maxsize=64)
+def _short_slots(w: int, n: int, piece: Leaper) -> int:
+    """:func:`_quick_slots` of a board ``w`` by ``n``, planned once (a count's checks and forecasts ask it four
+    times)."""
     short = Board(w, min(n, 3 * w + 4 * piece.b + 4))
     return best_plan(short, piece, None, None, True).max_slots if w <= 64 else w
 
@@ -218,16 +225,22 @@ def estimate(board: Board, piece: Leaper, start: int | None = None, end: int | N
     threads = thread_count(workers)
     if board.free_count == 1:
         return FrontierEstimate(0, 1.0, 0.0, 0.0, 0.0, threads, False)
-    slots = _quick_slots(board, piece)
-    halves = False
-    if slots <= MAX_SLOTS:
-        slots = best_plan(board, piece, start, end, closed).max_slots
-        halves = choose_halves(board, piece, closed, start, end) is not None
+    slots, halves = _shape(board, piece, start, end, closed)
     states = estimate_states(slots, closed)
     mirrored = symmetric(board, start, end)
     seconds = estimate_seconds(slots, closed, threads, _works_as_folded(board, start, end, closed, mirrored))
     return FrontierEstimate(slots, states, _memory(states, mirrored), disk_needed(states), seconds, threads, halves,
                             mirrored, abs(board.rows - board.cols) if piece == KNIGHT else 0)
+
+
+@functools.lru_cache(maxsize=64)
+def _shape(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool) -> tuple[int, bool]:
+    """The frontier squares of a count's best plan, and whether it meets in the middle: planned once for the
+    forecasts a command makes of one count (its policy asks twice, on one thread and on every core)."""
+    slots = _quick_slots(board, piece)
+    if slots > MAX_SLOTS:
+        return slots, False
+    return best_plan(board, piece, start, end, closed).max_slots, choose_halves(board, piece, closed, start, end) is not None
 
 
 def _works_as_folded(board: Board, start: int | None, end: int | None, closed: bool, mirrored: bool) -> bool:
