@@ -32,6 +32,7 @@ def two_cores(monkeypatch):
     monkeypatch.setattr(machine, "cores", lambda: 2)
     monkeypatch.setattr(plain, "compiled_below", lambda *args: False)
     monkeypatch.setattr(plain, "_plain_only_states", 0)
+    monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", 0)  # past it, and within PLAIN_ONLY_BESIDE: every count here
     started = []
     real = join.run_beside
 
@@ -50,15 +51,24 @@ def two_cores(monkeypatch):
     ("6x8", True, 55_488_142),
     ("5x8", False, 18_061_054),
 ])
-def test_a_count_with_a_half_beside_is_the_count_in_one_process(two_cores, size, closed, count):
+def test_a_count_with_a_half_beside_is_the_count_in_one_process(two_cores, monkeypatch, size, closed, count):
     board = Board.parse(size)
     beside = frontier_count(board, KNIGHT, closed, workers=2)
     assert len(two_cores) == 2, "the right half and half the join run in a copy of the process"
+    monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", float("inf"))  # wholly in Python, in one process
     alone = frontier_count(board, KNIGHT, closed, workers=1)
     assert len(two_cores) == 2, "one worker: no copy"
     assert beside.count == alone.count == count
     assert beside.plain_states == beside.states_total == alone.states_total
     assert multiprocessing.active_children() == []
+
+
+@linux
+def test_a_count_that_runs_here_in_one_process_starts_no_copy(two_cores, monkeypatch):
+    monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", 400_000)
+    # 6x7 closed: forecast to extend 364 thousand states, 113,271 in fact; a copy would cost more than it saves
+    result = frontier_count(Board.parse("6x7"), KNIGHT, True, workers=2)
+    assert result.count == 1_067_638 and result.plain_states == result.states_total and not two_cores
 
 
 @linux

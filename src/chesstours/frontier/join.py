@@ -26,7 +26,12 @@ indexed half and one half's tables are ever in memory at once.
 
 On an empty compile cache the join's kernels are compiled in another
 process (:func:`chesstours.machine.compile_in_background`) while the halves
-are swept, and loaded from the cache for the join.
+are swept, and loaded from the cache for the join. A count that runs wholly
+in plain Python (:mod:`chesstours.frontier.plain`) on two cores or more
+sweeps its right half in a copy of the process instead
+(:func:`chesstours.machine.run_beside`), reads it as the index there where
+it is the smaller half, and joins every other streamed state in a second
+copy: the halves and the join on both cores, with no kernel to compile.
 
 The cut is chosen by :func:`chesstours.frontier.sweep.choose_halves`: after
 about half the lines and the middle frontier, on lines of eight a pair of
@@ -272,7 +277,8 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     # allowance's process, where there is one)
     # a count wholly in plain Python on two cores or more sweeps its right half, and reads it as the index, in a
     # copy of this process while this one sweeps the left
-    two = allowance is not None and allowance.compiling is None and layers is None and forks(threads)
+    two = allowance is not None and allowance.compiling is None and allowance.beside and layers is None \
+        and forks(threads)
     beside = run_beside(lambda: _right_half_beside(halves, sweeps[1], closed, budget, deadline, t0, period,
                                                    memory_limit)) if two else None
     read_beside: plain.Half | None = None
