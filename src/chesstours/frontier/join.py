@@ -282,8 +282,8 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     beside = run_beside(lambda: _right_half_beside(halves, sweeps[1], closed, budget, deadline, t0, period,
                                                    memory_limit)) if two else None
     read_beside: plain.Half | None = None
-    with compiled_beside(JOIN_MODULE, None if allowance is not None else JOIN_KERNEL) as warming, \
-            beside or contextlib.nullcontext():
+    with beside or contextlib.nullcontext(), \
+            compiled_beside(JOIN_MODULE, None if allowance is not None else JOIN_KERNEL) as warming:
         for sweep, phase in zip(sweeps, ("left half", "right half")):
             # the second half is swept beside the states of the first
             held = sum(a.nbytes for r in runs for x in r.states for a in x if not isinstance(a, Spilled))
