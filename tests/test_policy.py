@@ -87,6 +87,7 @@ def test_auto_weighs_the_frontier_methods_compiling_where_its_kernels_are_not_in
     monkeypatch.setattr(frontier_plain, "sweep_kernels_cached", lambda: False)
     monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: True)
     monkeypatch.setattr(frontier_plain, "PLAIN_ONLY_EXTENDED", 0)  # (else it runs in Python at once: 364 thousand)
+    monkeypatch.setattr(counting, "forks", lambda processes: False)  # one core: no half beside either
     for estimate, method in ((1.0, "frontier"), (0.4, "backtrack")):
         monkeypatch.setattr(counting, "estimate_backtracking", lambda *args, e=estimate, **kwargs: (1e8, e, 2))
         weighed = policy.plan_count(Board(6, 7), KNIGHT, closed=True, plain=PlainAllowance(50_000))
@@ -123,10 +124,10 @@ def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtrack
     assert warm.method == "frontier" and "runs wholly in plain Python" in warm.why
     assert plan("5x7", True, loaded=True).method == "backtrack"  # a process that has loaded the frontier's kernels
     monkeypatch.setattr(frontier_plain, "PLAIN_ONLY_EXTENDED", 0)
+    monkeypatch.setattr(counting, "forks", lambda processes: False)  # one core: no half beside either
     assert plan("5x7", True).method == "backtrack"
     # 6x6: the frontier's forecast (2.7 million states) would compile its kernels too, on one core (on two, a half
     # runs in a second process and the count in Python: the next test)
-    monkeypatch.setattr(counting, "forks", lambda processes: False)
     assert plan("6x6", False).method == "backtrack"
     # 6x6 closed: some 700 thousand positions (1.2 s in Python), a frontier forecast of 260 thousand states
     assert plan("6x6", False, closed=True).method == "frontier" and plan("6x6", True, closed=True).method == "backtrack"
@@ -176,6 +177,14 @@ def test_on_an_empty_cache_auto_counts_a_count_that_does_not_fold_by_the_frontie
     assert beside.method == "frontier" and "second process" in beside.why and not estimated
     assert plan("6x6", cached=True).method == "backtrack" and estimated  # the search kernel is compiled
     estimated.clear()
+    # 5x9 and 6x8 closed (forecasts within a million states): the search kernel compiled or not, the frontier
+    # method in Python with a half beside, without the probes, which would load numba
+    for name, closed in (("5x9", False), ("6x8", True)):
+        for cached in (False, True):
+            monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel, cached=cached: cached)
+            plan_ = policy.plan_count(Board.parse(name), KNIGHT, closed=closed, plain=PlainAllowance(50_000))
+            assert plan_.method == "frontier" and not estimated, (name, cached)
+            assert not cached or "second process" in plan_.why  # (on an empty cache a smaller forecast decides)
     # 6x7 from a1: forecast to extend more than the frontier method takes in Python; estimated first
     plan("6x7", start="a1")
     assert estimated

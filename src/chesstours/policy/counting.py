@@ -118,8 +118,10 @@ def _cold_frontier_first(plain: PlainAllowance | None, estimate: Callable[[], An
       it meets in the middle wholly in plain Python on two processes (``workers`` threads allow them:
       :data:`~chesstours.frontier.plain.PLAIN_ONLY_BESIDE`);
     - or the forecast is at most :data:`COLD_FRONTIER_STATES` and the frontier count runs wholly in plain
-      Python (:func:`chesstours.frontier.plain.runs_wholly_here`): the estimate's probes, in the search kernel,
-      would load numba, which takes longer than such a count.
+      Python (:func:`chesstours.frontier.plain.runs_wholly_here`), or at most :data:`COLD_TURN_STATES` and it
+      meets in the middle wholly in plain Python on two processes: the estimate's probes, in the search
+      kernel, would load numba, which takes longer than such a count (``count 5x9``, with every kernel in the
+      cache: 0.83 s estimated and counted in the frontier's kernels, against some 0.55 s).
 
     Asked of the counts that would estimate (see :func:`searches_after_estimate`)."""
     if plain is None:
@@ -140,8 +142,13 @@ def _cold_frontier_first(plain: PlainAllowance | None, estimate: Callable[[], An
             return ("whose kernel is not compiled yet; this count meets in the middle in plain Python, a half "
                     "and half the join in a second process")
         return None
-    if forecast <= COLD_FRONTIER_STATES and runs_wholly_here(forecast, estimate_extended(board, forecast, closed)):
+    extended = estimate_extended(board, forecast, closed)
+    if forecast <= COLD_FRONTIER_STATES and runs_wholly_here(forecast, extended):
         return "whose probes would load the compiled search first: this count runs wholly in plain Python"
+    if forecast <= COLD_TURN_STATES and est.halves and forks(thread_count(workers)) and \
+            runs_wholly_here(forecast, extended, beside=True):
+        return ("whose probes would load the compiled search first: this count meets in the middle wholly in "
+                "plain Python, a half and half the join in a second process")
     return None
 
 
