@@ -20,6 +20,7 @@ import hashlib
 import multiprocessing
 import os
 import pickle
+import signal
 import subprocess
 import sys
 import tempfile
@@ -34,7 +35,7 @@ from .errors import InvalidArgument
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "PlainAllowance",
            "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below", "kernels_loaded",
            "compile_in_background", "compile_unless_cached", "compiled_beside", "compiling", "await_compiled",
-           "stop_compiling", "ready_numba", "lowest_priority", "forks", "Beside", "run_beside",
+           "stop_compiling", "ready_numba", "lowest_priority", "forks", "Beside", "run_beside", "interrupts_deferred",
            "COMPILE_WAIT"]
 
 #: The share of this machine's memory that one job may plan to use.
@@ -285,11 +286,40 @@ def compile_in_background(module: str, call: str = "warm()") -> subprocess.Popen
             or not os.environ.get("NUMBA_CACHE_DIR")):
         return None  # a worker, or such a process; no interpreter to start; or no cache folder to hand them over in
     try:
-        return subprocess.Popen([sys.executable, "-c", f"import {module} as m; m.{call}"], stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                env={**os.environ, _COMPILER: module})
+        with interrupts_deferred(stop_compiling) as started:
+            started.append(subprocess.Popen([sys.executable, "-c", f"import {module} as m; m.{call}"],
+                                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL, env={**os.environ, _COMPILER: module}))
+        return started[0]
     except OSError:  # pragma: no cover - no process to spare
         return None
+
+
+@contextlib.contextmanager
+def interrupts_deferred(stop: Callable[[Any], None]) -> Iterator[list[Any]]:
+    """Start processes (appended to the list given) with Ctrl-C and SIGTERM held back until they are started:
+    an interrupt raised while ``subprocess`` or ``multiprocessing`` waits for a new process to start would leave
+    it running, its caller never told of it. An interrupt that came meanwhile stops what was started
+    (``stop(process)``), then is raised as it would have been. Only the main thread receives signals; elsewhere,
+    and for a signal whose action is not a Python handler, nothing is held back."""
+    started: list[Any] = []
+    held: list[tuple[int, Any]] = []
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            handler = signal.getsignal(sig)
+            if callable(handler):
+                previous[sig] = signal.signal(sig, lambda signum, frame: held.append((signum, frame)))
+    try:
+        yield started
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if held:
+            for process in started:
+                stop(process)
+            first, frame = held[0]
+            previous[first](first, frame)  # raises, as the signal would have
 
 
 def lowest_priority() -> None:
@@ -423,6 +453,11 @@ def _beside(conn: Any, call: Callable[[], Any]) -> None:
         os._exit(0)
 
 
+def _kill(process: Any) -> None:
+    process.kill()
+    process.join()
+
+
 class Beside:
     """A call running in a copy of this process (:func:`run_beside`): :meth:`result` waits for its answer,
     :meth:`stop` kills it; a ``with`` block stops it on the way out, however the block ends."""
@@ -431,7 +466,9 @@ class Beside:
         context = multiprocessing.get_context("fork")
         self._conn, theirs = context.Pipe(duplex=False)
         self._process = context.Process(target=_beside, args=(theirs, call), daemon=True)
-        self._process.start()
+        with interrupts_deferred(_kill) as started:
+            self._process.start()
+            started.append(self._process)
         theirs.close()  # the copy holds the only sending end: its end is our end of file
 
     def result(self) -> Any:
