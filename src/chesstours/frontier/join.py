@@ -71,7 +71,7 @@ import numpy as np
 
 from ..board import Board
 from ..errors import LimitReached
-from ..machine import await_compiled, compiled_beside, forks, run_beside
+from ..machine import await_compiled, compiled_beside, run_beside
 from ..pieces import Leaper
 from . import plain
 from .disk import Layers, Spilled, load
@@ -275,10 +275,9 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     handing = [half.hand_over if stops else None for half in (halves.left, halves.right)]
     # an empty compile cache: the join's kernels compile in another process while the halves are swept (the
     # allowance's process, where there is one)
-    # a count wholly in plain Python on two cores or more sweeps its right half, and reads it as the index, in a
-    # copy of this process while this one sweeps the left
-    two = allowance is not None and allowance.compiling is None and allowance.beside and layers is None \
-        and forks(threads)
+    # a count wholly in plain Python on two cores or more (its allowance says so: plain.allowance) sweeps its right
+    # half, and reads it as the index, in a copy of this process while this one sweeps the left
+    two = allowance is not None and allowance.beside
     beside = run_beside(lambda: _right_half_beside(halves, sweeps[1], closed, budget, deadline, t0, period,
                                                    memory_limit)) if two else None
     read_beside: plain.Half | None = None

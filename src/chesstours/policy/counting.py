@@ -131,22 +131,22 @@ def _cold_frontier_first(plain: PlainAllowance | None, estimate: Callable[[], An
 
     est = estimate()
     forecast = est.states
+    extended = estimate_extended(board, forecast, closed)
+    # a meet in the middle wholly in plain Python, its right half and half its join in a copy of this process
+    beside = est.halves and forks(thread_count(workers)) and runs_wholly_here(forecast, extended, beside=True)
     if not in_cache_folder(*SEARCH_KERNEL):
         if forecast <= COLD_FRONTIER_STATES:
             return "whose kernel is not compiled yet"
-        extended = estimate_extended(board, forecast, closed)
         if not est.mirrored and forecast <= COLD_UNFOLDED_STATES and extended <= PLAIN_EXTENDED:
             return ("whose kernel is not compiled yet; this count does not fold mirror pairs, but its end or "
                     "its holes cut its states about as much as folding would")
-        if est.halves and forks(thread_count(workers)) and runs_wholly_here(forecast, extended, beside=True):
+        if beside:
             return ("whose kernel is not compiled yet; this count meets in the middle in plain Python, a half "
                     "and half the join in a second process")
         return None
-    extended = estimate_extended(board, forecast, closed)
     if forecast <= COLD_FRONTIER_STATES and runs_wholly_here(forecast, extended):
         return "whose probes would load the compiled search first: this count runs wholly in plain Python"
-    if forecast <= COLD_TURN_STATES and est.halves and forks(thread_count(workers)) and \
-            runs_wholly_here(forecast, extended, beside=True):
+    if forecast <= COLD_TURN_STATES and beside:
         return ("whose probes would load the compiled search first: this count meets in the middle wholly in "
                 "plain Python, a half and half the join in a second process")
     return None
