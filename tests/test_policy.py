@@ -72,7 +72,9 @@ def test_auto_weighs_the_frontier_methods_compiling_where_its_kernels_are_not_in
         return policy.plan_count(Board.parse(name, holes), KNIGHT, plain=PlainAllowance(50_000))
 
     # 6x6 without b1: backtracking estimated at 0.8 s, the sweep forecast at 2.3 s (0.34 s run) once compiled;
-    # on an empty cache some 8 s more to compile the sweep's kernels against 3 s for the search's
+    # on an empty cache some 8 s more to compile the sweep's kernels against 3 s for the search's (on one core:
+    # on two the count runs in Python with a half beside, the next tests)
+    monkeypatch.setattr(counting, "forks", lambda processes: False)
     monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: True)  # the search kernel cached
     warm, cold = plan("6x6", "b1", True), plan("6x6", "b1", False)
     monkeypatch.setattr(counting, "in_cache_folder", in_cache_folder)
@@ -157,25 +159,32 @@ def test_on_an_empty_cache_auto_counts_a_count_that_does_not_fold_by_the_frontie
 
     # 6x6 from a1 (0.86 million states extended, 8.8 million positions by backtracking) and without c3 or b1: the
     # same forecast as every start, 2.7 million states, but nothing folds, and the search kernel is not compiled
+    monkeypatch.setattr(frontier_plain, "_plain_only_states", 0)
+    monkeypatch.setattr(frontier_plain, "compiled_below", lambda *args: False)
     for holes, start in (("", "a1"), ("", "c3"), ("c3", None), ("b1", None)):
-        cold = plan("6x6", holes, start)
-        assert cold.method == "frontier" and "does not fold" in cold.why, (holes, start)
-        assert not estimated
-        # with the search kernel in the cache: estimated, and backtracking
-        assert plan("6x6", holes, start, cached=True).method == "backtrack" and estimated
-        estimated.clear()
+        for two in (False, True):
+            monkeypatch.setattr(counting, "forks", lambda processes, two=two: two and processes >= 2)
+            cold = plan("6x6", holes, start)
+            assert cold.method == "frontier" and "does not fold" in cold.why, (holes, start)
+            assert not estimated
+            # with the search kernel in the cache: on one core, estimated, and backtracking; on two, the
+            # frontier method in Python with a half beside, without the probes, which would load numba
+            warm = plan("6x6", holes, start, cached=True)
+            if two:
+                assert warm.method == "frontier" and "does not fold" in warm.why and not estimated, (holes, start)
+            else:
+                assert warm.method == "backtrack" and estimated, (holes, start)
+            estimated.clear()
     # every start, folded (1.43 million states): on one core, backtracking, its kernel compiling beside the probes;
     # on two, the frontier method in plain Python, a half and half the join in a second process
     monkeypatch.setattr(counting, "forks", lambda processes: False)
     assert plan("6x6").method == "backtrack" and estimated
     estimated.clear()
     monkeypatch.setattr(counting, "forks", lambda processes: processes >= 2)
-    # a process that has counted little in Python, and not loaded the frontier's kernels
-    monkeypatch.setattr(frontier_plain, "_plain_only_states", 0)
-    monkeypatch.setattr(frontier_plain, "compiled_below", lambda *args: False)
     beside = plan("6x6")
     assert beside.method == "frontier" and "second process" in beside.why and not estimated
-    assert plan("6x6", cached=True).method == "backtrack" and estimated  # the search kernel is compiled
+    # the search kernel compiled: estimated, and searched (eight symmetries folded, against the frontier's mirror)
+    assert plan("6x6", cached=True).method == "backtrack" and estimated
     estimated.clear()
     # 5x9 and 6x8 closed (forecasts within a million states): the search kernel compiled or not, the frontier
     # method in Python with a half beside, without the probes, which would load numba

@@ -118,10 +118,13 @@ def _cold_frontier_first(plain: PlainAllowance | None, estimate: Callable[[], An
       it meets in the middle wholly in plain Python on two processes (``workers`` threads allow them:
       :data:`~chesstours.frontier.plain.PLAIN_ONLY_BESIDE`);
     - or the forecast is at most :data:`COLD_FRONTIER_STATES` and the frontier count runs wholly in plain
-      Python (:func:`chesstours.frontier.plain.runs_wholly_here`), or at most :data:`COLD_TURN_STATES` and it
-      meets in the middle wholly in plain Python on two processes: the estimate's probes, in the search
-      kernel, would load numba, which takes longer than such a count (``count 5x9``, with every kernel in the
-      cache: 0.83 s estimated and counted in the frontier's kernels, against some 0.55 s).
+      Python (:func:`chesstours.frontier.plain.runs_wholly_here`), or it meets in the middle wholly in plain
+      Python on two processes and either its forecast is at most :data:`COLD_TURN_STATES` or it does not fold
+      mirror pairs: the estimate's probes, in the search kernel, would load numba, which takes longer than
+      such a count (``count 5x9``, with every kernel in the cache: 0.83 s estimated and counted in the
+      frontier's kernels, against some 0.55 s; ``count 6x6 --holes b1`` 0.84 s against 0.53). A count of
+      every start of 6x6 (forecast 2.7 million states, folded) is still estimated, and searched: backtracking
+      folds the board's eight symmetries where the frontier method folds one mirror (0.77 s against 0.95).
 
     Asked of the counts that would estimate (see :func:`searches_after_estimate`)."""
     if plain is None:
@@ -146,9 +149,11 @@ def _cold_frontier_first(plain: PlainAllowance | None, estimate: Callable[[], An
         return None
     if forecast <= COLD_FRONTIER_STATES and runs_wholly_here(forecast, extended):
         return "whose probes would load the compiled search first: this count runs wholly in plain Python"
-    if forecast <= COLD_TURN_STATES and beside:
+    if beside and (forecast <= COLD_TURN_STATES or not est.mirrored):
         return ("whose probes would load the compiled search first: this count meets in the middle wholly in "
-                "plain Python, a half and half the join in a second process")
+                "plain Python, a half and half the join in a second process"
+                + ("" if forecast <= COLD_TURN_STATES else "; it does not fold mirror pairs, and its end or its "
+                   "holes leave the search less symmetry to fold than the whole board's"))
     return None
 
 
