@@ -485,6 +485,10 @@ class Beside:
             raise value
         return value
 
+    def ready(self) -> bool:
+        """Whether :meth:`result` would return (or raise) at once: the copy has answered, or ended."""
+        return self._conn.poll()
+
     def stop(self) -> None:
         """Kill the copy if it still runs, and reap it."""
         if self._process.is_alive():

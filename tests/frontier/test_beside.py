@@ -16,7 +16,7 @@ import pytest
 from chesstours import machine
 from chesstours.board import Board
 from chesstours.errors import LimitReached
-from chesstours.frontier import join, plain
+from chesstours.frontier import join, plain, plan
 from chesstours.frontier.run import OverMemory
 from chesstours.frontier.sweep import frontier_count
 from chesstours.pieces import KNIGHT
@@ -86,6 +86,84 @@ def test_the_time_limit_stops_both_processes(two_cores):
         frontier_count(Board.parse("6x6"), KNIGHT, False, workers=2, deadline=time.perf_counter() + 0.2)
     assert not stopped.value.partial.complete
     assert two_cores and multiprocessing.active_children() == []
+
+
+@pytest.fixture
+def shares(two_cores, monkeypatch):
+    """The left half shares its steps at the first step it may: the copy beside answers first (the left half
+    waits for it), from 100 states on; the steps it shared at are recorded."""
+    monkeypatch.setattr(machine.Beside, "ready", lambda self: self._conn.poll(None))
+    monkeypatch.setattr(join, "SHARE_FROM", 100)
+    at = []
+    real = join._shared_left
+
+    def recorded(halves, sweeps, run, *args):
+        at.append(run.step)
+        return real(halves, sweeps, run, *args)
+
+    monkeypatch.setattr(join, "_shared_left", recorded)
+    return at
+
+
+# (board, its holes, closed, the start, the undirected count): 6x6 and 6x8 closed keep one state of each mirror pair
+# (the right half of 6x8 closed hands over); without a1 the left half ends on five times the states of the right
+@linux
+@pytest.mark.parametrize("size, holes, closed, start, count", [
+    ("6x6", "", False, None, 3_318_960),
+    ("6x8", "", True, None, 55_488_142),
+    ("6x6", "a1", False, None, 3_354_758),
+    ("6x6", "c3", False, "b1", 13_574),
+])
+def test_a_left_half_shared_with_a_second_copy_makes_the_states_and_the_count_of_one_process(
+        shares, two_cores, monkeypatch, size, holes, closed, start, count):
+    board = Board.parse(size, holes)
+    start = None if start is None else board.square(start)
+    shared = frontier_count(board, KNIGHT, closed, start=start, workers=2)
+    assert len(shares) == 1 and len(two_cores) == 2, "the right half beside, then the rest of the left half"
+    monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", float("inf"))
+    alone = frontier_count(board, KNIGHT, closed, start=start, workers=1)
+    assert shared.count == alone.count == count
+    # parted by the kinds of the squares the half has done with: no state is made in both parts
+    assert shared.states_total == shared.plain_states == alone.states_total
+    assert shared.halves == alone.halves and shared.max_states == alone.max_states
+    assert multiprocessing.active_children() == []
+
+
+@linux
+def test_the_time_limit_stops_a_shared_left_half_in_both_processes(shares, monkeypatch):
+    real = join._shared_left
+
+    def late(halves, sweeps, run, parts, beside, hand, closed, budget, allowance, deadline, *args):
+        return real(halves, sweeps, run, parts, beside, hand, closed, budget, allowance, time.perf_counter(), *args)
+
+    monkeypatch.setattr(join, "_shared_left", late)  # the limit passes as the half is shared
+    with pytest.raises(LimitReached) as stopped:
+        frontier_count(Board.parse("6x6", "a1"), KNIGHT, False, workers=2, deadline=time.perf_counter() + 60)
+    assert shares and not stopped.value.partial.complete
+    assert multiprocessing.active_children() == []
+
+
+def test_the_squares_a_half_has_done_with_take_no_edge_later_and_pair_with_their_images():
+    board = Board.parse("6x6")
+    sweep = join.plan_halves(board, KNIGHT, False, 24).left
+    image = plan.mirror_map(board)
+    fronts, front = [], []  # the frontier before each step, and at the end
+    for st in sweep.steps:
+        fronts.append(front)
+        combined = front + [st.square]
+        front = [combined[int(i)] for i in st.keep]
+    fronts.append(front)
+    given = [{fronts[t][int(a)] for a in (*st.choice_a, *st.choice_b) if 0 <= a < len(fronts[t])}
+             for t, st in enumerate(sweep.steps)]  # the squares of the frontier each step gives an edge
+    settled = join._settled_slots(sweep, image)
+    assert settled[0] == ([], []) and settled[-1][0] and any(slots for slots, _ in settled[:-1])
+    for t, (slots, images) in enumerate(settled):
+        done = [fronts[t][i] for i in slots]
+        assert not set(done) & set().union(*given[t:]), t
+        assert [image[u] for u in done] == [done[k] for k in images], t
+        # every square of the frontier that no later step touches and whose image is one too is among them
+        assert set(done) == {u for u in fronts[t] if not {u, image[u]} & set().union(*given[t:])
+                             and image[u] in fronts[t]}, t
 
 
 def _double(x: int) -> int:

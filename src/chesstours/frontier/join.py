@@ -32,6 +32,10 @@ sweeps its right half in a copy of the process instead
 (:func:`chesstours.machine.run_beside`), reads it as the index there where
 it is the smaller half, and joins every other streamed state in a second
 copy: the halves and the join on both cores, with no kernel to compile.
+Where that copy answers before the left half is swept, the left half
+shares its remaining steps with a second copy (:class:`_Share`: its states
+parted by what they can no longer change, so that no state is made in
+both), and each process joins its part with the right half's index.
 
 The cut is chosen by :func:`chesstours.frontier.sweep.choose_halves`: after
 about half the lines and the middle frontier, on lines of eight a pair of
@@ -75,7 +79,7 @@ from ..machine import await_compiled, compiled_beside, run_beside
 from ..pieces import Leaper
 from . import plain
 from .disk import Layers, Spilled, load
-from .plan import Fixed, Sweep, end_rule, greedy, line_orders, mirrored, neighbours, paired, plan
+from .plan import Fixed, Sweep, end_rule, greedy, line_orders, mirror_map, mirrored, neighbours, paired, plan
 from .run import FrontierProgress, FrontierResult, NarrowOverflow, SweepRun, run_sweep
 
 if TYPE_CHECKING:
@@ -296,10 +300,17 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
                         progress(FrontierProgress(len(sweep.steps) - 1, len(sweep.steps), sweep.steps[-1].square,
                                                   len(run.plain), run.result.max_states, phase))
                 else:
+                    share = _Share(sweep, beside, mirror_map(board) if halves.left.steps[-1].mirror.size
+                                   else None) if beside is not None else None
                     run = run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=threads,
                                     deadline=deadline, progress=progress, t0=t0, finish=False, keep_states=True,
                                     period=period, phase=phase, layers=layers, table_budget=table_budget,
-                                    memory_limit=memory_limit, held=held, allowance=allowance)
+                                    memory_limit=memory_limit, held=held, allowance=allowance,
+                                    until=None if share is None else share.until)
+                    if share is not None and share.parts is not None and not run.result.complete:
+                        assert beside is not None and allowance is not None
+                        return _shared_left(halves, sweeps, run, share.parts, beside, handing[0], closed, budget,
+                                            allowance, deadline, t0, period, memory_limit, progress)
             except LimitReached as exc:
                 exc.partial.how = "meet in the middle"
                 raise
@@ -394,6 +405,122 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     count = sum(int(a[0]) + (int(a[1]) << 64) for a in accs)
     return stats(joining, count=count, halves=(sizes[0], sizes[1]), pairs=sum(int(w[0]) for w in work),
                  join_passes=groups, plain_states=in_python)
+
+
+#: States from which the left half of a count in plain Python, once the copy beside has swept the right half,
+#: shares the rest of its steps with a second copy (:class:`_Share`): fewer, and the copy costs more than it saves.
+SHARE_FROM = 20_000
+#: The least share of the states the smaller part must take for the left half to be shared at a step.
+SHARE_AT_LEAST = 0.25
+
+
+class _Share:
+    """When the left half of a count in plain Python shares the rest of its steps (``until`` for
+    :func:`~chesstours.frontier.run.run_sweep`): before a step, once the copy beside has answered (it swept the
+    right half and read its index), where the states are at least :data:`SHARE_FROM` and part well.
+
+    The states are parted by the kinds of their codes (:func:`~chesstours.frontier.plain.kinds_on`) on the
+    squares that take no more edges in this half: two states with different kinds there never make a common
+    state later, so the two parts together make exactly the states the whole would, and no work is done twice.
+    Where the half keeps one state of each mirror pair (``image``: the board's reflection), a square and its
+    image count as one, their two kinds unordered, so that a state and its image fall in the same part. The
+    kind patterns are dealt to the parts, the largest first, each to the part with fewer states so far; a
+    step whose parts are too uneven (:data:`SHARE_AT_LEAST`), or that has no such square, is not shared.
+    """
+
+    def __init__(self, sweep: Sweep, beside, image: Mapping[int, int] | None) -> None:
+        self.beside = beside
+        self.parts: tuple[plain.States, plain.States] | None = None
+        self.settled = _settled_slots(sweep, image)
+
+    def until(self, step: int, states: plain.States) -> bool:
+        """Whether the half shares its steps from ``step`` on, its ``states`` parted as :attr:`parts` says."""
+        if len(states) >= SHARE_FROM and self.settled[step][0] and self.beside.ready():
+            self.parts = self._part(states, step)
+        return self.parts is not None
+
+    def _part(self, states: plain.States, step: int) -> tuple[plain.States, plain.States] | None:
+        """The two parts of ``states`` before ``step``, or None where they would be too uneven."""
+        slots, images = self.settled[step]
+        kinds = plain.kinds_on(states, slots).astype(np.int64)
+        pair = np.minimum(kinds, kinds[:, images]) * 3 + np.maximum(kinds, kinds[:, images])  # unordered
+        pattern = pair @ (9 ** np.arange(pair.shape[1], dtype=np.int64))
+        _, which, sizes = np.unique(pattern, return_inverse=True, return_counts=True)
+        side = np.zeros(sizes.size, np.bool_)
+        load = [0, 0]
+        for g in np.argsort(-sizes, kind="stable"):
+            k = int(load[1] < load[0])
+            side[g] = bool(k)
+            load[k] += int(sizes[g])
+        if min(load) < SHARE_AT_LEAST * len(states):
+            return None
+        theirs = side[which.ravel()]
+        return _subset(states, ~theirs), _subset(states, theirs)
+
+
+def _subset(states: plain.States, mask: np.ndarray) -> plain.States:
+    return plain.States(states.rows[mask], states.keys[mask], states.counts[mask])
+
+
+def _settled_slots(sweep: Sweep, image: Mapping[int, int] | None) -> list[tuple[list[int], list[int]]]:
+    """For each step of ``sweep`` (and its end), the slots of the frontier before it whose squares take no edge
+    in that step or any later one, and for each the place (in that list) of its square's image under ``image``
+    (its own place without one). With ``image``, a slot whose image is not among them is left out."""
+    fronts: list[list[int]] = []  # the frontier before each step, and at the end
+    front: list[int] = []
+    for st in sweep.steps:
+        fronts.append(front)
+        combined = front + [st.square]
+        front = [combined[int(i)] for i in st.keep]
+    fronts.append(front)
+    settled: list[tuple[list[int], list[int]]] = [([], []) for _ in fronts]
+    touched: set[int] = set()
+    for t in range(len(sweep.steps), -1, -1):
+        squares = {u: i for i, u in enumerate(fronts[t]) if u not in touched}
+        if image is not None:
+            squares = {u: i for u, i in squares.items() if image[u] in squares}
+        place = {u: k for k, u in enumerate(squares)}
+        settled[t] = (list(squares.values()), [place[image[u] if image is not None else u] for u in squares])
+        if t:
+            st, before = sweep.steps[t - 1], fronts[t - 1]
+            touched.update(before[int(a)] for a in (*st.choice_a, *st.choice_b) if 0 <= a < len(before))
+    return settled
+
+
+def _shared_left(halves: Halves, sweeps: tuple[Sweep, ...], run: SweepRun,
+                 parts: tuple[plain.States, plain.States], beside, hand, closed: bool, budget: int,
+                 allowance: FrontierAllowance, deadline: float | None, t0: float, period: int,
+                 memory_limit: int | None, progress) -> FrontierResult:
+    """The rest of a left half shared between this process and a second copy: each sweeps one part of its
+    states to the end and joins what it makes with the index the copy beside read of the right half."""
+    right, index = beside.result()
+    allowance.take(right.result.plain_states)
+
+    def rest(part: plain.States) -> tuple[int, int, int, int, int]:
+        """Sweep ``part`` to the end of the left half, and join it: the count, the pairs tried, the states
+        extended, the states made, the most states at a step."""
+        done = run_sweep(sweeps[0].steps, sweeps[0].max_slots, closed, budget, threads=1, deadline=deadline,
+                         progress=progress, t0=t0, finish=False, keep_states=True, period=period, phase="left half",
+                         memory_limit=memory_limit, allowance=allowance, resume=(run.step, part))
+        final = done.plain
+        assert final is not None  # swept wholly in Python
+        if hand is not None:
+            final = plain.hand_over(final, hand.slots)
+        count, pairs = _join_in_python(halves, right.plain, final, sweeps[1], sweeps[0], closed, budget, allowance,
+                                       deadline, index)
+        return count, pairs, done.result.states_total, len(final), done.result.max_states
+
+    with run_beside(lambda: rest(parts[1])) as helper:
+        mine = rest(parts[0])
+        theirs = helper.result()
+    left = mine[3] + theirs[3]
+    return FrontierResult(mine[0] + theirs[0], max(run.result.max_states, mine[4] + theirs[4],
+                                                   right.result.max_states),
+                          max(run.result.peak_bytes, right.result.peak_bytes), time.perf_counter() - t0,
+                          halves.max_slots, states_total=run.result.states_total + mine[2] + theirs[2]
+                          + right.result.states_total, threads=1, how="meet in the middle",
+                          halves=(left, len(right.plain)), pairs=mine[1] + theirs[1],
+                          plain_states=run.result.states_total + mine[2] + theirs[2] + right.result.plain_states)
 
 
 def _index_in_python(halves: Halves, states: plain.States, sweep: Sweep, closed: bool, budget: int) -> plain.Half:
