@@ -35,7 +35,7 @@ from .errors import InvalidArgument
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "PlainAllowance",
            "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS", "use_compiled_only", "compiled_below", "kernels_loaded",
            "compile_in_background", "compile_unless_cached", "compiled_beside", "compiling", "await_compiled",
-           "stop_compiling", "ready_numba", "lowest_priority", "forks", "Beside", "run_beside", "interrupts_deferred",
+           "stop_compiling", "ready_numba", "lowest_priority", "forks", "Beside", "Talk", "run_beside", "interrupts_deferred",
            "COMPILE_WAIT"]
 
 #: The share of this machine's memory that one job may plan to use.
@@ -434,12 +434,32 @@ def forks(processes: int) -> bool:
             and not multiprocessing.current_process().daemon)
 
 
-def _beside(conn: Any, call: Callable[[], Any]) -> None:
+class Talk:
+    """The copy's end of a pipe to the process that made it (:func:`run_beside` with ``talk``): it reads what
+    the process sends (:meth:`Beside.send`), and tells it things before its answer (:meth:`Beside.next`)."""
+
+    def __init__(self, conn: Any):
+        self._conn = conn
+
+    def asked(self) -> bool:
+        """Whether the process has sent something not read yet."""
+        return self._conn.poll()
+
+    def read(self) -> Any:
+        """The next thing the process sent (waits for it)."""
+        return self._conn.recv()
+
+    def tell(self, note: Any) -> None:
+        """Send ``note`` to the process (pickled); it reads it from :meth:`Beside.next`."""
+        self._conn.send(("note", note))
+
+
+def _beside(conn: Any, call: Callable[..., Any], talk: bool) -> None:
     """The copy's side of :func:`run_beside`: send what ``call`` returns, or what it raised, and end at once
     (no exit handler of this process, no flush of its output buffers, which the copy shares)."""
     try:
         try:
-            answer: tuple[str, Any] = ("value", call())
+            answer: tuple[str, Any] = ("value", call(Talk(conn)) if talk else call())
         except BaseException as exc:  # noqa: BLE001 - handed to the caller, who raises it
             try:
                 pickle.loads(pickle.dumps(exc))  # an exception that pickles may still not unpickle
@@ -462,28 +482,51 @@ class Beside:
     """A call running in a copy of this process (:func:`run_beside`): :meth:`result` waits for its answer,
     :meth:`stop` kills it; a ``with`` block stops it on the way out, however the block ends."""
 
-    def __init__(self, call: Callable[[], Any]):
+    def __init__(self, call: Callable[..., Any], talk: bool = False):
         context = multiprocessing.get_context("fork")
-        self._conn, theirs = context.Pipe(duplex=False)
-        self._process = context.Process(target=_beside, args=(theirs, call), daemon=True)
+        self._conn, theirs = context.Pipe(duplex=talk)
+        self._process = context.Process(target=_beside, args=(theirs, call, talk), daemon=True)
         with interrupts_deferred(_kill) as started:
             self._process.start()
             started.append(self._process)
         theirs.close()  # the copy holds the only sending end: its end is our end of file
 
     def result(self) -> Any:
-        """What the call returned; what it raised is raised here."""
+        """What the call returned; what it raised is raised here. A note it told before is an error."""
+        done, value = self.next()
+        if not done:
+            self.stop()
+            raise RuntimeError("A process counting beside this one told something where its answer was awaited.")
+        return value
+
+    def next(self) -> tuple[bool, Any]:
+        """The copy's next word: ``(False, note)`` for a note it told (:meth:`Talk.tell`), ``(True, value)``
+        for what the call returned (the copy is then stopped); what it raised is raised here."""
         try:
             kind, value = self._conn.recv()
         except EOFError:
+            self.stop()
             code = self._process.exitcode
             raise RuntimeError(f"A process counting beside this one ended without an answer (exit status {code}).") \
                 from None
-        finally:
+        except BaseException:
             self.stop()
+            raise
+        if kind == "note":
+            return False, value
+        self.stop()
         if kind == "raise":
             raise value
-        return value
+        return True, value
+
+    def send(self, message: Any) -> bool:
+        """Send ``message`` to the copy (made with ``talk``: it reads it from :meth:`Talk.read`); False where
+        the copy has ended."""
+        try:
+            self._conn.send(message)
+            return True
+        except (OSError, ValueError):  # the copy ended (its end of the pipe closed), or this end was closed
+            return False
 
     def ready(self) -> bool:
         """Whether :meth:`result` would return (or raise) at once: the copy has answered, or ended."""
@@ -503,12 +546,14 @@ class Beside:
         self.stop()
 
 
-def run_beside(call: Callable[[], Any]) -> Beside:
+def run_beside(call: Callable[..., Any], talk: bool = False) -> Beside:
     """Start ``call()`` in a copy of this process, made by forking it (see :func:`forks`): it returns through
     a pipe (pickled), or what it raised is raised by :meth:`Beside.result`. It sees this process as it was
     when the copy was made and changes nothing here; it shares the terminal and its signals (Ctrl-C stops
-    both), and it is killed if this process stops waiting for it."""
-    return Beside(call)
+    both), and it is killed if this process stops waiting for it. With ``talk``, ``call(talk)`` is given a
+    :class:`Talk`, and the two may send each other things on the way (:meth:`Beside.send`,
+    :meth:`Beside.next`); each sends a large thing only where the other waits to read it."""
+    return Beside(call, talk)
 
 
 def _use_compile_cache() -> None:

@@ -36,9 +36,9 @@ def two_cores(monkeypatch):
     started = []
     real = join.run_beside
 
-    def recorded(call):
+    def recorded(call, talk=False):
         started.append(call)
-        return real(call)
+        return real(call, talk)
 
     monkeypatch.setattr(join, "run_beside", recorded)
     return started
@@ -91,17 +91,17 @@ def test_the_time_limit_stops_both_processes(two_cores):
 @pytest.fixture
 def shares(two_cores, monkeypatch):
     """The left half shares its steps at the first step it may: the copy beside answers first (the left half
-    waits for it), from 100 states on; the steps it shared at are recorded."""
+    waits for it), from 100 states on; the halves and steps shared are recorded."""
     monkeypatch.setattr(machine.Beside, "ready", lambda self: self._conn.poll(None))
     monkeypatch.setattr(join, "SHARE_FROM", 100)
     at = []
-    real = join._shared_left
+    real = join._shared
 
-    def recorded(halves, sweeps, run, *args):
-        at.append(run.step)
-        return real(halves, sweeps, run, *args)
+    def recorded(job, side, step, *args):
+        at.append((side, step))
+        return real(job, side, step, *args)
 
-    monkeypatch.setattr(join, "_shared_left", recorded)
+    monkeypatch.setattr(join, "_shared", recorded)
     return at
 
 
@@ -119,7 +119,7 @@ def test_a_left_half_shared_with_a_second_copy_makes_the_states_and_the_count_of
     board = Board.parse(size, holes)
     start = None if start is None else board.square(start)
     shared = frontier_count(board, KNIGHT, closed, start=start, workers=2)
-    assert len(shares) == 1 and len(two_cores) == 2, "the right half beside, then the rest of the left half"
+    assert [side for side, _ in shares] == [0] and len(two_cores) == 2, "the right half, then a part of the left"
     monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", float("inf"))
     alone = frontier_count(board, KNIGHT, closed, start=start, workers=1)
     assert shared.count == alone.count == count
@@ -129,14 +129,99 @@ def test_a_left_half_shared_with_a_second_copy_makes_the_states_and_the_count_of
     assert multiprocessing.active_children() == []
 
 
+@pytest.fixture
+def shares_right(two_cores, monkeypatch):
+    """The right half shares its steps at the first step it may: the copy sweeping it waits there until the
+    process, done with the left half, says it is idle; the halves and steps shared are recorded."""
+    monkeypatch.setattr(machine.Talk, "asked", lambda self: self._conn.poll(None))
+    monkeypatch.setattr(join, "SHARE_FROM", 100)
+    at = []
+    real = join._shared
+
+    def recorded(job, side, step, *args):
+        at.append((side, step))
+        return real(job, side, step, *args)
+
+    monkeypatch.setattr(join, "_shared", recorded)
+    return at
+
+
 @linux
-def test_the_time_limit_stops_a_shared_left_half_in_both_processes(shares, monkeypatch):
-    real = join._shared_left
+@pytest.mark.parametrize("size, holes, closed, count", [
+    ("6x6", "", False, 3_318_960),
+    ("6x8", "", True, 55_488_142),
+    ("6x6", "f6", False, 3_354_758),
+])
+def test_a_right_half_handed_over_in_part_makes_the_states_and_the_count_of_one_process(
+        shares_right, two_cores, monkeypatch, size, holes, closed, count):
+    board = Board.parse(size, holes)
+    shared = frontier_count(board, KNIGHT, closed, workers=2)
+    assert [side for side, _ in shares_right] == [1] and len(two_cores) == 1, "a part handed over by the copy"
+    monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", float("inf"))
+    alone = frontier_count(board, KNIGHT, closed, workers=1)
+    assert shared.count == alone.count == count
+    assert shared.states_total == shared.plain_states == alone.states_total
+    assert shared.halves == alone.halves and shared.max_states == alone.max_states
+    assert multiprocessing.active_children() == []
 
-    def late(halves, sweeps, run, parts, beside, hand, closed, budget, allowance, deadline, *args):
-        return real(halves, sweeps, run, parts, beside, hand, closed, budget, allowance, time.perf_counter(), *args)
 
-    monkeypatch.setattr(join, "_shared_left", late)  # the limit passes as the half is shared
+@linux
+@pytest.mark.parametrize("holes, indexed_there", [("f6", False), ("a1", True)])
+def test_the_copy_leaves_the_index_to_the_process_that_said_it_was_idle_with_the_smaller_half(
+        two_cores, monkeypatch, holes, indexed_there):
+    monkeypatch.setattr(join._Share, "until", lambda self, step, states: False)  # no half shared
+    monkeypatch.setattr(machine.Beside, "ready", lambda self: False)  # the process says it is idle ...
+    monkeypatch.setattr(machine.Talk, "asked", lambda self: self._conn.poll(None))  # ... before the copy ends
+    answers = []
+    real = machine.Beside.next
+
+    def recorded(self):
+        done, answer = real(self)
+        answers.append(answer)
+        return done, answer
+
+    monkeypatch.setattr(machine.Beside, "next", recorded)
+    result = frontier_count(Board.parse("6x6", holes), KNIGHT, False, workers=2)
+    assert result.count == 3_354_758
+    # without f6 the left half is the smaller (301,733 states against 408,995): the copy reads no index, the
+    # process has read its own; without a1 the larger (748,350 against 147,467): the copy reads its own
+    right, index = answers[0]  # (then the copy joining half the streamed states answers)
+    assert (index is not None) == indexed_there == (result.halves[0] > result.halves[1])
+    assert multiprocessing.active_children() == []
+
+
+@linux
+def test_the_process_done_after_the_copy_reads_its_own_half_as_the_index_where_it_is_the_smaller(
+        two_cores, monkeypatch):
+    def until(self, step, states):
+        if isinstance(getattr(self.idle, "__self__", None), machine.Beside):  # the process's left half
+            while not self.idle():  # starts once the copy has swept the right half
+                time.sleep(0.01)
+        return False  # no half shared
+
+    monkeypatch.setattr(join._Share, "until", until)
+    indexed = []
+    real = join._Beside.index
+    monkeypatch.setattr(join._Beside, "index", lambda job, side, states: indexed.append(side) or real(job, side, states))
+    # without f6 the left half is the smaller (301,733 states against 408,995): the copy, done first, tells how
+    # many states its half ends on, and the process reads its own half as the index
+    result = frontier_count(Board.parse("6x6", "f6"), KNIGHT, False, workers=2)
+    assert result.count == 3_354_758 and result.halves == (301_733, 408_995)
+    assert indexed == [0]
+    assert multiprocessing.active_children() == []
+
+
+@linux
+@pytest.mark.parametrize("which", ["shares", "shares_right"])
+def test_the_time_limit_stops_a_shared_half_in_both_processes(which, request, monkeypatch):
+    shares = request.getfixturevalue(which)
+    real = join._shared
+
+    def late(job, *args):
+        job.deadline = time.perf_counter()  # the limit passes as the half is shared
+        return real(job, *args)
+
+    monkeypatch.setattr(join, "_shared", late)
     with pytest.raises(LimitReached) as stopped:
         frontier_count(Board.parse("6x6", "a1"), KNIGHT, False, workers=2, deadline=time.perf_counter() + 60)
     assert shares and not stopped.value.partial.complete
@@ -190,6 +275,25 @@ def test_run_beside_returns_what_the_copy_returns_and_raises_what_it_raised():
         beside.result()
     with machine.run_beside(lambda: os._exit(3)) as beside, pytest.raises(RuntimeError, match="exit status 3"):
         beside.result()
+    assert multiprocessing.active_children() == []
+
+
+def _talker(talk: machine.Talk) -> int:
+    talk.tell("ready")
+    question = talk.read()
+    talk.tell(("half", question // 2))
+    return question + int(talk.asked())
+
+
+def test_a_copy_that_talks_tells_notes_reads_what_it_is_sent_and_answers_last():
+    with machine.run_beside(_talker, talk=True) as beside:
+        assert beside.next() == (False, "ready")
+        assert beside.send(40)
+        assert beside.next() == (False, ("half", 20))
+        assert beside.next() == (True, 40)  # nothing more was sent: asked() said so
+        assert not beside.send(1), "the copy has ended"
+    with machine.run_beside(_talker, talk=True) as beside, pytest.raises(RuntimeError, match="told something"):
+        beside.result()  # a note where the answer was awaited
     assert multiprocessing.active_children() == []
 
 

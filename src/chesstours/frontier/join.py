@@ -32,10 +32,11 @@ sweeps its right half in a copy of the process instead
 (:func:`chesstours.machine.run_beside`), reads it as the index there where
 it is the smaller half, and joins every other streamed state in a second
 copy: the halves and the join on both cores, with no kernel to compile.
-Where that copy answers before the left half is swept, the left half
-shares its remaining steps with a second copy (:class:`_Share`: its states
-parted by what they can no longer change, so that no state is made in
-both), and each process joins its part with the right half's index.
+Whichever process is done first with its half takes a part of the other
+half's remaining steps (:class:`_Share`: the states parted by what they can
+no longer change, so that no state is made in both), and each process joins
+its part with the index of the half it did not share
+(:func:`_count_beside`).
 
 The cut is chosen by :func:`chesstours.frontier.sweep.choose_halves`: after
 about half the lines and the middle frontier, on lines of eight a pair of
@@ -63,9 +64,8 @@ References
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -75,7 +75,7 @@ import numpy as np
 
 from ..board import Board
 from ..errors import LimitReached
-from ..machine import await_compiled, compiled_beside, run_beside
+from ..machine import Beside, Talk, await_compiled, compiled_beside, run_beside
 from ..pieces import Leaper
 from . import plain
 from .disk import Layers, Spilled, load
@@ -281,36 +281,23 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     # allowance's process, where there is one)
     # a count wholly in plain Python on two cores or more (its allowance says so: plain.allowance) sweeps its right
     # half, and reads it as the index, in a copy of this process while this one sweeps the left
-    two = allowance is not None and allowance.beside
-    beside = run_beside(lambda: _right_half_beside(halves, sweeps[1], closed, budget, deadline, t0, period,
-                                                   memory_limit)) if two else None
-    read_beside: plain.Half | None = None
-    with beside or contextlib.nullcontext(), \
-            compiled_beside(JOIN_MODULE, None if allowance is not None else JOIN_KERNEL) as warming:
+    if allowance is not None and allowance.beside:
+        try:
+            return _count_beside(_Beside(board, halves, sweeps, closed, budget, deadline, t0, period, memory_limit),
+                                 allowance, progress)
+        except LimitReached as exc:
+            exc.partial.how = "meet in the middle"
+            raise
+    with compiled_beside(JOIN_MODULE, None if allowance is not None else JOIN_KERNEL) as warming:
         for sweep, phase in zip(sweeps, ("left half", "right half")):
             # the second half is swept beside the states of the first
             held = sum(a.nbytes for r in runs for x in r.states for a in x if not isinstance(a, Spilled))
             held += sum(len(r.plain) * plain.STATE_BYTES for r in runs if r.plain is not None)
             try:
-                if beside is not None and runs:
-                    run, read_beside = beside.result()
-                    handing[1] = None  # handed over there
-                    allowance.take(run.result.plain_states)  # type: ignore[union-attr]
-                    if progress is not None:
-                        progress(FrontierProgress(len(sweep.steps) - 1, len(sweep.steps), sweep.steps[-1].square,
-                                                  len(run.plain), run.result.max_states, phase))
-                else:
-                    share = _Share(sweep, beside, mirror_map(board) if halves.left.steps[-1].mirror.size
-                                   else None) if beside is not None else None
-                    run = run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=threads,
-                                    deadline=deadline, progress=progress, t0=t0, finish=False, keep_states=True,
-                                    period=period, phase=phase, layers=layers, table_budget=table_budget,
-                                    memory_limit=memory_limit, held=held, allowance=allowance,
-                                    until=None if share is None else share.until)
-                    if share is not None and share.parts is not None and not run.result.complete:
-                        assert beside is not None and allowance is not None
-                        return _shared_left(halves, sweeps, run, share.parts, beside, handing[0], closed, budget,
-                                            allowance, deadline, t0, period, memory_limit, progress)
+                run = run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=threads,
+                                deadline=deadline, progress=progress, t0=t0, finish=False, keep_states=True,
+                                period=period, phase=phase, layers=layers, table_budget=table_budget,
+                                memory_limit=memory_limit, held=held, allowance=allowance)
             except LimitReached as exc:
                 exc.partial.how = "meet in the middle"
                 raise
@@ -326,8 +313,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
         if allowance is not None and all(r.plain is not None for r in runs):
             try:
                 count, pairs = _join_in_python(halves, runs[small].plain, runs[large].plain, sweeps[small],
-                                               sweeps[large], closed, budget, allowance, deadline,
-                                               read_beside if small == 1 else None, two)
+                                               sweeps[large], closed, budget, allowance, deadline)
                 if progress is not None:  # the join in one part, as the kernels report theirs part by part
                     progress(FrontierProgress(1, 1, halves.middle[0], sizes[large], sizes[large], "join"))
                 return replace(stats(count=count, halves=(sizes[0], sizes[1]), pairs=pairs, plain_states=in_python),
@@ -407,17 +393,17 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
                  join_passes=groups, plain_states=in_python)
 
 
-#: States from which the left half of a count in plain Python, once the copy beside has swept the right half,
-#: shares the rest of its steps with a second copy (:class:`_Share`): fewer, and the copy costs more than it saves.
+#: States from which a half of a count in plain Python on two processes shares its remaining steps, once the
+#: other process has done its own half (:class:`_Share`): fewer, and the copy costs more than it saves.
 SHARE_FROM = 20_000
-#: The least share of the states the smaller part must take for the left half to be shared at a step.
+#: The least share of the states the smaller part must take for a half to be shared at a step.
 SHARE_AT_LEAST = 0.25
 
 
 class _Share:
-    """When the left half of a count in plain Python shares the rest of its steps (``until`` for
-    :func:`~chesstours.frontier.run.run_sweep`): before a step, once the copy beside has answered (it swept the
-    right half and read its index), where the states are at least :data:`SHARE_FROM` and part well.
+    """When a half of a count in plain Python on two processes shares the rest of its steps (``until`` for
+    :func:`~chesstours.frontier.run.run_sweep`): before a step, once ``idle()`` says the other process is done
+    with its own half, where the states are at least :data:`SHARE_FROM` and part well.
 
     The states are parted by the kinds of their codes (:func:`~chesstours.frontier.plain.kinds_on`) on the
     squares that take no more edges in this half: two states with different kinds there never make a common
@@ -428,14 +414,14 @@ class _Share:
     step whose parts are too uneven (:data:`SHARE_AT_LEAST`), or that has no such square, is not shared.
     """
 
-    def __init__(self, sweep: Sweep, beside, image: Mapping[int, int] | None) -> None:
-        self.beside = beside
+    def __init__(self, sweep: Sweep, idle: Callable[[], bool], image: Mapping[int, int] | None) -> None:
+        self.idle = idle
         self.parts: tuple[plain.States, plain.States] | None = None
         self.settled = _settled_slots(sweep, image)
 
     def until(self, step: int, states: plain.States) -> bool:
         """Whether the half shares its steps from ``step`` on, its ``states`` parted as :attr:`parts` says."""
-        if len(states) >= SHARE_FROM and self.settled[step][0] and self.beside.ready():
+        if len(states) >= SHARE_FROM and self.settled[step][0] and self.idle():
             self.parts = self._part(states, step)
         return self.parts is not None
 
@@ -487,40 +473,185 @@ def _settled_slots(sweep: Sweep, image: Mapping[int, int] | None) -> list[tuple[
     return settled
 
 
-def _shared_left(halves: Halves, sweeps: tuple[Sweep, ...], run: SweepRun,
-                 parts: tuple[plain.States, plain.States], beside, hand, closed: bool, budget: int,
-                 allowance: FrontierAllowance, deadline: float | None, t0: float, period: int,
-                 memory_limit: int | None, progress) -> FrontierResult:
-    """The rest of a left half shared between this process and a second copy: each sweeps one part of its
-    states to the end and joins what it makes with the index the copy beside read of the right half."""
-    right, index = beside.result()
-    allowance.take(right.result.plain_states)
+@dataclass
+class _Beside:
+    """What a count in plain Python on two processes shares between them: the plan, and the limits."""
 
-    def rest(part: plain.States) -> tuple[int, int, int, int, int]:
-        """Sweep ``part`` to the end of the left half, and join it: the count, the pairs tried, the states
-        extended, the states made, the most states at a step."""
-        done = run_sweep(sweeps[0].steps, sweeps[0].max_slots, closed, budget, threads=1, deadline=deadline,
-                         progress=progress, t0=t0, finish=False, keep_states=True, period=period, phase="left half",
-                         memory_limit=memory_limit, allowance=allowance, resume=(run.step, part))
-        final = done.plain
-        assert final is not None  # swept wholly in Python
-        if hand is not None:
-            final = plain.hand_over(final, hand.slots)
-        count, pairs = _join_in_python(halves, right.plain, final, sweeps[1], sweeps[0], closed, budget, allowance,
-                                       deadline, index)
-        return count, pairs, done.result.states_total, len(final), done.result.max_states
+    board: Board
+    halves: Halves
+    sweeps: tuple[Sweep, ...]
+    closed: bool
+    budget: int
+    deadline: float | None
+    t0: float
+    period: int
+    memory_limit: int | None
 
-    with run_beside(lambda: rest(parts[1])) as helper:
-        mine = rest(parts[0])
-        theirs = helper.result()
-    left = mine[3] + theirs[3]
-    return FrontierResult(mine[0] + theirs[0], max(run.result.max_states, mine[4] + theirs[4],
-                                                   right.result.max_states),
-                          max(run.result.peak_bytes, right.result.peak_bytes), time.perf_counter() - t0,
-                          halves.max_slots, states_total=run.result.states_total + mine[2] + theirs[2]
-                          + right.result.states_total, threads=1, how="meet in the middle",
-                          halves=(left, len(right.plain)), pairs=mine[1] + theirs[1],
-                          plain_states=run.result.states_total + mine[2] + theirs[2] + right.result.plain_states)
+    def image(self, side: int) -> Mapping[int, int] | None:
+        """The reflection a half keeps one state of each pair by, if it does (0 the left half, 1 the right)."""
+        return mirror_map(self.board) if (self.halves.left, self.halves.right)[side].steps[-1].mirror.size else None
+
+    def sweep(self, side: int, allowance: FrontierAllowance, progress=None, until=None,
+              resume: tuple[int, plain.States] | None = None) -> SweepRun:
+        """Sweep a half in plain Python (or go on with it from ``resume``), to its end or until ``until``."""
+        sweep = self.sweeps[side]
+        return run_sweep(sweep.steps, sweep.max_slots, self.closed, self.budget, threads=1, deadline=self.deadline,
+                         progress=progress, t0=self.t0, finish=False, keep_states=True, period=self.period,
+                         phase=("left half", "right half")[side], memory_limit=self.memory_limit,
+                         allowance=allowance, until=until, resume=resume)
+
+    def handed(self, side: int, states: plain.States) -> plain.States:
+        """A half's final states as its last steps, which only hand codes over, would leave them."""
+        hand = (self.halves.left, self.halves.right)[side].hand_over
+        return states if hand is None else plain.hand_over(states, hand.slots)
+
+    def index(self, side: int, states: plain.States) -> plain.Half:
+        """A half's final states (handed over) read as the join's index."""
+        return _index_in_python(self.halves, states, self.sweeps[side], self.closed, self.budget)
+
+    def finish(self, side: int, step: int, part: plain.States, index: plain.Half, allowance: FrontierAllowance,
+               progress=None) -> _Part:
+        """Sweep a ``part`` of a half's states from ``step`` to its end, and join what it makes with the other
+        half's ``index``."""
+        done = self.sweep(side, allowance, progress, resume=(step, part))
+        assert done.plain is not None  # swept wholly in Python
+        final = self.handed(side, done.plain)
+        count, pairs = _join_in_python(self.halves, plain.EMPTY, final, self.sweeps[1 - side], self.sweeps[side],
+                                       self.closed, self.budget, allowance, self.deadline, index)
+        return _Part(count, pairs, done.result.states_total, len(final), done.result.max_states)
+
+
+@dataclass
+class _Part:
+    """What a process made of its part of a shared half: the tours its states make with the other half, the
+    pairs it tried, the states it extended, its states at the end of the half, and the most at a step."""
+
+    count: int
+    pairs: int
+    extended: int
+    made: int
+    most: int
+
+
+def _count_beside(job: _Beside, allowance: FrontierAllowance, progress) -> FrontierResult:
+    """A count by the meet in the middle wholly in plain Python on two processes.
+
+    A copy of the process (:func:`chesstours.machine.run_beside`) sweeps the right half and reads it as the
+    join's index while the process sweeps the left. Whichever is done first with its own half helps the
+    other with the rest of its steps (:class:`_Share`): the left half's process forks a second copy that
+    sweeps a part of its states and joins it with the right half's index; the copy sweeping the right half,
+    told that the process is idle, hands it a part of its states through the pipe and takes the left half's
+    index in return, each joining its part. Where neither half is shared, the smaller is indexed and the
+    streamed one joined half here and half in a second copy, every other state each.
+
+    Raises :class:`LimitReached` at the deadline, in either process (the copies are stopped).
+    """
+    with run_beside(lambda talk: _right_half_beside(job, talk), talk=True) as beside:
+        copy = _Copy(beside)
+        share = _Share(job.sweeps[0], copy.answered, job.image(0))
+        left = job.sweep(0, allowance, progress, until=share.until)
+        try:
+            if share.parts is not None and not left.result.complete:
+                assert copy.answer is not None  # shared once it answered
+                right, right_index = copy.answer
+                allowance.take(right.result.plain_states)
+                mine, theirs = share.parts
+                return _shared(job, 0, left.step, left, mine, theirs, right, right_index, allowance, progress)
+            assert left.plain is not None  # swept wholly in Python
+            left.plain = job.handed(0, left.plain)
+            left_index = None
+            copy.hear()
+            if copy.answer is None and copy.swept is None and len(left.plain) >= SHARE_FROM:
+                # the copy still sweeps the right half: offer it help, the left half's index at hand
+                left_index = job.index(0, left.plain)
+                beside.send(("idle", len(left.plain)))
+            while True:
+                copy.hear()
+                if copy.answer is not None or copy.part is not None:
+                    break
+                if left_index is None and copy.swept is not None and len(left.plain) <= copy.swept:
+                    left_index = job.index(0, left.plain)  # the join takes the smaller half as the index
+                copy.hear(wait=True)
+            if copy.part is not None:  # the copy hands over a part of the rest of the right half
+                step, part, right = copy.part
+                assert left_index is not None
+                beside.send(left_index)
+                return _shared(job, 1, step, right, part, beside, left, left_index, allowance, progress)
+            assert copy.answer is not None
+            right, right_index = copy.answer
+            allowance.take(right.result.plain_states)
+            assert right.plain is not None
+            if progress is not None:
+                steps = job.sweeps[1].steps
+                progress(FrontierProgress(len(steps) - 1, len(steps), steps[-1].square, len(right.plain),
+                                          right.result.max_states, "right half"))
+            sizes = [len(left.plain), len(right.plain)]
+            small = 0 if sizes[0] <= sizes[1] else 1
+            index = (left_index or job.index(0, left.plain)) if small == 0 or right_index is None else right_index
+            count, pairs = _join_in_python(job.halves, plain.EMPTY, (left.plain, right.plain)[1 - small],
+                                           job.sweeps[small], job.sweeps[1 - small], job.closed, job.budget,
+                                           allowance, job.deadline, index, two=True)
+        except plain.Switch:  # the deadline, in a join
+            raise LimitReached(JOIN_STOPPED, partial=_result(job, [left], 0, complete=False)) from None
+    if progress is not None:  # the join in one part, as the kernels report theirs part by part
+        progress(FrontierProgress(1, 1, job.halves.middle[0], max(sizes), max(sizes), "join"))
+    return _result(job, [left, right], count, halves=(sizes[0], sizes[1]), pairs=pairs)
+
+
+class _Copy:
+    """What the copy sweeping the right half (:func:`_right_half_beside`) has said to the process so far: the
+    states its half ends on (``swept``), a part of its states it hands over (``part``), or its answer."""
+
+    def __init__(self, beside: Beside) -> None:
+        self.beside = beside
+        self.swept: int | None = None
+        self.part: tuple | None = None
+        self.answer: tuple | None = None
+
+    def hear(self, wait: bool = False) -> None:
+        """Read what the copy has said (with ``wait``, wait for one thing more), until its answer or a part."""
+        while self.answer is None and self.part is None and (wait or self.beside.ready()):
+            wait = False
+            done, said = self.beside.next()
+            if done:
+                self.answer = said
+            elif said[0] == "swept":
+                self.swept = said[1]
+            else:
+                self.part = said[1:]
+
+    def answered(self) -> bool:
+        """Whether the copy has answered: its half swept and read as the index."""
+        self.hear()
+        return self.answer is not None
+
+
+def _result(job: _Beside, runs: list[SweepRun], count: int, **kw) -> FrontierResult:
+    """The result of a count in plain Python on two processes, from the runs of its halves."""
+    extended = sum(r.result.states_total for r in runs)
+    return FrontierResult(count, max(r.result.max_states for r in runs), max(r.result.peak_bytes for r in runs),
+                          time.perf_counter() - job.t0, job.halves.max_slots, states_total=extended, threads=1,
+                          how="meet in the middle", plain_states=extended, **kw)
+
+
+def _shared(job: _Beside, side: int, step: int, run: SweepRun, mine: plain.States, theirs: plain.States | Beside,
+            other: SweepRun, index: plain.Half, allowance: FrontierAllowance, progress) -> FrontierResult:
+    """The rest of a half (``side``: 0 the left, 1 the right) from ``step`` on, shared between two processes:
+    this one sweeps its part ``mine`` and joins it with ``index``, the other half's (``other``, whose final
+    states it read); ``theirs``, the other part, is swept and joined in a new copy of the process, or is the
+    copy that handed ``mine`` over and answers with what it made of its own part. ``run``: the half so far."""
+    with run_beside(lambda: job.finish(side, step, theirs, index, allowance)) \
+            if isinstance(theirs, plain.States) else theirs as copy:
+        made = job.finish(side, step, mine, index, allowance, progress)
+        helped = copy.result()
+    allowance.take(made.extended + helped.extended)
+    assert other.plain is not None
+    total = made.made + helped.made
+    result = _result(job, [run, other], made.count + helped.count, pairs=made.pairs + helped.pairs,
+                     halves=(total, len(other.plain)) if side == 0 else (len(other.plain), total))
+    result.max_states = max(result.max_states, made.most + helped.most)
+    result.states_total = result.plain_states = result.states_total + made.extended + helped.extended
+    return result
 
 
 def _index_in_python(halves: Halves, states: plain.States, sweep: Sweep, closed: bool, budget: int) -> plain.Half:
@@ -531,21 +662,35 @@ def _index_in_python(halves: Halves, states: plain.States, sweep: Sweep, closed:
                            _perm(sweep, halves.middle).tolist(), 0 if closed else budget)
 
 
-def _right_half_beside(halves: Halves, sweep: Sweep, closed: bool, budget: int, deadline: float | None, t0: float,
-                       period: int, memory_limit: int | None) -> tuple[SweepRun, plain.Half]:
-    """The right half of a count wholly in plain Python, swept in a copy of the process
-    (:func:`chesstours.machine.run_beside`) while the process sweeps the left: its states as they leave it
-    (handed over), and their index, which the join takes where this half is the smaller (else the process
-    indexes its own). The time limit and the memory watch hold here as in the process."""
+def _right_half_beside(job: _Beside, talk: Talk):
+    """The right half of a count wholly in plain Python, swept in a copy of the process while the process
+    sweeps the left (:func:`_count_beside`): its run, its states as they leave it (handed over), and their
+    index (None where the process, idle, said its half is the smaller: it indexes that one; else, the process
+    not idle yet, it first tells how many states the half ends on, ``("swept", states)``, so that the process
+    may read its own half as the index meanwhile where that is the smaller). Where the process says it is
+    idle before a step (it sends ``("idle", its states)``), the copy hands it (``("part", ...)``) a part of its
+    states (the step, the part, and its run so far), takes the left half's index in return, and answers
+    with what it made of its own part (:class:`_Part`). The time limit and the memory watch hold here as in
+    the process."""
     from .plain import FrontierAllowance
 
-    run = run_sweep(sweep.steps, sweep.max_slots, closed, budget, threads=1, deadline=deadline, t0=t0,
-                    finish=False, keep_states=True, period=period, phase="right half", memory_limit=memory_limit,
-                    allowance=FrontierAllowance(None))
-    if halves.right.hand_over is not None and run.plain is not None:
-        run.plain = plain.hand_over(run.plain, halves.right.hand_over.slots)
-    assert run.plain is not None  # a sweep wholly in Python keeps its states here
-    return run, _index_in_python(halves, run.plain, sweep, closed, budget)
+    allowance = FrontierAllowance(None)
+    share = _Share(job.sweeps[1], talk.asked, job.image(1))
+    run = job.sweep(1, allowance, until=share.until)
+    if share.parts is None or run.result.complete:
+        assert run.plain is not None  # a sweep wholly in Python keeps its states here
+        run.plain = job.handed(1, run.plain)
+        if talk.asked():  # the process, idle, has read the left half as the index where it is the smaller
+            if talk.read()[1] <= len(run.plain):
+                return run, None
+        else:  # the process reads the left half as the index where it is the smaller, and else waits for this
+            talk.tell(("swept", len(run.plain)))
+        return run, job.index(1, run.plain)
+    talk.read()  # ("idle", the left half's final states)
+    mine, theirs = share.parts
+    run.plain = None
+    talk.tell(("part", run.step, theirs, run))
+    return job.finish(1, run.step, mine, talk.read(), allowance)
 
 
 def _join_in_python(halves: Halves, indexed: plain.States, streamed: plain.States, indexed_sweep: Sweep,
