@@ -644,7 +644,9 @@ def _shared(job: _Beside, side: int, step: int, run: SweepRun, mine: plain.State
             if isinstance(theirs, plain.States) else theirs as copy:
         made = job.finish(side, step, mine, index, allowance, progress)
         helped = copy.result()
-    allowance.take(made.extended + helped.extended)
+    # this process took its own states as it swept them: the copy's, and the right half's before a part of it
+    # was handed over here, were swept elsewhere
+    allowance.take(helped.extended + (run.result.plain_states if side == 1 else 0))
     assert other.plain is not None
     total = made.made + helped.made
     result = _result(job, [run, other], made.count + helped.count, pairs=made.pairs + helped.pairs,
