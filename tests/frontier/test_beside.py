@@ -88,11 +88,14 @@ def test_the_time_limit_stops_both_processes(two_cores):
     assert two_cores and multiprocessing.active_children() == []
 
 
-@pytest.fixture
-def shares(two_cores, monkeypatch):
-    """The left half shares its steps at the first step it may: the copy beside answers first (the left half
-    waits for it), from 100 states on; the halves and steps shared are recorded."""
-    monkeypatch.setattr(machine.Beside, "ready", lambda self: self._conn.poll(None))
+def _shares(monkeypatch, side: int) -> list[tuple[int, int]]:
+    """Share a half at the first step it may, from 100 states on: the left half (``side`` 0), whose process then
+    waits for the copy's answer before each step; or the right (1), whose copy then waits before each step for
+    the process to say it is idle. The halves and steps shared are recorded."""
+    if side == 0:
+        monkeypatch.setattr(machine.Beside, "ready", lambda self: self._conn.poll(None))
+    else:
+        monkeypatch.setattr(machine.Talk, "asked", lambda self: self._conn.poll(None))
     monkeypatch.setattr(join, "SHARE_FROM", 100)
     at = []
     real = join._shared
@@ -105,61 +108,43 @@ def shares(two_cores, monkeypatch):
     return at
 
 
-# (board, its holes, closed, the start, the undirected count): 6x6 and 6x8 closed keep one state of each mirror pair
-# (the right half of 6x8 closed hands over); without a1 the left half ends on five times the states of the right
-@linux
-@pytest.mark.parametrize("size, holes, closed, start, count", [
-    ("6x6", "", False, None, 3_318_960),
-    ("6x8", "", True, None, 55_488_142),
-    ("6x6", "a1", False, None, 3_354_758),
-    ("6x6", "c3", False, "b1", 13_574),
-])
-def test_a_left_half_shared_with_a_second_copy_makes_the_states_and_the_count_of_one_process(
-        shares, two_cores, monkeypatch, size, holes, closed, start, count):
-    board = Board.parse(size, holes)
-    start = None if start is None else board.square(start)
-    shared = frontier_count(board, KNIGHT, closed, start=start, workers=2)
-    assert [side for side, _ in shares] == [0] and len(two_cores) == 2, "the right half, then a part of the left"
-    monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", float("inf"))
-    alone = frontier_count(board, KNIGHT, closed, start=start, workers=1)
-    assert shared.count == alone.count == count
-    # parted by the kinds of the squares the half has done with: no state is made in both parts
-    assert shared.states_total == shared.plain_states == alone.states_total
-    assert shared.halves == alone.halves and shared.max_states == alone.max_states
-    assert multiprocessing.active_children() == []
+@pytest.fixture
+def shares(two_cores, monkeypatch):
+    """The left half is shared (see :func:`_shares`)."""
+    return _shares(monkeypatch, 0)
 
 
 @pytest.fixture
 def shares_right(two_cores, monkeypatch):
-    """The right half shares its steps at the first step it may: the copy sweeping it waits there until the
-    process, done with the left half, says it is idle; the halves and steps shared are recorded."""
-    monkeypatch.setattr(machine.Talk, "asked", lambda self: self._conn.poll(None))
-    monkeypatch.setattr(join, "SHARE_FROM", 100)
-    at = []
-    real = join._shared
-
-    def recorded(job, side, step, *args):
-        at.append((side, step))
-        return real(job, side, step, *args)
-
-    monkeypatch.setattr(join, "_shared", recorded)
-    return at
+    """The right half is shared (see :func:`_shares`)."""
+    return _shares(monkeypatch, 1)
 
 
+# (board, its holes, closed, the start, the undirected count): 6x6 and 6x8 closed keep one state of each mirror pair
+# (the right half of 6x8 closed hands over); without a1 the left half ends on five times the states of the right,
+# without f6 on fewer
 @linux
-@pytest.mark.parametrize("size, holes, closed, count", [
-    ("6x6", "", False, 3_318_960),
-    ("6x8", "", True, 55_488_142),
-    ("6x6", "f6", False, 3_354_758),
+@pytest.mark.parametrize("side", [0, 1])
+@pytest.mark.parametrize("size, holes, closed, start, count", [
+    ("6x6", "", False, None, 3_318_960),
+    ("6x8", "", True, None, 55_488_142),
+    ("6x6", "a1", False, None, 3_354_758),
+    ("6x6", "f6", False, None, 3_354_758),
+    ("6x6", "c3", False, "b1", 13_574),
 ])
-def test_a_right_half_handed_over_in_part_makes_the_states_and_the_count_of_one_process(
-        shares_right, two_cores, monkeypatch, size, holes, closed, count):
+def test_a_half_shared_between_the_processes_makes_the_states_and_the_count_of_one_process(
+        two_cores, monkeypatch, side, size, holes, closed, start, count):
+    shares = _shares(monkeypatch, side)
     board = Board.parse(size, holes)
-    shared = frontier_count(board, KNIGHT, closed, workers=2)
-    assert [side for side, _ in shares_right] == [1] and len(two_cores) == 1, "a part handed over by the copy"
+    start = None if start is None else board.square(start)
+    shared = frontier_count(board, KNIGHT, closed, start=start, workers=2)
+    assert [s for s, _ in shares] == [side]
+    # the right half in a copy; a part of the left half in a second copy, or a part of the right handed over here
+    assert len(two_cores) == 2 - side
     monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", float("inf"))
-    alone = frontier_count(board, KNIGHT, closed, workers=1)
+    alone = frontier_count(board, KNIGHT, closed, start=start, workers=1)
     assert shared.count == alone.count == count
+    # parted by the kinds of the squares the half has done with: no state is made in both parts
     assert shared.states_total == shared.plain_states == alone.states_total
     assert shared.halves == alone.halves and shared.max_states == alone.max_states
     assert multiprocessing.active_children() == []
