@@ -398,6 +398,8 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
 SHARE_FROM = 20_000
 #: The least share of the states the smaller part must take for a half to be shared at a step.
 SHARE_AT_LEAST = 0.25
+#: Buckets the kind patterns are dealt to the parts in (a prime): a pattern's states all fall in one.
+SHARE_BUCKETS = 4093
 
 
 class _Share:
@@ -410,8 +412,9 @@ class _Share:
     state later, so the two parts together make exactly the states the whole would, and no work is done twice.
     Where the half keeps one state of each mirror pair (``image``: the board's reflection), a square and its
     image count as one, their two kinds unordered, so that a state and its image fall in the same part. The
-    kind patterns are dealt to the parts, the largest first, each to the part with fewer states so far; a
-    step whose parts are too uneven (:data:`SHARE_AT_LEAST`), or that has no such square, is not shared.
+    patterns fall in buckets by their value (:data:`SHARE_BUCKETS`), and the buckets are dealt to the parts,
+    the largest first, each to the part with fewer states so far; a step whose parts are too uneven
+    (:data:`SHARE_AT_LEAST`), or that has no such square, is not shared.
     """
 
     def __init__(self, sweep: Sweep, idle: Callable[[], bool], image: Mapping[int, int] | None) -> None:
@@ -428,19 +431,23 @@ class _Share:
     def _part(self, states: plain.States, step: int) -> tuple[plain.States, plain.States] | None:
         """The two parts of ``states`` before ``step``, or None where they would be too uneven."""
         slots, images = self.settled[step]
-        kinds = plain.kinds_on(states, slots).astype(np.int64)
+        kinds = plain.kinds_on(states, slots)
         pair = np.minimum(kinds, kinds[:, images]) * 3 + np.maximum(kinds, kinds[:, images])  # unordered
-        pattern = pair @ (9 ** np.arange(pair.shape[1], dtype=np.int64))
-        _, which, sizes = np.unique(pattern, return_inverse=True, return_counts=True)
-        side = np.zeros(sizes.size, np.bool_)
+        pattern = np.zeros(len(states), np.int64)
+        for column in pair.T:
+            pattern = pattern * 9 + column
+        bucket = (pattern % SHARE_BUCKETS).astype(np.intp)  # one bucket for every state of a pattern
+        sizes = np.bincount(bucket, minlength=SHARE_BUCKETS)
+        used = np.flatnonzero(sizes)
+        side = np.zeros(SHARE_BUCKETS, np.bool_)
         load = [0, 0]
-        for g in np.argsort(-sizes, kind="stable"):
+        for g in used[np.argsort(-sizes[used], kind="stable")].tolist():
             k = int(load[1] < load[0])
             side[g] = bool(k)
             load[k] += int(sizes[g])
         if min(load) < SHARE_AT_LEAST * len(states):
             return None
-        theirs = side[which.ravel()]
+        theirs = side[bucket]
         return _subset(states, ~theirs), _subset(states, theirs)
 
 
