@@ -308,3 +308,32 @@ def test_the_time_limit_stops_a_join_in_python_with_what_the_halves_cost(compili
     partial = info.value.partial
     assert partial.complete is False and partial.how == "meet in the middle"
     assert partial.seconds >= 5.0 and partial.states_total == 32_848 and partial.peak_bytes > 0
+
+
+class _LastsOnce:
+    """An allowance that lets a sweep into plain Python and ends at its first step there: the kernels take over."""
+
+    def __init__(self):
+        self.looks = 0
+
+    def lasts(self, pending: int = 0) -> bool:
+        self.looks += 1
+        return self.looks == 1
+
+    def take(self, states: int) -> None:
+        pass
+
+    def await_sweep(self, deadline) -> None:
+        pass
+
+
+def test_a_sweep_that_leaves_python_with_a_count_past_one_limb_is_counted_again_in_two():
+    from chesstours.frontier.run import NarrowOverflow, run_sweep
+
+    sweep = best_plan(Board(3, 4), KNIGHT, closed=False)
+    states, _ = plain.extend(plain.EMPTY, sweep.steps[0], 2, False, False)
+    huge = plain.States(states.rows, states.keys, np.array([2**70] * len(states), dtype=object))
+    with pytest.raises(NarrowOverflow):  # the kernels count in one limb: the caller counts again in two
+        run_sweep(sweep.steps, sweep.max_slots, False, 2, threads=1, allowance=_LastsOnce(), resume=(1, huge))
+    with pytest.raises(ValueError, match="resumes"):  # a sweep resumes in Python only
+        run_sweep(sweep.steps, sweep.max_slots, False, 2, threads=1, resume=(1, huge))

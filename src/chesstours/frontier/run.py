@@ -577,10 +577,10 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
                                     per_length=per_length, states_total=total, threads=1, plain_states=total,
                                     complete=not in_python.ended)
             return SweepRun(result, plain=in_python.states if keep_states or in_python.ended else None, step=first)
-    elif resume is not None:
-        raise ValueError("a sweep resumes from its states in plain Python only, with an allowance that lasts")
         if not plain.fits_one_limb(in_python.states):
             raise NarrowOverflow()
+    elif resume is not None:
+        raise ValueError("a sweep resumes from its states in plain Python only, with an allowance that lasts")
     if allowance is not None:
         allowance.await_sweep(deadline)  # the kernels load from the cache once the other process has them there
     return_freed_memory()
