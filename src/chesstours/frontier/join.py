@@ -277,8 +277,6 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     stops = layers is None
     sweeps = tuple(_before_hand_over(sweep) if stops else sweep for sweep in (halves.left, halves.right))
     handing = [half.hand_over if stops else None for half in (halves.left, halves.right)]
-    # an empty compile cache: the join's kernels compile in another process while the halves are swept (the
-    # allowance's process, where there is one)
     # a count wholly in plain Python on two cores or more (its allowance says so: plain.allowance) sweeps its right
     # half, and reads it as the index, in a copy of this process while this one sweeps the left
     if allowance is not None and allowance.beside:
@@ -288,6 +286,8 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
         except LimitReached as exc:
             exc.partial.how = "meet in the middle"
             raise
+    # an empty compile cache: the join's kernels compile in another process while the halves are swept (the
+    # allowance's process, where there is one)
     with compiled_beside(JOIN_MODULE, None if allowance is not None else JOIN_KERNEL) as warming:
         for sweep, phase in zip(sweeps, ("left half", "right half")):
             # the second half is swept beside the states of the first
