@@ -529,7 +529,8 @@ class Beside:
             return False
 
     def ready(self) -> bool:
-        """Whether :meth:`result` would return (or raise) at once: the copy has answered, or ended."""
+        """Whether :meth:`next` would return (or raise) at once: the copy has told a note or answered, or
+        ended."""
         return self._conn.poll()
 
     def stop(self) -> None:

@@ -267,10 +267,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     runs: list = []
 
     def stats(joining: int = 0, complete: bool = True, count: int = 0, **kw) -> FrontierResult:
-        return FrontierResult(count, max(r.result.max_states for r in runs),
-                              max([r.result.peak_bytes for r in runs] + [joining]), time.perf_counter() - t0,
-                              halves.max_slots, complete=complete, states_total=sum(r.result.states_total for r in runs),
-                              threads=threads, how="meet in the middle", **kw)
+        return _from_runs(halves, runs, t0, count, threads, joining, complete=complete, **kw)
 
     # a half held in memory stops before its last steps where they only hand codes over (see HandOver), and
     # its states are read as they would leave them (those of the kernels once the join's kernels are loaded)
@@ -594,7 +591,10 @@ def _count_beside(job: _Beside, allowance: FrontierAllowance, progress) -> Front
                                           right.result.max_states, "right half"))
             sizes = [len(left.plain), len(right.plain)]
             small = 0 if sizes[0] <= sizes[1] else 1
-            index = (left_index or job.index(0, left.plain)) if small == 0 or right_index is None else right_index
+            if small == 1 and right_index is not None:
+                index = right_index
+            else:  # the left half (the copy read no index where the process said the left was the smaller)
+                index = left_index if left_index is not None else job.index(0, left.plain)
             count, pairs = _join_in_python(job.halves, plain.EMPTY, (left.plain, right.plain)[1 - small],
                                            job.sweeps[small], job.sweeps[1 - small], job.closed, job.budget,
                                            allowance, job.deadline, index, two=True)
@@ -633,12 +633,20 @@ class _Copy:
         return self.answer is not None
 
 
+def _from_runs(cut: Halves, runs: list[SweepRun], t0: float, count: int, threads: int, joining: int = 0,
+               **kw) -> FrontierResult:
+    """The result of a meet in the middle cut so (``cut``) from the runs of its halves (``joining``: the bytes
+    its join held)."""
+    return FrontierResult(count, max(r.result.max_states for r in runs),
+                          max([r.result.peak_bytes for r in runs] + [joining]), time.perf_counter() - t0,
+                          cut.max_slots, states_total=sum(r.result.states_total for r in runs), threads=threads,
+                          how="meet in the middle", **kw)
+
+
 def _result(job: _Beside, runs: list[SweepRun], count: int, **kw) -> FrontierResult:
     """The result of a count in plain Python on two processes, from the runs of its halves."""
-    extended = sum(r.result.states_total for r in runs)
-    return FrontierResult(count, max(r.result.max_states for r in runs), max(r.result.peak_bytes for r in runs),
-                          time.perf_counter() - job.t0, job.halves.max_slots, states_total=extended, threads=1,
-                          how="meet in the middle", plain_states=extended, **kw)
+    return _from_runs(job.halves, runs, job.t0, count, 1, plain_states=sum(r.result.states_total for r in runs),
+                      **kw)
 
 
 def _shared(job: _Beside, side: int, step: int, run: SweepRun, mine: plain.States, theirs: plain.States | Beside,
