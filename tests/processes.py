@@ -1,4 +1,5 @@
-"""The processes of a command under test: found by their command line, and started as a terminal starts them."""
+"""The processes of a command under test: found by their command line or their parent, and started as a terminal
+starts them."""
 
 from __future__ import annotations
 
@@ -19,6 +20,34 @@ def processes_with(text: str) -> list[int]:
         if text in line:
             found.append(int(entry.name))
     return found
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes that ``pid`` started (or forked) and that still run (read from ``/proc``: Linux only)."""
+    return [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit() and _parent(entry) == pid]
+
+
+def running(pids: list[int]) -> list[int]:
+    """Those of ``pids`` that still run (neither ended nor ended and waiting to be reaped)."""
+    return [pid for pid in pids if _state(Path("/proc", str(pid))) not in (None, "Z", "X")]
+
+
+def _stat(entry: Path) -> list[str] | None:
+    try:
+        text = (entry / "stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2:].split()  # after the command's name, which may hold spaces
+
+
+def _parent(entry: Path) -> int | None:
+    fields = _stat(entry)
+    return None if fields is None or _state(entry) in ("Z", "X") else int(fields[1])
+
+
+def _state(entry: Path) -> str | None:
+    fields = _stat(entry)
+    return None if fields is None else fields[0]
 
 
 def ctrl_c_as_on_a_terminal() -> None:

@@ -14,7 +14,7 @@ import pytest
 from chesstours import compiled
 from chesstours.cli import EXIT_INTERRUPT, main
 from chesstours.cli.common import EXIT_ENVIRONMENT
-from tests.processes import ctrl_c_as_on_a_terminal, processes_with
+from tests.processes import children_of, ctrl_c_as_on_a_terminal, running
 
 #: Commands that load kernels of every family, each a few tenths of a second once they are compiled (each was
 #: seen to compile its kernels on an empty cache): the search, its estimate, the set-up and the child order;
@@ -94,8 +94,9 @@ def test_without_a_process_to_compile_in_compile_says_so_in_one_sentence(tmp_pat
     assert _one_line(capsys.readouterr().err)
 
 
-def _compiling_processes() -> list[int]:
-    return processes_with("chesstours.compiled")
+def _compiling_processes(command: subprocess.Popen) -> list[int]:
+    """The processes the ``compile`` command started (copies of it, or new interpreters) that still run."""
+    return children_of(command.pid)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -104,11 +105,12 @@ def test_ctrl_c_stops_the_compiling_processes_and_says_what_stays(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "chesstours", "compile"], env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_as_on_a_terminal)
     deadline = time.monotonic() + 30
-    while not _compiling_processes() and time.monotonic() < deadline:
+    while not _compiling_processes(process) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert _compiling_processes(), "no family started compiling"
+    compiling = _compiling_processes(process)
+    assert compiling, "no family started compiling"
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
     assert process.returncode == EXIT_INTERRUPT
     assert _one_line(err) and "stay in the cache" in err
-    assert not _compiling_processes()
+    assert not running(compiling)

@@ -89,7 +89,12 @@ def test_the_kernels_compiled_in_the_background_are_the_ones_a_count_loads(tmp_p
 
 @pytest.fixture
 def started(monkeypatch):
-    """The cache taken for empty: the processes that counts start to compile kernels beside them."""
+    """The cache taken for empty: the processes that counts start to compile kernels beside them, new
+    interpreters (a copy of this process, whose kernels earlier tests loaded, would have them at once)."""
+    # the sweep's kernels loaded, as after any earlier frontier count of the process: a count runs them from the
+    # start, with no allowance in Python (tests of those: tests/frontier/test_plain.py)
+    from chesstours.frontier import kernel  # noqa: F401
+
     procs = []
     compile_in_background = machine.compile_in_background
 
@@ -98,6 +103,7 @@ def started(monkeypatch):
         return procs[-1][1]
 
     monkeypatch.setattr(machine, "in_cache_folder", lambda source, name: False)
+    monkeypatch.setattr(machine, "_forks_to_compile", lambda: False)
     monkeypatch.setattr(machine, "compile_in_background", start)
     return procs
 

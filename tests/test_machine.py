@@ -55,3 +55,76 @@ def test_without_an_interrupt_nothing_is_stopped_and_the_handlers_are_back():
     with machine.interrupts_deferred(stopped.append) as started:
         started.append("the process")
     assert stopped == [] and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+# -- compiling in a copy of the process (machine.Forked) ---------------------------------------------------------
+
+
+@pytest.fixture
+def warmer(tmp_path, monkeypatch):
+    """A module whose ``warm(word)`` writes, in the process that calls it, the word, the module the process
+    is told it compiles, and what it finds on its standard output and on its SIGINT handler; ``warm('fail')``
+    raises, ``warm('wait')`` sleeps."""
+    out = tmp_path / "said.txt"
+    (tmp_path / "fake_warm.py").write_text(
+        "import os, signal, sys, time\n"
+        "def warm(word='plain'):\n"
+        "    if word == 'fail':\n"
+        "        raise ValueError(word)\n"
+        "    if word == 'wait':\n"
+        "        time.sleep(30)\n"
+        f"    with open({str(out)!r}, 'w') as f:\n"
+        "        f.write(' '.join([word, os.environ['CHESSTOURS_COMPILING'], os.readlink('/proc/self/fd/1'),\n"
+        "                          str(signal.getsignal(signal.SIGINT) is signal.SIG_DFL)]))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return out
+
+
+linux = pytest.mark.skipif(not machine.sys.platform.startswith("linux"), reason="copies of the process: Linux")
+
+
+@linux
+@pytest.mark.parametrize("call, word", [("warm()", "plain"), ("warm('bishop')", "bishop")])
+def test_a_copy_of_the_process_calls_warm_with_its_arguments_and_ends_with_status_0(warmer, call, word):
+    copy = machine.Forked("fake_warm", call)
+    assert copy.wait(timeout=60) == 0 and copy.poll() == 0 and copy.returncode == 0
+    # told it compiles (no copy of its own), its output on the null device, Ctrl-C at its default
+    assert warmer.read_text() == f"{word} fake_warm {os.devnull} True"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # this process's are left as they were
+
+
+@linux
+def test_a_copy_whose_call_raises_ends_with_status_1_and_a_killed_one_with_the_signal(warmer):
+    assert machine.Forked("fake_warm", "warm('fail')").wait(timeout=60) == 1
+    copy = machine.Forked("fake_warm", "warm('wait')")
+    with pytest.raises(machine.subprocess.TimeoutExpired):
+        copy.wait(timeout=0.05)
+    assert copy.poll() is None
+    machine.stop_compiling(copy)
+    assert copy.returncode == -signal.SIGKILL and not warmer.exists()
+    copy.kill()  # ended: nothing to do
+
+
+@linux
+def test_a_process_with_a_thread_of_its_own_compiles_in_a_new_interpreter(monkeypatch, tmp_path):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("CHESSTOURS_COMPILING", raising=False)
+    import threading
+
+    assert machine._forks_to_compile()
+    go = threading.Event()
+    daemon = threading.Thread(target=go.wait, daemon=True)  # a live display's thread
+    daemon.start()
+    assert machine._forks_to_compile()
+    pool = threading.Thread(target=go.wait)  # a pool's, which may hold numba's lock
+    pool.start()
+    try:
+        assert not machine._forks_to_compile()
+        process = machine.compile_in_background("math", "floor(1.5)")
+        assert isinstance(process, machine.subprocess.Popen) and process.wait(timeout=60) == 0
+    finally:
+        go.set()
+        pool.join()
+        daemon.join()
+    process = machine.compile_in_background("math", "floor(1.5)")
+    assert isinstance(process, machine.Forked) and process.wait(timeout=60) == 0

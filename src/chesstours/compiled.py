@@ -20,14 +20,20 @@ command of every family after it and find the cache as it was.
 
 from __future__ import annotations
 
-import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from .machine import compile_in_background, in_cache_folder, stop_compiling, use_compiled_only, worker_count
+from .machine import (
+    Compiling,
+    compile_in_background,
+    in_cache_folder,
+    stop_compiling,
+    use_compiled_only,
+    worker_count,
+)
 
 __all__ = ["Family", "FAMILIES", "family", "missing", "warm", "Compiled", "compile_kernels"]
 
@@ -186,7 +192,7 @@ def compile_kernels(jobs: int | None = None, report: Callable[[Compiled], None] 
             if report is not None:
                 report(done[-1])
     at_once = max(1, worker_count(jobs))
-    running: dict[subprocess.Popen, tuple[Family, float]] = {}
+    running: dict[Compiling, tuple[Family, float]] = {}
     try:
         while todo or running:
             while todo and len(running) < at_once:
@@ -197,9 +203,10 @@ def compile_kernels(jobs: int | None = None, report: Callable[[Compiled], None] 
                                        "written (see NUMBA_CACHE_DIR), or this process may not start one to "
                                        "compile in; each run compiles what it needs")
                 running[process] = (f, time.perf_counter())
-            for process in [p for p in running if p.poll() is not None]:
+            for process, status in [(p, p.poll()) for p in running]:
+                if status is None:
+                    continue
                 f, t0 = running.pop(process)
-                status = process.returncode
                 result = Compiled(f, "compiled" if status == 0 and not missing(f) else "failed",
                                   time.perf_counter() - t0, status)
                 done.append(result)

@@ -52,7 +52,6 @@ caller count again in two limbs (:func:`fits_one_limb`).
 from __future__ import annotations
 
 import os
-import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -61,6 +60,7 @@ import numpy as np
 
 from ..machine import (
     COMPILE_WAIT,
+    Compiling,
     await_compiled,
     compile_in_background,
     compile_unless_cached,
@@ -672,12 +672,12 @@ class FrontierAllowance:
     """
 
     #: The process compiling the sweep's kernels; None where the whole count runs here (:data:`PLAIN_ONLY_EXTENDED`).
-    compiling: subprocess.Popen | None
+    compiling: Compiling | None
     #: ``(module, (source, kernel))``: compiled once the count leaves Python, unless that kernel is cached.
     then: list[tuple[str, tuple[str, str]]] = field(default_factory=list)
     #: States extended here.
     states: int = 0
-    later: list[subprocess.Popen] = field(default_factory=list)
+    later: list[Compiling] = field(default_factory=list)
     stopped: bool = False
     #: A meet in the middle that runs here to its end in two processes (:data:`PLAIN_ONLY_BESIDE`): past
     #: :data:`PLAIN_ONLY_EXTENDED`, where a copy of the process pays for itself (below, starting it and
