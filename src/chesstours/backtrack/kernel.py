@@ -115,8 +115,8 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
 
     The helpers the other kernels call (``_visit``, ``_unvisit``, ``_links``, ``order_candidates``) are
     written out here: numba inlines a function into each place that calls it, in its own front end, and
-    the first search on an empty compile cache compiled this kernel in 0.95 to 1.0 s with them, 0.8 to
-    0.87 s so (the search runs as fast).
+    the first search on an empty compile cache compiled this kernel in 0.97 s with them, 0.83 s so
+    (medians; the search runs as fast: docs/benchmarks.md).
     """
     depth = regs[REG_DEPTH]
     base = regs[REG_BASE]
