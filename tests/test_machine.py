@@ -73,9 +73,12 @@ def warmer(tmp_path, monkeypatch):
         "        raise ValueError(word)\n"
         "    if word == 'wait':\n"
         "        time.sleep(30)\n"
+        "    from chesstours import machine\n"
+        "    with machine._COMPILING_LOCK:  # as a search's allowance takes it\n"
+        "        pass\n"
         f"    with open({str(out)!r}, 'w') as f:\n"
         "        f.write(' '.join([word, os.environ['CHESSTOURS_COMPILING'], os.readlink('/proc/self/fd/1'),\n"
-        "                          str(signal.getsignal(signal.SIGINT) is signal.SIG_DFL)]))\n")
+        "                          sys.stderr.name, str(signal.getsignal(signal.SIGINT) is signal.SIG_DFL)]))\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     return out
 
@@ -89,7 +92,7 @@ def test_a_copy_of_the_process_calls_warm_with_its_arguments_and_ends_with_statu
     copy = machine.Forked("fake_warm", call)
     assert copy.wait(timeout=60) == 0 and copy.poll() == 0 and copy.returncode == 0
     # told it compiles (no copy of its own), its output on the null device, Ctrl-C at its default
-    assert warmer.read_text() == f"{word} fake_warm {os.devnull} True"
+    assert warmer.read_text() == f"{word} fake_warm {os.devnull} {os.devnull} True"
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # this process's are left as they were
 
 
@@ -116,7 +119,13 @@ def test_a_process_with_a_thread_of_its_own_compiles_in_a_new_interpreter(monkey
     daemon = threading.Thread(target=go.wait, daemon=True)  # a live display's thread
     daemon.start()
     assert machine._forks_to_compile()
-    pool = threading.Thread(target=go.wait)  # a pool's, which may hold numba's lock
+    ours = threading.Thread(target=go.wait, daemon=True, name="chesstours-warm-up")  # may hold numba's lock
+    ours.start()
+    assert not machine._forks_to_compile()
+    go.set()
+    ours.join()
+    go.clear()
+    pool = threading.Thread(target=go.wait)  # a pool's, which may too
     pool.start()
     try:
         assert not machine._forks_to_compile()
@@ -128,3 +137,21 @@ def test_a_process_with_a_thread_of_its_own_compiles_in_a_new_interpreter(monkey
         daemon.join()
     process = machine.compile_in_background("math", "floor(1.5)")
     assert isinstance(process, machine.Forked) and process.wait(timeout=60) == 0
+
+
+@linux
+def test_a_copy_started_by_an_allowance_under_its_lock_can_take_that_lock(warmer, monkeypatch, tmp_path):
+    # an allowance starts the process compiling its kernels holding the lock of those processes; the copy's
+    # own searches take it too (their allowances), and would wait forever for the lock it inherited held
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("CHESSTOURS_COMPILING", raising=False)
+    monkeypatch.setattr(machine, "in_cache_folder", lambda source, name: False)
+    monkeypatch.setattr(machine, "_COMPILING", {})
+    allowance = machine.PlainAllowance(0, "fake_warm", ("fake_warm.py", "fake_warm.warm"))
+    assert allowance.lasts()  # positions spent: the process is started, and runs
+    copy = allowance.compiling
+    try:
+        assert isinstance(copy, machine.Forked)
+        assert copy.wait(timeout=30) == 0 and warmer.read_text().startswith("plain fake_warm")
+    finally:
+        machine.stop_compiling(copy)

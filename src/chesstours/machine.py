@@ -306,11 +306,14 @@ def compile_in_background(module: str, call: str = "warm()") -> Compiling | None
 
 def _forks_to_compile() -> bool:
     """Whether :func:`compile_in_background` may compile in a copy of this process: on Linux, from the main
-    thread, where every other thread is a daemon (a live display's). A thread of a pool may be inside numba,
-    holding its compiler's lock, which the copy would inherit held and wait for forever."""
-    return (sys.platform.startswith("linux") and threading.current_thread() is threading.main_thread()
+    thread, where every other thread is a daemon of another library (a live display's, which writes to the
+    terminal). A copy inherits every lock as it was at the fork, and none is freed there: a pool's thread, or
+    one of chesstours' own (a server's, its warm-up), may be inside numba, holding its compiler's lock, which
+    the copy would wait for forever. The copy writes to streams of its own (:class:`Forked`)."""
+    here = threading.current_thread()
+    return (sys.platform.startswith("linux") and here is threading.main_thread()
             and not multiprocessing.current_process().daemon
-            and all(t.daemon for t in threading.enumerate() if t is not threading.current_thread()))
+            and all(t.daemon and not t.name.startswith("chesstours") for t in threading.enumerate() if t is not here))
 
 
 class Forked:
@@ -318,7 +321,7 @@ class Forked:
     :class:`subprocess.Popen` as its callers use (``pid``, ``returncode``, ``poll``, ``wait``, ``kill``).
 
     The copy calls ``module``'s ``call`` with its signals at their defaults and its standard streams on the
-    null device, and ends at once (``os._exit``: no exit handler of this process, no flush of the output
+    null device (new streams, whose locks no thread holds), and ends at once (``os._exit``: no exit handler of this process, no flush of the output
     buffers it shares): status 0 if the call returned, 1 if it raised.
     """
 
@@ -333,7 +336,10 @@ class Forked:
                 null = os.open(os.devnull, os.O_RDWR)
                 for fd in (0, 1, 2):
                     os.dup2(null, fd)
+                # streams of its own: a display's thread may have held the lock of this process's at the fork
+                sys.stdin, sys.stdout, sys.stderr = (open(os.devnull, mode) for mode in "rww")  # noqa: SIM115
                 os.environ[_COMPILER] = module
+                _forget_compiling()
                 name, _, args = call.partition("(")  # "warm()", "warm('bishop')"
                 args = args.removesuffix(")")
                 getattr(importlib.import_module(module), name)(*(ast.literal_eval(f"({args},)") if args else ()))
@@ -364,6 +370,15 @@ class Forked:
         if self.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signal.SIGKILL)
+
+
+def _forget_compiling() -> None:  # pragma: no cover - in a copy of :class:`Forked`
+    """In a copy of :class:`Forked`: no process compiling for this one, and their lock free. An allowance
+    starts its process holding that lock (:meth:`PlainAllowance.lasts`), and the copy, whose own searches ask
+    their allowances, would wait for it forever."""
+    global _COMPILING_LOCK
+    _COMPILING_LOCK = threading.Lock()
+    _COMPILING.clear()
 
 
 #: Seconds between two looks at whether a copy of :class:`Forked` has ended, while waiting for it.
