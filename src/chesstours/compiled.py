@@ -127,7 +127,7 @@ FAMILIES: tuple[Family, ...] = (
            _in("bishop", "kernel", "advance", "probe", "count_lines_needed")
            + _in("bishop", "construct", "label_trails", "walk_trail"), _bishop),
     Family("backtracking", "counting, listing and finding tours by search, its estimates",
-           _in("backtrack", "kernel", "advance", "probe", "neighbour_bits", "setup_prefix", "order_candidates")
+           _in("backtrack", "kernel", "advance", "probe", "neighbour_bits", "setup_prefix")
            + _in("", "rng_kernel", "xorshift"), _backtracking),
     Family("warnsdorff", "Warnsdorff's rule on large boards", _in("warnsdorff", "kernel", "walk", "_keyed8"),
            _warnsdorff),

@@ -80,26 +80,6 @@ def _links(table, visited, degree, near, c, jx, forced, end_ok):
     return forced
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
-def order_candidates(table, visited, degree, x, fixed_end, last, order, out):
-    """Write the moves from ``x`` to unvisited squares to ``out`` (as indices
-    into ``table[x]``), in search order; return how many."""
-    n = 0
-    for j in range(table.shape[1]):
-        u = table[x, j]
-        if visited[u] or (u == fixed_end and not last):
-            continue
-        # Insertion by Warnsdorff weight (stable, so ties keep the move order).
-        i = unsigned(n)
-        if order == 1:
-            while i > 0 and degree[table[x, np.uint32(out[i - ONE])]] > degree[u]:
-                out[i] = out[i - ONE]
-                i -= ONE
-        out[i] = j
-        n += 1
-    return n
-
-
 @numba.njit(cache=True, nogil=True)
 def advance(table, near, visited, degree, stack_square, stack_next, stack_count, stack_cand,
              stack_forced, end_ok, fixed_end, order, stop_at_tour, budget, regs):
@@ -113,10 +93,11 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
 
     Returns 0 (a tour is on the stack), 1 (search exhausted) or 2 (budget spent).
 
-    The helpers the other kernels call (``_visit``, ``_unvisit``, ``_links``, ``order_candidates``) are
-    written out here: numba inlines a function into each place that calls it, in its own front end, and
-    the first search on an empty compile cache compiled this kernel in 0.97 s with them, 0.83 s so
-    (medians; the search runs as fast: docs/benchmarks.md).
+    The helpers the other kernels call (``_visit``, ``_unvisit``, ``_links``) are written out here, and
+    the candidates' order too (as :func:`chesstours.backtrack.plain.order_candidates` makes it for the
+    first square): numba inlines a function into each place that calls it, in its own front end, and the
+    first search on an empty compile cache compiled this kernel in 0.97 s with them, 0.83 s so (medians;
+    the search runs as fast: docs/benchmarks.md).
     """
     depth = regs[REG_DEPTH]
     base = regs[REG_BASE]
@@ -229,7 +210,7 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
         stack_square[at] = x
         stack_forced[at] = forced
         stack_next[at] = 0
-        if order != 0:  # the candidates from x in search order (order_candidates)
+        if order != 0:  # the candidates from x in search order
             out = stack_cand[at]
             last = remaining == 1
             m = 0

@@ -74,28 +74,23 @@ def _enter(real, apart, seen, deg, c, j, x, forced, ok, remaining) -> int:
     return forced
 
 
-def _candidates(rows, visited, degree, x, fixed_end, last, order, out) -> int:
-    """As the kernel's ``order_candidates``, into the list ``out``."""
+def order_candidates(table, visited, degree, x, fixed_end, last, order, out) -> int:
+    """The moves from the first square ``x`` of a search to unvisited squares (as indices into ``table[x]``) in
+    search order, written to the numpy row ``out`` (as the kernel's ``advance`` orders those of the squares
+    after it); how many. Warnsdorff's order (``order`` 1) is an insertion by degree, stable, so that ties keep
+    the move order. Once a search, for every search: it reads the row of ``x`` alone."""
+    row = table[int(x)].tolist()
     n = 0
-    for j, u in enumerate(rows[x]):
+    for j, u in enumerate(row):
         if visited[u] or (u == fixed_end and not last):
             continue
         i = n
         if order == 1:
-            while i > 0 and degree[rows[x][out[i - 1]]] > degree[u]:
+            while i > 0 and degree[row[out[i - 1]]] > degree[u]:
                 out[i] = out[i - 1]
                 i -= 1
         out[i] = j
         n += 1
-    return n
-
-
-def order_candidates(table, visited, degree, x, fixed_end, last, order, out) -> int:
-    """The kernel's ``order_candidates`` (``out``, a numpy row, is written in place)."""
-    cand = out.tolist()
-    n = _candidates(table.tolist(), visited.tolist(), degree.tolist(), int(x), int(fixed_end), bool(last),
-                    int(order), cand)
-    out[:] = cand
     return n
 
 
@@ -246,7 +241,7 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
         forced_at[depth] = forced
         nxt[depth] = 0
         if order != 0:
-            # the kernel's order_candidates(x)
+            # the candidates from x in search order (as order_candidates)
             out = cand[depth]
             last = remaining == 1
             m = 0

@@ -148,6 +148,7 @@ class Search:
         self.plain = plain
         # Setting up costs O(N K^2) once per search: with an allowance (a small board) it is done in
         # Python even when the allowance is spent, so that only ``advance`` and ``probe`` are ever compiled.
+        # The first square's K candidates are ordered in Python always (the search kernel orders the others).
         kernel = plain_kernels if plain is not None else _kernel()
         self.near = kernel.neighbour_bits(self.table)
         self.regs = np.zeros(REGISTERS, dtype=np.int64)
@@ -170,7 +171,7 @@ class Search:
             return
         self.stack_forced[depth] = forced
         remaining = n_free - prefix.size
-        self.stack_count[depth] = kernel.order_candidates(
+        self.stack_count[depth] = plain_kernels.order_candidates(
             self._ktable, self._visited, self._degree, int(prefix[-1]), fixed_end, remaining == 1, self.order,
             self.stack_cand[depth],
         )
