@@ -21,10 +21,10 @@ def compile_command(
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N",
                                        help="Families compiled at once, each in a process (default: the cores)."),
 ) -> None:
-    """Compile every kernel now (some 15 seconds on two cores), so that no later command waits for the compiler.
+    """Compile every kernel now (some 13 seconds on two cores), so that no later command waits for the compiler.
 
-    A first run compiles the kernels it needs (a count of 6x6 by backtracking takes 1.9 s instead of 0.8 s, a
-    first count by the meet in the middle 7.5 s instead of 0.8 s); run this once after installing, or when
+    A first run compiles the kernels it needs (a count of 6x6 by backtracking takes 1.6 s instead of 0.75 s, a
+    first count by the meet in the middle 8 s instead of 0.85 s); run this once after installing, or when
     building an image, and none does. The kernels go to the compile cache (NUMBA_CACHE_DIR, else the user's cache folder); a new
     version of chesstours or numba compiles them again. Exit status 5 when a family fails to compile.
     """
