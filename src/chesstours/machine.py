@@ -311,9 +311,8 @@ def _forks_to_compile() -> bool:
     one of chesstours' own (a server's, its warm-up), may be inside numba, holding its compiler's lock, which
     the copy would wait for forever. The copy writes to streams of its own (:class:`Forked`)."""
     here = threading.current_thread()
-    return (sys.platform.startswith("linux") and here is threading.main_thread()
-            and not multiprocessing.current_process().daemon
-            and all(t.daemon and not t.name.startswith("chesstours") for t in threading.enumerate() if t is not here))
+    return _may_fork() and all(t.daemon and not t.name.startswith("chesstours")
+                               for t in threading.enumerate() if t is not here)
 
 
 class Forked:
@@ -321,8 +320,8 @@ class Forked:
     :class:`subprocess.Popen` as its callers use (``pid``, ``returncode``, ``poll``, ``wait``, ``kill``).
 
     The copy calls ``module``'s ``call`` with its signals at their defaults and its standard streams on the
-    null device (new streams, whose locks no thread holds), and ends at once (``os._exit``: no exit handler of this process, no flush of the output
-    buffers it shares): status 0 if the call returned, 1 if it raised.
+    null device (new streams, whose locks no thread holds), and ends at once (``os._exit``: no exit handler of
+    this process, no flush of the output buffers it shares): status 0 if the call returned, 1 if it raised.
     """
 
     def __init__(self, module: str, call: str):
@@ -522,8 +521,13 @@ def forks(processes: int) -> bool:
     have children. A copy starts in a few milliseconds with everything this process has loaded, where a new
     interpreter would import numpy again (a tenth of a second or more); not from another thread (a server's, a
     pool's), whose locks the copy could inherit held."""
-    return (processes >= 2 and cores() >= 2 and sys.platform.startswith("linux")
-            and threading.current_thread() is threading.main_thread()
+    return processes >= 2 and cores() >= 2 and _may_fork()
+
+
+def _may_fork() -> bool:
+    """Whether this process may fork a copy of itself (:func:`forks`, :func:`_forks_to_compile`): on Linux, from
+    the main thread (signals reach it alone), in a process that may have children."""
+    return (sys.platform.startswith("linux") and threading.current_thread() is threading.main_thread()
             and not multiprocessing.current_process().daemon)
 
 

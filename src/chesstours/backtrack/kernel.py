@@ -228,8 +228,6 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
             stack_count[at] = m
 
 
-
-
 @numba.njit(cache=True, nogil=True)
 def neighbour_bits(table):
     """``near[c, i]`` has bit ``j`` set when ``table[c, j]`` is a neighbour of ``table[c, i]``."""
