@@ -148,7 +148,7 @@ def test_a_copy_started_by_an_allowance_under_its_lock_can_take_that_lock(warmer
     monkeypatch.setattr(machine, "in_cache_folder", lambda source, name: False)
     monkeypatch.setattr(machine, "_COMPILING", {})
     allowance = machine.PlainAllowance(0, "fake_warm", ("fake_warm.py", "fake_warm.warm"))
-    assert allowance.lasts()  # positions spent: the process is started, and runs
+    allowance.lasts()  # positions spent: the process is started (it may have ended already: not asserted)
     copy = allowance.compiling
     try:
         assert isinstance(copy, machine.Forked)
