@@ -109,6 +109,32 @@ def test_a_copy_whose_call_raises_ends_with_status_1_and_a_killed_one_with_the_s
 
 
 @linux
+def test_threads_that_ask_at_once_whether_a_copy_still_runs_all_see_it_end(warmer):
+    # the threads of a search each ask their allowance whether the kernels still compile: one reaps the copy,
+    # and another asking at that moment must not wait for it a second time (no such child)
+    import threading
+
+    for _ in range(5):
+        copy = machine.Forked("fake_warm", "warm()")
+        seen: list[object] = []
+
+        def ask(copy=copy, seen=seen):
+            try:
+                while copy.poll() is None:
+                    pass
+                seen.append(copy.poll())
+            except BaseException as exc:  # noqa: BLE001 - reported below
+                seen.append(exc)
+
+        threads = [threading.Thread(target=ask) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert seen == [0] * 6 and copy.wait(timeout=1) == 0
+
+
+@linux
 def test_a_process_with_a_thread_of_its_own_compiles_in_a_new_interpreter(monkeypatch, tmp_path):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("CHESSTOURS_COMPILING", raising=False)

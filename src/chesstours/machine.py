@@ -326,6 +326,7 @@ class Forked:
 
     def __init__(self, module: str, call: str):
         self.returncode: int | None = None
+        self._reaping = threading.Lock()
         self.pid = os.fork()
         if self.pid == 0:  # pragma: no cover - the copy (its coverage is not collected)
             status = 1
@@ -347,11 +348,20 @@ class Forked:
                 os._exit(status)
 
     def poll(self) -> int | None:
-        """The exit status once the copy has ended (reaped), else None."""
-        if self.returncode is None:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.returncode = os.waitstatus_to_exitcode(status)
+        """The exit status once the copy has ended (reaped), else None. The threads of a search ask it at
+        once (their allowance's :meth:`PlainAllowance.lasts`): one reaps the copy, and a thread that asks
+        meanwhile is told it runs, as :meth:`subprocess.Popen.poll` tells it (a second ``waitpid`` of the
+        same process would fail: no such child)."""
+        if self.returncode is None and self._reaping.acquire(blocking=False):
+            try:
+                if self.returncode is None:
+                    pid, status = os.waitpid(self.pid, os.WNOHANG)
+                    if pid:
+                        self.returncode = os.waitstatus_to_exitcode(status)
+            except ChildProcessError:  # reaped by something else of this process: its status is lost
+                self.returncode = 0
+            finally:
+                self._reaping.release()
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
