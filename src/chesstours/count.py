@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from . import policy
 from .arguments import check_limits, prepare_query, query_json
-from .backtrack import TaskResult, closed_tasks, open_tasks, run_tasks, split_tasks
+from .backtrack import TaskResult, closed_tasks, open_tasks, run_tasks, run_tasks_beside, split_tasks
 from .backtrack.search import SEARCH_KERNEL
 from .backtrack.where import TourProperty, parse_where
 from .board import Board, Holes
@@ -222,8 +222,14 @@ def count_tours(
     tasks = closed_tasks(board, piece, s, e) if closed else open_tasks(board, piece, s, e, pairs=True)
     tasks = split_tasks(board, piece, tasks)
     try:
-        result = run_tasks(board, piece, tasks, time_limit=left, node_limit=node_limit, workers=workers,
-                           progress=progress, plain=plain)
+        if policy.counts_in_python_beside(plan, plain, node_limit, workers):
+            # sooner in Python on two processes than the kernel compiles: its compiling stops, and leaves them a core
+            assert plain is not None and plan.states is not None
+            plain.in_python(int(policy.PLAIN_BESIDE_MARGIN * plan.states / 2))
+            result = run_tasks_beside(board, piece, tasks, time_limit=left, progress=progress, plain=plain)
+        else:
+            result = run_tasks(board, piece, tasks, time_limit=left, node_limit=node_limit, workers=workers,
+                               progress=progress, plain=plain)
     except KeyboardInterrupt as exc:  # Ctrl-C: what was counted rides on the interrupt as a TourCount
         done = getattr(exc, "partial", None)
         if done is not None:

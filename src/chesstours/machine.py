@@ -151,6 +151,19 @@ class PlainAllowance:
             self.compiling = process
             _COMPILING[self.compiles or ""] = process
 
+    def in_python(self, positions: int) -> None:
+        """Go on in plain Python for ``positions`` more (at least), and stop the process compiling this
+        allowance's kernels, if one runs (a query that ends in Python sooner than they would compile leaves
+        the cores to its own processes: :func:`chesstours.backtrack.run_tasks_beside`); past those positions
+        they compile in another process, as when the positions of a new allowance run out."""
+        with _COMPILING_LOCK:
+            stop_compiling(self.compiling)
+            if self.compiling is not None and _COMPILING.get(self.compiles or "") is self.compiling:
+                del _COMPILING[self.compiles or ""]
+            self.compiling = None
+            self._asked = False
+        self.positions = max(self.positions, int(positions))
+
     def __repr__(self) -> str:
         return f"PlainAllowance({self.positions})"
 

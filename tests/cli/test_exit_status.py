@@ -109,6 +109,14 @@ def test_an_interrupt_a_command_does_not_catch_still_gets_its_status(capsys, mon
     assert got == 143 and one_line(err) and "SIGTERM" in err
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_raised_in_a_copy_of_the_process_reaches_it_through_a_pipe_with_its_status(sig):
+    import pickle
+
+    got = pickle.loads(pickle.dumps(Signalled(sig)))  # a copy counting beside it sends what stopped it
+    assert isinstance(got, Signalled) and got.signum == sig and str(got) == sig.name
+
+
 def test_main_leaves_the_signal_handlers_as_it_found_them(capsys):
     before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGHUP)
     run(capsys, "tour", "5x5")

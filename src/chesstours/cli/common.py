@@ -58,6 +58,11 @@ class Signalled(KeyboardInterrupt):
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
 
+    def __reduce__(self) -> tuple:
+        """Pickled by its signal's number (a copy of the process that counts beside this one sends what stopped it
+        through a pipe)."""
+        return (type(self), (self.signum,))
+
 
 def interrupt_status(exc: BaseException | None = None) -> int:
     """The exit status of an interrupt: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP."""

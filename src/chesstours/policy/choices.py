@@ -29,7 +29,7 @@ __all__ = [
     "FindMethod", "CountMethod", "Tiebreak", "Order", "BishopMethod",
     "FIND_METHODS", "COUNT_METHODS", "TIEBREAKS", "ORDERS", "BISHOP_METHODS", "BISHOP_METHOD_HELP",
     "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
-    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "COLD_TURN_STATES", "READY_NUMBA_POSITIONS", "COLD_FRONTIER_STATES", "COLD_UNFOLDED_STATES", "FRONTIER_PLAIN_SECONDS", "FRONTIER_COLD_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
+    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "COLD_TURN_STATES", "READY_NUMBA_POSITIONS", "PLAIN_BESIDE_FROM", "PLAIN_BESIDE_POSITIONS", "PLAIN_BESIDE_MARGIN", "COLD_FRONTIER_STATES", "COLD_UNFOLDED_STATES", "FRONTIER_PLAIN_SECONDS", "FRONTIER_COLD_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
     "ESTIMATE_ABOVE_SQUARES", "TASKS_PER_WORKER", "MIN_TASKS", "CLUSTER_WORKERS", "MAX_SPLIT_ON", "MAX_CLASS_SPLIT_ON", "BACKTRACK_IN_TASKS_SECONDS", "WALK_COMPILED_ABOVE", "CONSTRUCT_COMPILED_ABOVE", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
     "plain_allowance", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
     "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
@@ -94,6 +94,21 @@ COLD_TURN_STATES = 1_000_000
 #: searched meanwhile (some half a million positions, hundredths of a second in the kernel) instead of a
 #: pause of that length once the kernel is in the cache.
 READY_NUMBA_POSITIONS = 5_000_000
+#: A count by backtracking whose search kernel is not compiled, estimated at :data:`PLAIN_BESIDE_FROM` to
+#: :data:`PLAIN_BESIDE_POSITIONS` positions, runs wholly in plain Python on two processes
+#: (:func:`chesstours.backtrack.run_tasks_beside`), the kernel's compiling stopped: Python searches some 0.85
+#: million positions a second a core, and the kernel takes over a second to compile (the count cannot run on
+#: it sooner than 1.3 to 1.5 s after it starts). On an empty compile cache, ``count 6x6 --closed --method
+#: backtrack`` (701,890 positions, estimated at 790 thousand) took 1.09 to 1.14 s searching in Python on one
+#: process, 0.67 to 0.72 s on two; ``--start c3`` (966,131, estimated at 1.1 million) 1.43 to 1.48 s, and
+#: ``count 6x6 --holes c3 --method backtrack`` (1,553,322, estimated at 1.3 million) 1.50 to 1.58 s, searching
+#: in the kernel once compiled. Below some hundred thousand positions a second process does not pay for itself.
+PLAIN_BESIDE_POSITIONS = 1_500_000
+PLAIN_BESIDE_FROM = 100_000
+#: Such a count's two processes search in Python up to this many times its estimate together, each up to half
+#: (Knuth's probes run low, :data:`PROBES_RUN_LOW`, though less once multiplied by it: 0.9 to 1.2 times the
+#: estimate on the counts above); past it, a process's kernel compiles, as when an allowance runs out.
+PLAIN_BESIDE_MARGIN = 2
 #: On an empty compile cache ``auto`` counts by the frontier method in plain Python without estimating
 #: backtracking first where that method's forecast is at most this many states: the estimate's probes, in
 #: Python too, took 0.2 to 0.3 s of such a count (6x6 closed, forecast 260 thousand states, 37,680 extended;

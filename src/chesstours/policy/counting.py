@@ -45,6 +45,8 @@ from .choices import (
     MAX_CLASS_SPLIT_ON,
     MAX_SPLIT_ON,
     MAX_UNLIMITED_SECONDS,
+    PLAIN_BESIDE_FROM,
+    PLAIN_BESIDE_POSITIONS,
     PROBES_RUN_LOW,
     check_count,
     plain_allowance,
@@ -52,7 +54,7 @@ from .choices import (
 )
 from .plans import Plan
 
-__all__ = ["plan_count", "estimate_backtracking", "searches_after_estimate"]
+__all__ = ["plan_count", "estimate_backtracking", "searches_after_estimate", "counts_in_python_beside"]
 
 
 def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
@@ -97,6 +99,18 @@ def searches_after_estimate(board: Board, piece: Leaper, start: int | None, end:
             and obstruction(board, piece, start, end, closed) is None
             and not (method == "auto" and _cold_frontier_first(plain, lambda: _frontier_estimate(
                 board, piece, start, end, closed), board, closed, workers) is not None))
+
+
+def counts_in_python_beside(plan: Plan, plain: PlainAllowance | None, node_limit: int | None = None,
+                            workers: int | None = None) -> bool:
+    """Whether a count planned to backtrack (``plan``) runs wholly in plain Python on two processes
+    (:func:`chesstours.backtrack.run_tasks_beside`): it may start in Python (``plain``), its search kernel is
+    not in the compile cache, its estimate is within :data:`PLAIN_BESIDE_FROM` and
+    :data:`PLAIN_BESIDE_POSITIONS` positions, no node limit bounds one search, and ``workers`` allow a copy
+    of this process (:func:`chesstours.machine.forks`)."""
+    return (plan.method == "backtrack" and plain is not None and node_limit is None and plan.states is not None
+            and PLAIN_BESIDE_FROM <= plan.states <= PLAIN_BESIDE_POSITIONS and not in_cache_folder(*SEARCH_KERNEL)
+            and forks(worker_count(workers)))
 
 
 def _frontier_estimate(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool) -> Any:
