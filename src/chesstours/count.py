@@ -333,7 +333,7 @@ def _frontier_directed(board: Board, closed: bool, s: int | None, e: int | None,
 def _tour_count(board, piece, closed, s, e, result, seconds: float) -> TourCount:
     directed, undirected = directed_undirected(board, closed, s, e, result.count)
     return TourCount(board, piece, closed, s, e, directed, undirected, result.nodes, seconds, "backtrack",
-                     result.complete, {"tasks": result.tasks_total})
+                     result.complete, {"tasks": result.tasks_total, **result.extra})
 
 
 

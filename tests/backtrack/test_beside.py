@@ -37,7 +37,7 @@ def test_two_processes_count_and_visit_what_one_does(size, holes, piece, closed)
     one = run_tasks(board, piece, work, workers=1)
     two = run_tasks_beside(board, piece, work, plain=machine.PlainAllowance(10**9))
     assert (two.count, two.nodes, two.tasks_done, two.tasks_total) == (one.count, one.nodes, len(work), len(work))
-    assert two.complete and two.stopped_by is None and two.extra["processes"] == 2
+    assert two.complete and two.stopped_by is None and two.extra["plain_processes"] == 2
     assert running(children_of(os.getpid())) == []
 
 
@@ -125,3 +125,24 @@ def test_counts_past_the_bounds_or_not_estimated_are_not_run_in_python_on_two_pr
     assert big.states > policy.PLAIN_BESIDE_POSITIONS and not policy.counts_in_python_beside(big, allowance)
     small = _plan("5x6", False, machine.PlainAllowance(machine.PLAIN_SEARCH_POSITIONS))  # 30 squares: no estimate
     assert small.states is None and not policy.counts_in_python_beside(small, allowance)
+
+
+@linux
+def test_a_count_on_an_empty_cache_searches_on_two_processes_and_says_so(cold, monkeypatch, capsys):
+    from chesstours import count as count_module
+    from chesstours.cli import main
+
+    monkeypatch.setattr(machine, "compiled_below", lambda *args: False)  # the kernels not loaded here
+    monkeypatch.setattr(count_module, "compiled_beside", lambda module, kernel: _nothing())  # nor compiled
+    monkeypatch.setattr(machine, "cores", lambda: 2)
+    c = count_module.count_tours("6x6", closed=True, method="backtrack")
+    assert (c.undirected, c.nodes, c.extra["plain_processes"]) == (9_862, 701_890, 2)
+    assert main(["count", "6x6", "--closed", "--method", "backtrack", "--start", "c3"]) == 0
+    out = capsys.readouterr().out
+    assert "undirected: 9,862\n" in out and "method:     backtrack, in plain Python on 2 processes\n" in out
+
+
+def _nothing():
+    import contextlib
+
+    return contextlib.nullcontext(None)

@@ -409,7 +409,7 @@ def run_tasks_beside(
         with shared.get_lock():
             nodes, count, done = shared[_THEIR_NODES], shared[_THEIR_COUNT], shared[_THEIR_DONE]
         return replace(mine, nodes=mine.nodes + nodes, count=mine.count + count, tasks_done=mine.tasks_done + done,
-                       tasks_total=len(tasks), seconds=time.perf_counter() - t0, extra={**mine.extra, "processes": 2})
+                       tasks_total=len(tasks), seconds=time.perf_counter() - t0, extra={**mine.extra, "plain_processes": 2})
 
     mine = TaskResult(tasks_total=len(tasks))
     last = [t0]
