@@ -99,10 +99,11 @@ READY_NUMBA_POSITIONS = 5_000_000
 #: (:func:`chesstours.backtrack.run_tasks_beside`), the kernel's compiling stopped: Python searches some 0.85
 #: million positions a second a core, and the kernel takes over a second to compile (the count cannot run on
 #: it sooner than 1.3 to 1.5 s after it starts). On an empty compile cache, ``count 6x6 --closed --method
-#: backtrack`` (701,890 positions, estimated at 790 thousand) took 1.09 to 1.14 s searching in Python on one
-#: process, 0.67 to 0.72 s on two; ``--start c3`` (966,131, estimated at 1.1 million) 1.43 to 1.48 s, and
-#: ``count 6x6 --holes c3 --method backtrack`` (1,553,322, estimated at 1.3 million) 1.50 to 1.58 s, searching
-#: in the kernel once compiled. Below some hundred thousand positions a second process does not pay for itself.
+#: backtrack`` (701,890 positions, estimated at 790 thousand) took 1.05 to 1.16 s searching in Python on one
+#: process, 0.66 to 0.72 s on two; ``--start c3`` (966,131, estimated at 1.1 million) 1.42 to 1.67 s, then 0.84
+#: to 0.92 s, and ``count 6x6 --holes c3 --method backtrack`` (1,553,322, estimated at 1.3 million) 1.44 to 1.63
+#: s, then 1.20 to 1.27 s (the two moved to the kernel once it was compiled). Below some hundred thousand
+#: positions a second process does not pay for itself.
 PLAIN_BESIDE_POSITIONS = 1_500_000
 PLAIN_BESIDE_FROM = 100_000
 #: Such a count's two processes search in Python up to this many times its estimate together, each up to half
