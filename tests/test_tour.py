@@ -138,3 +138,85 @@ def test_networkx_graphs_of_boards_and_tours():
     path = [v for v, _ in sorted(d.nodes(data="step"), key=lambda x: x[1])]
     assert path == ct.find_tour("5x5", start="a1").path.tolist() and nx.is_directed_acyclic_graph(d)
     assert [d.nodes[v]["step"] for v in path] == list(range(1, 26))
+
+
+# -- the check of short paths in plain Python, against numpy's -----------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from chesstours import tour as tour_module  # noqa: E402
+from chesstours.pieces import move_table  # noqa: E402
+
+
+def _numpy_problem(board, piece, path, closed):
+    """first_problem with every path checked by numpy."""
+    saved = tour_module.SHORT_PATH
+    tour_module.SHORT_PATH = 0
+    try:
+        return tour_module.first_problem(board, piece, np.asarray(path, dtype=np.int64), closed)
+    finally:
+        tour_module.SHORT_PATH = saved
+
+
+@st.composite
+def _paths(draw):
+    """A tour of a small board (some with holes, some closed), then perhaps broken: two squares swapped, a square
+    repeated, dropped, moved off the board or onto a hole, or a tour read as closed."""
+    rows, cols = draw(st.sampled_from([(3, 4), (5, 5), (5, 6), (6, 6), (4, 5)]))
+    holes = draw(st.sampled_from([(), ("c3",), ("a1",)]))
+    board = Board.parse(f"{rows}x{cols}", holes)
+    piece = draw(st.sampled_from([KNIGHT, ZEBRA]))
+    closed = draw(st.booleans()) and rows * cols % 2 == 0
+    try:
+        t = find_tour(board, piece=piece, closed=closed, method="backtrack", node_limit=200_000)
+    except Exception:  # noqa: BLE001 - no tour here: a walk of the move table instead
+        table = move_table(board, piece)
+        v = int(board.free_squares[0])
+        path = [v]
+        while (nxt := [u for u in table[v] if u >= 0 and u not in path]) and len(path) < board.free_count:
+            v = int(draw(st.sampled_from(nxt)))
+            path.append(v)
+    else:
+        path = t.path.tolist()
+    how = draw(st.sampled_from(["as it is", "swap", "repeat", "drop", "off", "hole", "closed"]))
+    i, j = (draw(st.integers(0, len(path) - 1)) for _ in range(2))
+    if how == "swap":
+        path[i], path[j] = path[j], path[i]
+    elif how == "repeat":
+        path[i] = path[j]
+    elif how == "drop" and len(path) > 1:
+        del path[i]
+    elif how == "off":
+        path[i] = draw(st.sampled_from([-1, board.size, board.size + 7]))
+    elif how == "hole" and board.holes:
+        path[i] = next(iter(board.holes))
+    elif how == "closed":
+        closed = not closed
+    return board, piece, path, closed
+
+
+@settings(max_examples=300, deadline=None)
+@given(_paths())
+def test_the_check_of_a_short_path_in_python_passes_exactly_the_tours_numpy_passes(case):
+    board, piece, path, closed = case
+    quick = tour_module._a_short_tour(board, piece, path, closed)
+    assert quick == (_numpy_problem(board, piece, path, closed) is None)
+    # and first_problem, the quick check first, gives numpy's answer, sentence and step
+    assert tour_module.first_problem(board, piece, np.asarray(path, dtype=np.int64), closed) == \
+        _numpy_problem(board, piece, path, closed)
+
+
+def test_the_tours_a_listing_finds_pass_the_quick_check_and_a_broken_one_is_named_by_numpy():
+    from itertools import islice
+
+    from chesstours import iter_tours
+
+    board = Board(6, 6)
+    tours = list(islice(iter_tours(board, closed=True), 50))
+    assert all(tour_module._a_short_tour(board, KNIGHT, t.path.tolist(), True) for t in tours)
+    broken = tours[0].path.tolist()
+    broken[3], broken[4] = broken[4], broken[3]
+    assert not tour_module._a_short_tour(board, KNIGHT, broken, True)
+    sentence, step = tour_module.first_problem(board, KNIGHT, np.asarray(broken), True)
+    assert step == 3 and "is not a knight move" in sentence

@@ -109,6 +109,7 @@ class PlainAllowance:
         self.kernel = kernel
         self.compiling: Compiling | None = None
         self._asked = False
+        self._compiling_until = 0.0  # a time (perf_counter) before which the kernels are taken as still compiling
         #: Set by a query whose kernels are in the compile cache: once an estimate of its search foresees more
         #: positions than are left here, the search would load them anyway, and the estimate's last probes run
         #: in them (:func:`chesstours.backtrack.tasks.estimate_nodes`).
@@ -126,8 +127,10 @@ class PlainAllowance:
     def lasts(self) -> bool:
         """Whether the query goes on in plain Python now: positions are left, or its kernels are compiling in
         another process (started here when the positions first run out and the kernels are not cached; one
-        process a module at a time, however many queries wait for it)."""
-        if self.positions > 0:
+        process a module at a time, however many queries wait for it). That process and the cache folder are
+        looked at once every :data:`COMPILE_POLL` seconds at most: a listing asks after every tour it finds,
+        and a look at the folder takes some fifty microseconds."""
+        if self.positions > 0 or time.perf_counter() < self._compiling_until:
             return True
         with _COMPILING_LOCK:
             if not self._asked:
@@ -139,7 +142,10 @@ class PlainAllowance:
                         if running is not None:
                             _COMPILING[self.compiles] = running
                     self.compiling = running
-        return compiling(self.compiling, self.kernel)
+        if compiling(self.compiling, self.kernel):
+            self._compiling_until = time.perf_counter() + COMPILE_POLL
+            return True
+        return False
 
     def compile_with(self, process: Compiling) -> None:
         """Go on in Python while ``process`` (:func:`compile_in_background` of this allowance's module, started
@@ -162,6 +168,7 @@ class PlainAllowance:
                 del _COMPILING[self.compiles or ""]
             self.compiling = None
             self._asked = False
+            self._compiling_until = 0.0
         self.positions = max(self.positions, int(positions))
 
     def __repr__(self) -> str:
