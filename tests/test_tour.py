@@ -2,9 +2,12 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chesstours import KNIGHT, Board, Tour, find_tour
-from chesstours.pieces import ZEBRA
+from chesstours import tour as tour_module
+from chesstours.pieces import ZEBRA, move_table
 from chesstours.tour import InvalidTour
 
 TOUR_3x4 = "a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 b2 d3".split()
@@ -141,12 +144,6 @@ def test_networkx_graphs_of_boards_and_tours():
 
 
 # -- the check of short paths in plain Python, against numpy's -----------------------------------------------------
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from chesstours import tour as tour_module  # noqa: E402
-from chesstours.pieces import move_table  # noqa: E402
 
 
 def _numpy_problem(board, piece, path, closed):

@@ -3,6 +3,7 @@ and the plan that chooses it (:func:`chesstours.policy.counts_in_python_beside`)
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -133,16 +134,10 @@ def test_a_count_on_an_empty_cache_searches_on_two_processes_and_says_so(cold, m
     from chesstours.cli import main
 
     monkeypatch.setattr(machine, "compiled_below", lambda *args: False)  # the kernels not loaded here
-    monkeypatch.setattr(count_module, "compiled_beside", lambda module, kernel: _nothing())  # nor compiled
+    monkeypatch.setattr(count_module, "compiled_beside", lambda module, kernel: contextlib.nullcontext(None))
     monkeypatch.setattr(machine, "cores", lambda: 2)
     c = count_module.count_tours("6x6", closed=True, method="backtrack")
     assert (c.undirected, c.nodes, c.extra["plain_processes"]) == (9_862, 701_890, 2)
     assert main(["count", "6x6", "--closed", "--method", "backtrack", "--start", "c3"]) == 0
     out = capsys.readouterr().out
     assert "undirected: 9,862\n" in out and "method:     backtrack, in plain Python on 2 processes\n" in out
-
-
-def _nothing():
-    import contextlib
-
-    return contextlib.nullcontext(None)
