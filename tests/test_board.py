@@ -81,6 +81,15 @@ def test_symmetries_of_square_and_rectangle_boards():
         assert sorted(perm) == list(range(28))
 
 
+@given(st.integers(1, 90), st.integers(1, 90), st.data())
+def test_the_names_of_many_squares_are_each_ones_name_from_the_table_or_numpy(rows, cols, data):
+    # boards of at most NAMED_SQUARES squares name them from a table, larger ones with numpy
+    b = Board(rows, cols)
+    squares = data.draw(st.lists(st.integers(0, b.size - 1), max_size=50))
+    expected = [b.name(v) for v in squares]
+    assert b.names(squares) == b.names(np.array(squares, dtype=np.int32)) == b.names(iter(squares)) == expected
+
+
 def test_too_large_boards_are_refused():
     with pytest.raises(InvalidBoard):
         Board(100_000, 100_000)
