@@ -70,7 +70,7 @@ WARMED = [
     ("chesstours.backtrack.search",
      "from chesstours.backtrack import kernel as bk\n"
      "assert count_tours('6x6').method == 'backtrack'\n",
-     "(bk.advance,)", 1),
+     "(bk.advance_count,)", 1),
 ]
 
 
@@ -98,8 +98,8 @@ def started(monkeypatch):
     procs = []
     compile_in_background = machine.compile_in_background
 
-    def start(module):
-        procs.append((module, compile_in_background(module)))
+    def start(module, call="warm()"):
+        procs.append((module, compile_in_background(module, call)))
         return procs[-1][1]
 
     monkeypatch.setattr(machine, "in_cache_folder", lambda source, name: False)

@@ -57,7 +57,7 @@ def test_a_count_searches_after_an_estimate_exactly_where_the_predicate_says(que
             assert method == "backtrack" and spill is not None
             return
         # the allowance the plan takes by default (as the count passes it): the board's own
-        allowance = plain if plain is not None else policy.plain_allowance(board)
+        allowance = plain if plain is not None else policy.plain_allowance(board, counting=True)
         predicted = policy.searches_after_estimate(board, piece, start, end, closed, method, spill, allowance)
     searched = bool(estimated) and plan.method == "backtrack" and plan.refusal is None
     assert predicted == searched
@@ -97,7 +97,7 @@ def test_auto_weighs_the_frontier_methods_compiling_where_its_kernels_are_not_in
     monkeypatch.undo()
     # a process that has loaded the search kernel (no allowance) plans as with a full cache
     monkeypatch.setattr(frontier_plain, "sweep_kernels_cached", lambda: False)
-    monkeypatch.setattr(counting, "plain_allowance", lambda board: None)
+    monkeypatch.setattr(counting, "plain_allowance", lambda board, counting=False: None)
     assert policy.plan_count(Board.parse("6x6", "b1"), KNIGHT).method == "frontier"
 
 
@@ -139,7 +139,7 @@ def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtrack
     assert plan("5x6", False, closed=True).method == "backtrack"
     # a process that has loaded the kernel (no allowance) backtracks
     monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: False)
-    monkeypatch.setattr(counting, "plain_allowance", lambda board: None)
+    monkeypatch.setattr(counting, "plain_allowance", lambda board, counting=False: None)
     assert policy.plan_count(Board(5, 7), KNIGHT).method == "backtrack"
 
 

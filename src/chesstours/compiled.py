@@ -3,7 +3,7 @@
 numba compiles a kernel the first time a process needs it and keeps it in the
 compile cache (:func:`chesstours.machine.compile_cache_dir`), so a first run
 on an empty cache waits for the compiler where a later one does not: a count
-of 6x6 by backtracking takes 1.6 s there instead of 0.7, a first meet in the
+of 6x6 by backtracking takes 1.4 s there instead of 0.7, a first meet in the
 middle (``count 5x10``) 7.5 s instead of 0.8. Small queries never wait
 (they run in the kernels' plain-Python twins), and the larger ones compile
 in other processes while they start in Python, but the compiler itself takes
@@ -127,7 +127,7 @@ FAMILIES: tuple[Family, ...] = (
            _in("bishop", "kernel", "advance", "probe", "count_lines_needed")
            + _in("bishop", "construct", "label_trails", "walk_trail"), _bishop),
     Family("backtracking", "counting, listing and finding tours by search, its estimates",
-           _in("backtrack", "kernel", "advance", "probe", "neighbour_bits", "setup_prefix")
+           _in("backtrack", "kernel", "advance", "advance_count", "probe", "neighbour_bits", "setup_prefix")
            + _in("", "rng_kernel", "xorshift"), _backtracking),
     Family("warnsdorff", "Warnsdorff's rule on large boards", _in("warnsdorff", "kernel", "walk", "_keyed8"),
            _warnsdorff),

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from . import policy
 from .arguments import check_limits, prepare_query, query_json
 from .backtrack import TaskResult, closed_tasks, open_tasks, run_tasks, run_tasks_beside, split_tasks
-from .backtrack.search import SEARCH_KERNEL
+from .backtrack.search import COUNT_KERNEL, PROBE_KERNEL
 from .backtrack.where import TourProperty, parse_where
 from .board import Board, Holes
 from .errors import InvalidArgument, LimitReached
@@ -185,17 +185,19 @@ def count_tours(
         return _count_in_tasks(board, piece, s, e, closed, method, Spread(jobs, cluster, checkpoint), where,
                                time_limit, node_limit, progress, split_on)
     t0 = time.perf_counter()
-    plain = policy.plain_allowance(board)  # the plan's probes and the count share it (before a kernel loads)
+    plain = policy.plain_allowance(board, counting=True)  # the plan's probes and the count share it
     estimates = policy.searches_after_estimate(board, piece, s, e, closed, method, spill_dir, plain, workers)
-    if plain is not None and estimates and in_cache_folder(*SEARCH_KERNEL):
-        # a search its estimate foresees past the allowance runs compiled anyway: with its kernel in the compile
-        # cache, the probes after the first few run compiled too, which costs less than in plain Python once
-        # their kernel is cached (the process that compiled the search kernel compiles it next; where it was
-        # stopped first, this count compiles it); a search foreseen within the allowance never loads numba
+    if plain is not None and estimates and in_cache_folder(*COUNT_KERNEL) and in_cache_folder(*PROBE_KERNEL):
+        # a search its estimate foresees past the allowance runs compiled anyway: with its kernel and the probes'
+        # in the compile cache, the probes after the first few run compiled too, which costs less than in plain
+        # Python; a search foreseen within the allowance never loads numba
         plain.cached = True
-    # an empty compile cache: the search kernel compiles in another process (started before this one loads
-    # numba) while the estimate's probes run
-    with compiled_beside("chesstours.backtrack.search", SEARCH_KERNEL if estimates else None) as warming:
+    # an empty compile cache: the count's kernel compiles in another process (started before this one loads
+    # numba) while the estimate's probes run in Python, then the probes' kernel; with the count's kernel
+    # cached and not the probes', that process compiles theirs for the counts that follow (the process that
+    # compiled the count's kernel compiles it next, and may have been stopped first)
+    compiles = (COUNT_KERNEL, PROBE_KERNEL) if estimates else None
+    with compiled_beside("chesstours.backtrack.search", compiles, policy.COUNT_FIRST) as warming:
         plan = policy.plan_count(board, piece, s, e, closed, method, time_limit=time_limit, node_limit=node_limit,
                                  workers=workers, spill_dir=spill_dir, plain=plain)
         if plan.method == "backtrack" and warming is not None and plain is not None:
@@ -208,7 +210,7 @@ def count_tours(
                 ready_numba()
         elif plan.method == "backtrack":
             # the kernel is in the cache when that process has compiled it (if it failed, the kernel compiles here)
-            await_compiled(warming, None if time_limit is None else t0 + time_limit, SEARCH_KERNEL)
+            await_compiled(warming, None if time_limit is None else t0 + time_limit, COUNT_KERNEL)
     if plan.refusal is not None:
         raise InvalidArgument(plan.refusal)
     if plan.method == "theory":

@@ -28,7 +28,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -93,8 +93,8 @@ class PlainAllowance:
 
     When the positions run out on an empty compile cache, an allowance that
     names the kernels its query goes on in (``compiles``: the module whose
-    ``warm()`` compiles them; ``kernel``: the file of the kernel it loads first,
-    and that kernel's name) has them compiled in another process
+    ``warm()`` compiles them, or the call of it given, ``call``; ``kernel``: the file
+    of the kernel it loads first, and that kernel's name) has them compiled in another process
     (:func:`compile_in_background`), and its query goes on in Python, some
     :data:`WHILE_COMPILING` positions at a time, until they are in the cache:
     a search that ends before that never waits for the compiler.
@@ -103,9 +103,11 @@ class PlainAllowance:
     70
     """
 
-    def __init__(self, positions: int, compiles: str | None = None, kernel: tuple[str, str] | None = None):
+    def __init__(self, positions: int, compiles: str | None = None, kernel: tuple[str, str] | None = None,
+                 call: str = "warm()"):
         self.positions = max(0, int(positions))
         self.compiles = compiles
+        self.call = call
         self.kernel = kernel
         self.compiling: Compiling | None = None
         self._asked = False
@@ -138,7 +140,7 @@ class PlainAllowance:
                 if self.compiles is not None and self.kernel is not None and not in_cache_folder(*self.kernel):
                     running = _COMPILING.get(self.compiles)
                     if running is None or running.poll() is not None:
-                        running = compile_in_background(self.compiles)
+                        running = compile_in_background(self.compiles, self.call)
                         if running is not None:
                             _COMPILING[self.compiles] = running
                     self.compiling = running
@@ -200,15 +202,15 @@ def advance_in_turn(plain: PlainAllowance | None, budget: int, python: Any, engi
 
 
 def plain_allowance(free_squares: int, kernels: str | None = None, compiles: str | None = None,
-                    kernel: tuple[str, str] | None = None) -> PlainAllowance | None:
+                    kernel: tuple[str, str] | None = None, call: str = "warm()") -> PlainAllowance | None:
     """The plain-Python allowance of a query on a board of ``free_squares`` squares: :data:`PLAIN_SEARCH_POSITIONS`
     positions up to :data:`PLAIN_SEARCH_SQUARES` squares; None (compiled code from the start) above, after
     :func:`use_compiled_only`, or once the module ``kernels`` (the family's compiled kernels) is loaded in
-    this process: there is no compiling left to save, and plain Python is fifty times slower. ``compiles``
-    and ``kernel``: as :class:`PlainAllowance`'s."""
+    this process: there is no compiling left to save, and plain Python is fifty times slower. ``compiles``,
+    ``kernel`` and ``call``: as :class:`PlainAllowance`'s."""
     if compiled_below(free_squares, PLAIN_SEARCH_SQUARES, kernels):
         return None
-    return PlainAllowance(PLAIN_SEARCH_POSITIONS, compiles, kernel)
+    return PlainAllowance(PLAIN_SEARCH_POSITIONS, compiles, kernel, call)
 
 
 def kernels_loaded(module: str) -> bool:
@@ -524,20 +526,22 @@ def stop_compiling(process: Compiling | None) -> None:
         process.wait()
 
 
-def compile_unless_cached(module: str, kernel: tuple[str, str]) -> Compiling | None:
-    """Start compiling the kernels of ``module`` in a second process (:func:`compile_in_background`) unless
-    ``kernel`` (one of them: its source file and name, as :func:`in_cache_folder` takes them, which needs no
-    numba) is in the compile cache; the process, or None."""
-    return None if in_cache_folder(*kernel) else compile_in_background(module)
+def compile_unless_cached(module: str, kernels: Sequence[tuple[str, str]], call: str = "warm()") -> Compiling | None:
+    """Start compiling the kernels of ``module`` in a second process (:func:`compile_in_background`, by ``call``)
+    unless ``kernels`` (some of them: each its source file and name, as :func:`in_cache_folder` takes them, which
+    needs no numba) are all in the compile cache; the process, or None."""
+    cached = all(in_cache_folder(*kernel) for kernel in kernels)
+    return None if cached else compile_in_background(module, call)
 
 
 @contextlib.contextmanager
-def compiled_beside(module: str, kernel: tuple[str, str] | None) -> Iterator[Compiling | None]:
-    """Compile the kernels of ``module`` in a second process while the ``with`` body runs, unless ``kernel``
-    is in the compile cache (:func:`compile_unless_cached`); None: none is needed. Gives the process (or
+def compiled_beside(module: str, kernels: Sequence[tuple[str, str]] | None,
+                    call: str = "warm()") -> Iterator[Compiling | None]:
+    """Compile the kernels of ``module`` in a second process (by ``call``) while the ``with`` body runs, unless
+    ``kernels`` are in the compile cache (:func:`compile_unless_cached`); None: none is needed. Gives the process (or
     None) to :func:`await_compiled` before the body needs the kernels, and stops it on the way out, however
     the body ends, unless the body handed it to an allowance (:meth:`PlainAllowance.compile_with`)."""
-    process = None if kernel is None else compile_unless_cached(module, kernel)
+    process = None if kernels is None else compile_unless_cached(module, kernels, call)
     try:
         yield process
     finally:

@@ -134,7 +134,7 @@ def test_a_count_on_an_empty_cache_searches_on_two_processes_and_says_so(cold, m
     from chesstours.cli import main
 
     monkeypatch.setattr(machine, "compiled_below", lambda *args: False)  # the kernels not loaded here
-    monkeypatch.setattr(count_module, "compiled_beside", lambda module, kernel: contextlib.nullcontext(None))
+    monkeypatch.setattr(count_module, "compiled_beside", lambda module, kernel, call: contextlib.nullcontext(None))
     monkeypatch.setattr(machine, "cores", lambda: 2)
     c = count_module.count_tours("6x6", closed=True, method="backtrack")
     assert (c.undirected, c.nodes, c.extra["plain_processes"]) == (9_862, 701_890, 2)

@@ -217,20 +217,20 @@ def test_an_estimate_of_few_probes_runs_them_all_in_python_on_an_allowance_of_it
     assert in_kernel and estimate == estimate_nodes(large, KNIGHT, tasks)  # past the bound the kernel takes over
 
 
-@pytest.mark.parametrize("cached", [(), ("kernel.advance",), ("kernel.advance", "kernel.probe")])
-def test_a_count_probes_in_the_kernel_once_the_search_kernel_is_in_the_compile_cache(monkeypatch, cached):
-    # the probes' kernel compiles after the search kernel in the process that compiles that one; where that
-    # process was stopped first, the count compiles it (once) rather than probe in plain Python on every run
+@pytest.mark.parametrize("cached", [(), ("kernel.advance_count",), ("kernel.advance_count", "kernel.probe")])
+def test_a_count_probes_in_the_kernel_once_its_kernels_are_in_the_compile_cache(monkeypatch, cached):
+    # the probes' kernel compiles after the count's kernel in the process that compiles that one; where that
+    # process was stopped first, the next count has it compiled beside its probes, which run in plain Python
     import chesstours.count as count_module
 
     monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)  # a fresh process ...
     monkeypatch.setattr(count_module, "in_cache_folder", lambda source, name: name in cached)  # ... on that cache
-    monkeypatch.setattr(machine, "compile_in_background", lambda module: None)
+    monkeypatch.setattr(machine, "compile_in_background", lambda module, call="warm()": None)
     # the policy estimates the search (it may instead count by the frontier method in Python at once)
     monkeypatch.setattr(counting, "_cold_frontier_first", lambda *args: None)
     in_python, in_kernel = _spy(monkeypatch, python), _spy(monkeypatch, compiled)
     assert ct.count_tours("6x6", start="a1").directed == 524_486
-    if cached:  # the first tasks' probes foresee a search past the allowance: the rest run in the kernel
+    if len(cached) == 2:  # the first tasks' probes foresee a search past the allowance: the rest run in the kernel
         assert 0 < len(in_python) <= LOOK_AFTER_TASKS and in_kernel
     else:
         assert in_python and not in_kernel
@@ -242,9 +242,9 @@ def test_a_count_whose_estimate_foresees_a_small_search_probes_in_python_with_th
 
     monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)  # a fresh process ...
     monkeypatch.setattr(count_module, "in_cache_folder", lambda source, name: True)  # ... every kernel cached
-    monkeypatch.setattr(machine, "compile_in_background", lambda module: None)
+    monkeypatch.setattr(machine, "compile_in_background", lambda module, call="warm()": None)
     in_python, in_kernel = _spy(monkeypatch, python), _spy(monkeypatch, compiled)
-    searched = _spy(monkeypatch, compiled, "advance")
+    searched = _spy(monkeypatch, compiled, "advance_count")
     c = ct.count_tours("6x6", piece="zebra")
     assert c.method == "backtrack" and c.directed == 0 and c.nodes > 0
     assert in_python and not in_kernel and not searched  # with the probes spent on the kernel: in_kernel
@@ -256,7 +256,7 @@ def empty_cache(monkeypatch):
     started: list[subprocess.Popen] = []
 
     def start(seconds: float) -> None:
-        def compile_in_background(module):
+        def compile_in_background(module, call="warm()"):
             started.append(subprocess.Popen([sys.executable, "-c", f"import time; time.sleep({seconds})"]))
             return started[-1]
 
@@ -284,7 +284,7 @@ def test_a_search_moves_to_the_kernel_once_it_is_compiled(empty_cache, monkeypat
     start, started = empty_cache
     by_frontier = ct.count_tours("5x6", method="frontier").directed  # before the stand-in compiles anything
     start(0.0)  # ready as soon as it has started: well before Python has searched the count
-    in_kernel = _spy(monkeypatch, compiled, "advance")
+    in_kernel = _spy(monkeypatch, compiled, "advance_count")
     assert ct.count_tours("5x6").directed == by_frontier  # 271,000 positions: the kernel takes over
     assert len(started) == 1 and started[0].returncode == 0 and in_kernel
 
@@ -307,7 +307,7 @@ def test_a_count_goes_on_in_python_while_the_kernel_compiles_beside_its_estimate
     start, started = empty_cache
     by_frontier = ct.count_tours("4x8", method="frontier").directed
     start(60)  # compiling longer than the count takes in Python
-    in_kernel = _spy(monkeypatch, compiled, "advance")
+    in_kernel = _spy(monkeypatch, compiled, "advance_count")
     counted = ct.count_tours("4x8")  # 748,000 positions, after an estimate: the process started before it
     assert counted.method == "backtrack" and counted.directed == by_frontier and not in_kernel
     assert len(started) == 1 and started[0].poll() is None  # never waited for, and not started twice
@@ -322,7 +322,7 @@ def test_a_count_moves_to_the_kernel_compiled_beside_its_estimate(empty_cache, m
     start, started = empty_cache
     by_frontier = ct.count_tours("4x8", method="frontier").directed
     start(0.2)
-    in_kernel = _spy(monkeypatch, compiled, "advance")
+    in_kernel = _spy(monkeypatch, compiled, "advance_count")
     assert ct.count_tours("4x8").directed == by_frontier and in_kernel  # the kernel took over
     assert len(started) == 1 and started[0].returncode == 0
 
@@ -346,8 +346,8 @@ def test_a_warm_cache_starts_no_compiling_process(monkeypatch):
     by_frontier = ct.count_tours("5x6", method="frontier").directed
     monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)
     monkeypatch.setattr(machine, "in_cache_folder", lambda source, name: True)
-    monkeypatch.setattr(machine, "compile_in_background", lambda module: pytest.fail("compiled again"))
-    in_kernel = _spy(monkeypatch, compiled, "advance")
+    monkeypatch.setattr(machine, "compile_in_background", lambda module, call="warm()": pytest.fail("compiled again"))
+    in_kernel = _spy(monkeypatch, compiled, "advance_count")
     assert ct.count_tours("5x6").directed == by_frontier and in_kernel
 
 

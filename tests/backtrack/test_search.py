@@ -122,6 +122,28 @@ def test_budgeted_runs_add_up_to_the_same_count():
     assert (pieces.count, pieces.nodes) == (whole.count, whole.nodes)
 
 
+@pytest.mark.parametrize("board, piece, closed", [(Board(5, 6), KNIGHT, False), (Board(6, 6), KNIGHT, True),
+                                                   (Board(5, 5, holes=[12]), KNIGHT, False), (Board(3, 10), KNIGHT, False)])
+def test_a_search_stopped_at_tours_then_counted_on_in_the_counts_kernel_adds_up(board, piece, closed):
+    # a tour left on the stack is stepped back from by the search kernel; the count's kernel (the fixed order, no
+    # stop) takes the rest, budget by budget, and the whole is what one count in either kernel finds
+    table = move_table(board, piece)
+    ends = [int(u) for u in table[0] if u >= 0] if closed else None
+    holes = board.hole_mask if board.holes else None
+    whole, mixed = (Search(table, [0], end_squares=ends, holes=holes) for _ in range(2))
+    whole.run()
+    listed = Search(table, [0], end_squares=ends, holes=holes)
+    while listed.run(stop_at_tour=True) == "found":
+        pass
+    stops = 0
+    while stops < 3 and mixed.run(stop_at_tour=True) == "found":
+        stops += 1
+    while mixed.run(997) == "budget":
+        pass
+    assert whole.count == listed.count == mixed.count and whole.nodes == listed.nodes == mixed.nodes
+    assert whole.count > 0 and stops == min(3, whole.count)
+
+
 def test_move_order_changes_the_first_tour_not_the_count():
     table = move_table(Board(5, 5), KNIGHT)
     a, b = Search(table, [0], order="fixed"), Search(table, [0], order="warnsdorff")

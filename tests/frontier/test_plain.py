@@ -93,7 +93,7 @@ def compiling(monkeypatch, tmp_path):
     ready = tmp_path / "compiled"
 
     def start(seconds: float | None = 60.0, steps: int | None = None) -> None:
-        def compile_in_background(module: str) -> subprocess.Popen | None:
+        def compile_in_background(module: str, call: str = "warm()") -> subprocess.Popen | None:
             if seconds is None:
                 return None
             wait = f"import time; time.sleep({seconds})" if steps is None else (

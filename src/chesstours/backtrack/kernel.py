@@ -1,6 +1,7 @@
 """The compiled kernels of backtracking (see :mod:`chesstours.backtrack.search`).
 
-The explicit-stack depth-first search with its pruning (``advance``), the
+The explicit-stack depth-first search with its pruning (``advance``, and ``advance_count``,
+the same search in the fixed order without a stop at each tour, which a count runs), the
 set-up of a starting path (``setup_prefix``) and Knuth's random probes of the search
 tree (``probe``). Flat numpy arrays in, status codes out;
 :class:`chesstours.backtrack.search.Search` holds the arrays between calls.
@@ -80,152 +81,166 @@ def _links(table, visited, degree, near, c, jx, forced, end_ok):
     return forced
 
 
-@numba.njit(cache=True, nogil=True)
-def advance(table, near, visited, degree, stack_square, stack_next, stack_count, stack_cand,
-             stack_forced, end_ok, fixed_end, order, stop_at_tour, budget, regs):
-    """Run the depth-first search for at most ``budget`` nodes.
+def _advance_kernel(name, listing):
+    """The kernel ``advance`` (``listing``: every move order, and a stop at each tour) or ``advance_count``
+    (the fixed order, no stop: what a count runs). The two are compiled from this one source: numba drops the
+    branches on ``listing``, a constant of each, before it types them, and the count's kernel compiles in
+    0.50 s instead of 0.75 (an empty compile cache, medians of three)."""
 
-    The stack holds, per depth ``d``: the square ``stack_square[d]``, its
-    candidate squares ``stack_cand[d, :stack_count[d]]``, the index of the next
-    one to try ``stack_next[d]``, and the forced last square ``stack_forced[d]``.
-    ``regs`` holds depth, base depth, nodes, tours counted, a flag for a tour
-    left on the stack by the last call, and the number of free squares.
+    def advance(table, near, visited, degree, stack_square, stack_next, stack_count, stack_cand,
+                 stack_forced, end_ok, fixed_end, order, stop_at_tour, budget, regs):
+        """Run the depth-first search for at most ``budget`` nodes.
 
-    Returns 0 (a tour is on the stack), 1 (search exhausted) or 2 (budget spent).
+        The stack holds, per depth ``d``: the square ``stack_square[d]``, its
+        candidate squares ``stack_cand[d, :stack_count[d]]``, the index of the next
+        one to try ``stack_next[d]``, and the forced last square ``stack_forced[d]``.
+        ``regs`` holds depth, base depth, nodes, tours counted, a flag for a tour
+        left on the stack by the last call, and the number of free squares.
 
-    The helpers the other kernels call (``_visit``, ``_unvisit``, ``_links``) are written out here, and
-    the candidates' order too (as :func:`chesstours.backtrack.plain.order_candidates` makes it for the
-    first square): numba inlines a function into each place that calls it, in its own front end, and the
-    first search on an empty compile cache compiled this kernel in 0.97 s with them, 0.83 s so (medians;
-    the search runs as fast: docs/benchmarks.md).
-    """
-    depth = regs[REG_DEPTH]
-    base = regs[REG_BASE]
-    nodes = regs[REG_NODES]
-    count = regs[REG_COUNT]
-    n_free = regs[REG_FREE]
-    k = table.shape[1]
-    limit = nodes + budget
-    if regs[REG_PENDING]:
-        # The last call stopped on a complete tour: step back from it (unvisit its last square).
-        regs[REG_PENDING] = 0
-        y = stack_square[unsigned(depth)]
-        visited[y] = 0
-        for j in range(k):
-            degree[table[y, j]] += 1
-        depth -= 1
-    while True:
-        if depth < base:
-            regs[REG_DEPTH] = base
-            regs[REG_NODES] = nodes
-            regs[REG_COUNT] = count
-            return CODE_EXHAUSTED
-        at = unsigned(depth)  # depth >= base >= 0 from here on
-        i = stack_next[at]
-        c = np.uint32(stack_square[at])
-        remaining = n_free - depth - 2
-        if order == 0:
-            # Fixed order: walk the row of the move table, skipping squares already used.
-            while i < k:
-                x = table[c, unsigned(i)]
-                if visited[x] or (x == fixed_end and remaining > 0):
-                    i += 1
-                else:
-                    break
-            more = i < k
-        else:
-            more = i < stack_count[at]
-        if not more:
-            # No square left here: step back (unvisit c).
-            if depth == base:
+        Returns 0 (a tour is on the stack), 1 (search exhausted) or 2 (budget spent). ``advance_count``
+        takes the same arguments and searches in the fixed order, never stopping at a tour (``order`` and
+        ``stop_at_tour`` are not read).
+
+        The helpers the other kernels call (``_visit``, ``_unvisit``, ``_links``) are written out here, and
+        the candidates' order too (as :func:`chesstours.backtrack.plain.order_candidates` makes it for the
+        first square): numba inlines a function into each place that calls it, in its own front end, and the
+        first search on an empty compile cache compiled this kernel in 0.97 s with them, 0.83 s so (medians;
+        the search runs as fast: docs/benchmarks.md).
+        """
+        depth = regs[REG_DEPTH]
+        base = regs[REG_BASE]
+        nodes = regs[REG_NODES]
+        count = regs[REG_COUNT]
+        n_free = regs[REG_FREE]
+        k = table.shape[1]
+        limit = nodes + budget
+        if listing and regs[REG_PENDING]:
+            # The last call stopped on a complete tour: step back from it (unvisit its last square).
+            regs[REG_PENDING] = 0
+            y = stack_square[unsigned(depth)]
+            visited[y] = 0
+            for j in range(k):
+                degree[table[y, j]] += 1
+            depth -= 1
+        while True:
+            if depth < base:
+                regs[REG_DEPTH] = base
+                regs[REG_NODES] = nodes
+                regs[REG_COUNT] = count
+                return CODE_EXHAUSTED
+            at = unsigned(depth)  # depth >= base >= 0 from here on
+            i = stack_next[at]
+            c = np.uint32(stack_square[at])
+            remaining = n_free - depth - 2
+            if listing and order != 0:
+                more = i < stack_count[at]
+            else:
+                # Fixed order: walk the row of the move table, skipping squares already used.
+                while i < k:
+                    x = table[c, unsigned(i)]
+                    if visited[x] or (x == fixed_end and remaining > 0):
+                        i += 1
+                    else:
+                        break
+                more = i < k
+            if not more:
+                # No square left here: step back (unvisit c).
+                if depth == base:
+                    depth -= 1
+                    continue
+                visited[c] = 0
+                for j in range(k):
+                    degree[table[c, j]] += 1
                 depth -= 1
                 continue
-            visited[c] = 0
-            for j in range(k):
-                degree[table[c, j]] += 1
-            depth -= 1
-            continue
-        if nodes >= limit:
-            regs[REG_DEPTH] = depth
-            regs[REG_NODES] = nodes
-            regs[REG_COUNT] = count
-            return CODE_BUDGET
-        stack_next[at] = i + 1
-        jx = np.uint32(i if order == 0 else stack_cand[at, unsigned(i)])
-        x = table[c, jx]
-        nodes += 1
-        if remaining == 0:
-            if end_ok[x]:
-                count += end_ok[x]  # a tour's weight: its last square's (see Search's ``doubled``)
-                if stop_at_tour:  # visit x, and leave the tour on the stack
-                    visited[x] = 1
-                    for j in range(k):
-                        degree[table[x, j]] -= 1
-                    depth += 1
-                    at += ONE
-                    stack_square[at] = x
-                    stack_count[at] = 0
-                    stack_next[at] = 0
-                    regs[REG_DEPTH] = depth
-                    regs[REG_NODES] = nodes
-                    regs[REG_COUNT] = count
-                    regs[REG_PENDING] = 1
-                    return CODE_FOUND
-            continue
-        # Visit x: an unvisited neighbour of x left with no link ends the branch, unless it comes last.
-        visited[x] = 1
-        stranded = False
-        for j in range(k):
-            u = table[x, j]
-            d = degree[u] - 1
-            degree[u] = d
-            stranded |= (d == 0) & (visited[u] == 0)
-        # The old square's neighbours not next to x (_links): none may be left with no link, and one left with
-        # one link must come last (the forced square), or the branch ends (-2).
-        if stranded and remaining > 1:
-            forced = -2
-        else:
-            forced = stack_forced[at]
-            bits = near[c, jx]
-            for j in range(k):
-                u = table[c, j]
-                if visited[u] or (bits >> j) & 1:
-                    continue
-                d = degree[u]
-                if d == 0:
-                    forced = -2
-                    break
-                if d == 1 and u != forced:
-                    if forced >= 0 or end_ok[u] == 0:
-                        forced = -2
-                        break
-                    forced = u
-        if forced == -2:  # unvisit x
-            visited[x] = 0
-            for j in range(k):
-                degree[table[x, j]] += 1
-            continue
-        depth += 1
-        at += ONE
-        stack_square[at] = x
-        stack_forced[at] = forced
-        stack_next[at] = 0
-        if order != 0:  # the candidates from x in search order
-            out = stack_cand[at]
-            last = remaining == 1
-            m = 0
+            if nodes >= limit:
+                regs[REG_DEPTH] = depth
+                regs[REG_NODES] = nodes
+                regs[REG_COUNT] = count
+                return CODE_BUDGET
+            stack_next[at] = i + 1
+            jx = np.uint32(stack_cand[at, unsigned(i)] if listing and order != 0 else i)
+            x = table[c, jx]
+            nodes += 1
+            if remaining == 0:
+                if end_ok[x]:
+                    count += end_ok[x]  # a tour's weight: its last square's (see Search's ``doubled``)
+                    if listing and stop_at_tour:  # visit x, and leave the tour on the stack
+                        visited[x] = 1
+                        for j in range(k):
+                            degree[table[x, j]] -= 1
+                        depth += 1
+                        at += ONE
+                        stack_square[at] = x
+                        stack_count[at] = 0
+                        stack_next[at] = 0
+                        regs[REG_DEPTH] = depth
+                        regs[REG_NODES] = nodes
+                        regs[REG_COUNT] = count
+                        regs[REG_PENDING] = 1
+                        return CODE_FOUND
+                continue
+            # Visit x: an unvisited neighbour of x left with no link ends the branch, unless it comes last.
+            visited[x] = 1
+            stranded = False
             for j in range(k):
                 u = table[x, j]
-                if visited[u] or (u == fixed_end and not last):
-                    continue
-                i2 = unsigned(m)
-                if order == 1:
-                    while i2 > 0 and degree[table[x, np.uint32(out[i2 - ONE])]] > degree[u]:
-                        out[i2] = out[i2 - ONE]
-                        i2 -= ONE
-                out[i2] = j
-                m += 1
-            stack_count[at] = m
+                d = degree[u] - 1
+                degree[u] = d
+                stranded |= (d == 0) & (visited[u] == 0)
+            # The old square's neighbours not next to x (_links): none may be left with no link, and one left with
+            # one link must come last (the forced square), or the branch ends (-2).
+            if stranded and remaining > 1:
+                forced = -2
+            else:
+                forced = stack_forced[at]
+                bits = near[c, jx]
+                for j in range(k):
+                    u = table[c, j]
+                    if visited[u] or (bits >> j) & 1:
+                        continue
+                    d = degree[u]
+                    if d == 0:
+                        forced = -2
+                        break
+                    if d == 1 and u != forced:
+                        if forced >= 0 or end_ok[u] == 0:
+                            forced = -2
+                            break
+                        forced = u
+            if forced == -2:  # unvisit x
+                visited[x] = 0
+                for j in range(k):
+                    degree[table[x, j]] += 1
+                continue
+            depth += 1
+            at += ONE
+            stack_square[at] = x
+            stack_forced[at] = forced
+            stack_next[at] = 0
+            if listing and order != 0:  # the candidates from x in search order
+                out = stack_cand[at]
+                last = remaining == 1
+                m = 0
+                for j in range(k):
+                    u = table[x, j]
+                    if visited[u] or (u == fixed_end and not last):
+                        continue
+                    i2 = unsigned(m)
+                    if order == 1:
+                        while i2 > 0 and degree[table[x, np.uint32(out[i2 - ONE])]] > degree[u]:
+                            out[i2] = out[i2 - ONE]
+                            i2 -= ONE
+                    out[i2] = j
+                    m += 1
+                stack_count[at] = m
+
+    advance.__name__ = advance.__qualname__ = name  # numba names its cache files after it
+    return numba.njit(cache=True, nogil=True)(advance)
+
+
+advance = _advance_kernel("advance", True)
+advance_count = _advance_kernel("advance_count", False)
 
 
 @numba.njit(cache=True, nogil=True)

@@ -34,7 +34,7 @@ from .layout import (
     REG_PENDING,
 )
 
-__all__ = ["advance", "neighbour_bits", "setup_prefix", "order_candidates", "probe"]
+__all__ = ["advance", "advance_count", "neighbour_bits", "setup_prefix", "order_candidates", "probe"]
 
 
 def _visit(rows, visited, degree, x) -> bool:
@@ -262,6 +262,10 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
     stack_square[:], stack_next[:], stack_count[:] = square, nxt, count_at
     stack_cand[:], stack_forced[:] = cand, forced_at
     return code
+
+
+#: The kernel's ``advance_count``, called with the fixed order and no stop at a tour: :func:`advance` serves.
+advance_count = advance
 
 
 def probe(table, near, visited0, degree0, prefix, forced0, end_ok, fixed_end, n_free, probes, rng) -> float:

@@ -30,11 +30,13 @@ from .layout import (
     REG_DEPTH,
     REG_FREE,
     REG_NODES,
+    REG_PENDING,
     REGISTERS,
     STATUS_OF_CODE,
 )
 
-__all__ = ["Search", "load_kernels", "FOUND", "EXHAUSTED", "BUDGET"]
+__all__ = ["Search", "load_kernels", "warm", "SEARCH_KERNEL", "COUNT_KERNEL", "PROBE_KERNEL", "FOUND", "EXHAUSTED",
+           "BUDGET"]
 
 FOUND, EXHAUSTED, BUDGET = Status.FOUND, Status.EXHAUSTED, Status.BUDGET
 
@@ -43,28 +45,48 @@ FOUND, EXHAUSTED, BUDGET = Status.FOUND, Status.EXHAUSTED, Status.BUDGET
 def load_kernels() -> None:
     """Compile the kernels, or load them from numba's cache, once per process: for a server, before its first
     visitor (small searches start in plain Python and would not load them)."""
-    search = Search(move_table(Board(3, 4), KNIGHT), [0])  # the move tables' types: no other specialisation
-    search.estimate(1)
-    search.run()
+    for kernel in _WARM.values():
+        kernel(None)
 
 
-def warm() -> None:
-    """Compile the search kernel (or load it from the cache), then the probes' kernel, for the types every
-    search calls them with: :func:`chesstours.machine.compile_in_background` runs it while a count's
-    estimate probes the search in Python, and the count goes on in the search kernel as soon as it is in the
-    cache (the probes' kernel serves the counts that follow: their estimates run compiled once both are
-    cached). The set-up runs in Python (an allowance of no positions), as a count's does. The probes'
-    kernel compiles at the lowest priority (:func:`chesstours.machine.lowest_priority`): by then the count
-    that started the process searches in the search kernel, on every core."""
-    Search(move_table(Board(3, 4), KNIGHT), [0], plain=PlainAllowance(0)).run()
+def _count(plain: PlainAllowance | None) -> None:
+    Search(move_table(Board(3, 4), KNIGHT), [0], plain=plain).run()  # the move tables' types: no other one
+
+
+def _search(plain: PlainAllowance | None) -> None:
+    Search(move_table(Board(3, 4), KNIGHT), [0], order="warnsdorff", plain=plain).run(stop_at_tour=True)
+
+
+def _probes(plain: PlainAllowance | None) -> None:
+    Search(move_table(Board(3, 4), KNIGHT), [0], plain=plain).estimate(probes=1)
+
+
+#: How each kernel of the search is compiled (or loaded from the cache): by a small search that calls it.
+_WARM = {"count": _count, "search": _search, "probes": _probes}
+
+
+def warm(first: str = "search") -> None:
+    """Compile the kernels of the search (or load them from the cache) for the types every search calls them
+    with, ``first`` the one a query waits for: ``search`` (:data:`SEARCH_KERNEL`, which a listing or a search
+    for one tour runs) or ``count`` (:data:`COUNT_KERNEL`); then the probes' kernel and the other one.
+    :func:`chesstours.machine.compile_in_background` runs it while the query goes on in Python (a count's
+    estimate probes the search there), and the query moves to its kernel as soon as that is in the cache; the
+    others serve the queries that follow (a count's estimate runs compiled once the count's kernel and the
+    probes' are cached). The set-up runs in Python (an allowance of no positions), as a query's does. The
+    kernels after the first compile at the lowest priority (:func:`chesstours.machine.lowest_priority`): by then
+    the query that started the process searches in its kernel, on every core."""
+    _WARM[first](PlainAllowance(0))
     lowest_priority()
-    Search(move_table(Board(3, 4), KNIGHT), [0], plain=PlainAllowance(0)).estimate(probes=1)
+    _WARM["probes"](PlainAllowance(0))
+    _WARM["count" if first == "search" else "search"](PlainAllowance(0))
 
 
 #: The file of the compiled kernels and the name numba gives the search kernel's cache files, to tell whether it
 #: is compiled without loading numba (:func:`chesstours.machine.in_cache_folder`).
 KERNEL_SOURCE = str(Path(__file__).with_name("kernel.py"))
 SEARCH_KERNEL = (KERNEL_SOURCE, "kernel.advance")
+#: The count's kernel (the fixed order, no stop at a tour), as :data:`SEARCH_KERNEL` names the search kernel.
+COUNT_KERNEL = (KERNEL_SOURCE, "kernel.advance_count")
 PROBE_KERNEL = (KERNEL_SOURCE, "kernel.probe")
 
 
@@ -236,8 +258,11 @@ class Search:
                 return FOUND
             return EXHAUSTED
 
+        # the fixed order, no stop at a tour and none left on the stack to step back from: the count's kernel
+        counting = self.order == 0 and not stop_at_tour and not self.regs[REG_PENDING]
+
         def advance(engine, step: int) -> int:
-            return engine.advance(
+            return (engine.advance_count if counting else engine.advance)(
                 self._ktable, self.near, self._visited, self._degree, self.stack_square, self.stack_next,
                 self.stack_count, self.stack_cand, self.stack_forced, self.end_ok, self.fixed_end, self.order,
                 stop_at_tour, step, self.regs,

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Literal, get_args
 
 from ..backtrack import ORDERS, Order
-from ..backtrack.search import SEARCH_KERNEL
+from ..backtrack.search import COUNT_KERNEL, SEARCH_KERNEL
 from ..bishop.methods import BISHOP_METHOD_HELP, BISHOP_METHODS, BishopMethod
 from ..board import Board
 from ..construct import COMPILED_ABOVE as CONSTRUCT_COMPILED_ABOVE
@@ -31,7 +31,7 @@ __all__ = [
     "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
     "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "COLD_TURN_STATES", "READY_NUMBA_POSITIONS", "PLAIN_BESIDE_FROM", "PLAIN_BESIDE_POSITIONS", "PLAIN_BESIDE_MARGIN", "COLD_FRONTIER_STATES", "COLD_UNFOLDED_STATES", "FRONTIER_PLAIN_SECONDS", "FRONTIER_COLD_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
     "ESTIMATE_ABOVE_SQUARES", "TASKS_PER_WORKER", "MIN_TASKS", "CLUSTER_WORKERS", "MAX_SPLIT_ON", "MAX_CLASS_SPLIT_ON", "BACKTRACK_IN_TASKS_SECONDS", "WALK_COMPILED_ABOVE", "CONSTRUCT_COMPILED_ABOVE", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
-    "plain_allowance", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
+    "plain_allowance", "COUNT_FIRST", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
     "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
     ]
 
@@ -224,7 +224,7 @@ def check_count(method: str) -> None:
     _check(method, COUNT_METHODS, "counting method")
 
 
-def plain_allowance(board: Board) -> PlainAllowance | None:
+def plain_allowance(board: Board, counting: bool = False) -> PlainAllowance | None:
     """Where a query's backtracking runs: a :class:`~chesstours.backtrack.PlainAllowance` of
     :data:`PLAIN_SEARCH_POSITIONS` positions in plain Python on boards of at most
     :data:`PLAIN_SEARCH_SQUARES` free squares, then the kernel; None (the kernel from the start) above,
@@ -233,10 +233,20 @@ def plain_allowance(board: Board) -> PlainAllowance | None:
     Small searches are over before numba could load; a large one pays a tenth
     of a second more, nothing next to compiling the kernel on a first run. On
     an empty compile cache the kernel then compiles in another process while
-    the search goes on in Python (see :class:`~chesstours.machine.PlainAllowance`).
+    the search goes on in Python (see :class:`~chesstours.machine.PlainAllowance`): a count's kernel
+    (``counting``: :data:`~chesstours.backtrack.search.COUNT_KERNEL`) first where the query counts, the
+    search kernel first where it lists tours or looks for one.
     """
+    if counting:
+        return _plain_allowance(board.free_count, kernels="chesstours.backtrack.kernel",
+                                compiles="chesstours.backtrack.search", kernel=COUNT_KERNEL, call=COUNT_FIRST)
     return _plain_allowance(board.free_count, kernels="chesstours.backtrack.kernel",
                             compiles="chesstours.backtrack.search", kernel=SEARCH_KERNEL)
+
+
+#: How a count has the kernels of backtracking compiled in another process: the count's kernel first
+#: (:func:`chesstours.backtrack.search.warm`).
+COUNT_FIRST = "warm('count')"
 
 
 def default_start(board: Board) -> int:

@@ -15,7 +15,7 @@ from ..backtrack import (
     open_tasks,
     split_tasks,
 )
-from ..backtrack.search import SEARCH_KERNEL
+from ..backtrack.search import COUNT_KERNEL
 from ..backtrack.split import balanced_tasks, search_bytes
 from ..board import Board
 from ..errors import InvalidArgument
@@ -74,7 +74,7 @@ def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None,
     tasks = closed_tasks(board, piece, start, end) if closed else open_tasks(board, piece, start, end, pairs=True)
     tasks = split_tasks(board, piece, tasks)
     nodes = PROBES_RUN_LOW * estimate_nodes(board, piece, tasks,
-                                            plain=plain if plain is not None else plain_allowance(board))
+                                            plain=plain if plain is not None else plain_allowance(board, counting=True))
     threads = max(1, min(worker_count(workers), len(tasks)))
     return nodes, nodes / (NODES_PER_SECOND * threads), threads
 
@@ -90,7 +90,7 @@ def searches_after_estimate(board: Board, piece: Leaper, start: int | None, end:
     with 0: their plan runs the estimate's probes first, except the ``auto``
     counts that the frontier method takes in plain Python at once with the
     allowance ``plain`` (:func:`_cold_frontier_first`). A count asks it before
-    its plan, to compile the search kernel in another process while the probes
+    its plan, to compile the count's kernel in another process while the probes
     run (:func:`chesstours.machine.compiled_beside`); the tests hold the
     branches of the plan to it.
     """
@@ -104,12 +104,12 @@ def searches_after_estimate(board: Board, piece: Leaper, start: int | None, end:
 def counts_in_python_beside(plan: Plan, plain: PlainAllowance | None, node_limit: int | None = None,
                             workers: int | None = None) -> bool:
     """Whether a count planned to backtrack (``plan``) runs wholly in plain Python on two processes
-    (:func:`chesstours.backtrack.run_tasks_beside`): it may start in Python (``plain``), its search kernel is
+    (:func:`chesstours.backtrack.run_tasks_beside`): it may start in Python (``plain``), its kernel is
     not in the compile cache, its estimate is within :data:`PLAIN_BESIDE_FROM` and
     :data:`PLAIN_BESIDE_POSITIONS` positions, no node limit bounds one search, and ``workers`` allow a copy
     of this process (:func:`chesstours.machine.forks`)."""
     return (plan.method == "backtrack" and plain is not None and node_limit is None and plan.states is not None
-            and PLAIN_BESIDE_FROM <= plan.states <= PLAIN_BESIDE_POSITIONS and not in_cache_folder(*SEARCH_KERNEL)
+            and PLAIN_BESIDE_FROM <= plan.states <= PLAIN_BESIDE_POSITIONS and not in_cache_folder(*COUNT_KERNEL)
             and forks(worker_count(workers)))
 
 
@@ -126,7 +126,7 @@ def _cold_frontier_first(plain: PlainAllowance | None, estimate: Callable[[], An
     does not. The query may run in plain Python (``plain``), and, by the frontier method's forecast
     (``estimate()``):
 
-    - the search kernel is not in the compile cache, and either the forecast is at most
+    - the count's kernel is not in the compile cache, and either the forecast is at most
       :data:`COLD_FRONTIER_STATES` states, or the count does not fold mirror pairs and is within
       :data:`COLD_UNFOLDED_STATES` (and :data:`~chesstours.frontier.plain.PLAIN_EXTENDED` states extended), or
       it meets in the middle wholly in plain Python on two processes (``workers`` threads allow them:
@@ -134,7 +134,7 @@ def _cold_frontier_first(plain: PlainAllowance | None, estimate: Callable[[], An
     - or the forecast is at most :data:`COLD_FRONTIER_STATES` and the frontier count runs wholly in plain
       Python (:func:`chesstours.frontier.plain.runs_wholly_here`), or it meets in the middle wholly in plain
       Python on two processes and either its forecast is at most :data:`COLD_TURN_STATES` or it does not fold
-      mirror pairs: the estimate's probes, in the search kernel, would load numba, which takes longer than
+      mirror pairs: the estimate's probes, in their kernel, would load numba, which takes longer than
       such a count (``count 5x9``, with every kernel in the cache: 0.83 s estimated and counted in the
       frontier's kernels, against some 0.55 s; ``count 6x6 --holes b1`` 0.84 s against 0.53). A count of
       every start of 6x6 (forecast 2.7 million states, folded) is still estimated, and searched: backtracking
@@ -151,7 +151,7 @@ def _cold_frontier_first(plain: PlainAllowance | None, estimate: Callable[[], An
     extended = estimate_extended(board, forecast, closed)
     # a meet in the middle wholly in plain Python, its right half and half its join in a copy of this process
     beside = est.halves and forks(thread_count(workers)) and runs_wholly_here(forecast, extended, beside=True)
-    if not in_cache_folder(*SEARCH_KERNEL):
+    if not in_cache_folder(*COUNT_KERNEL):
         if forecast <= COLD_FRONTIER_STATES:
             return "whose kernel is not compiled yet"
         if not est.mirrored and forecast <= COLD_UNFOLDED_STATES and extended <= PLAIN_EXTENDED:
@@ -201,7 +201,7 @@ def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, e
     (:func:`plain_allowance`), which the estimate's probes take from and the
     count that follows the plan shares; by default the plan's own.
     """
-    allowance = plain if plain is not None else plain_allowance(board)
+    allowance = plain if plain is not None else plain_allowance(board, counting=True)
 
     def planned(how: str) -> Plan:
         return _plan_count(board, piece, start, end, closed, how, time_limit=time_limit, node_limit=node_limit,
@@ -403,7 +403,7 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
         if spill_dir is not None:
             return frontier("a spill folder asks for the frontier method", None)
         nodes, seconds, _ = estimated()
-        if plain is not None and nodes > COLD_SEARCH_POSITIONS and not in_cache_folder(*SEARCH_KERNEL):
+        if plain is not None and nodes > COLD_SEARCH_POSITIONS and not in_cache_folder(*COUNT_KERNEL):
             if frontier_estimate().states <= COLD_TURN_STATES:
                 return frontier(f"backtracking would visit about {nodes:.1e} positions, in a kernel not compiled "
                                 "yet; the frontier method counts without visiting the tours, in plain Python "
