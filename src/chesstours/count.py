@@ -204,9 +204,11 @@ def count_tours(
             # the search goes on in Python while the kernel compiles there, and in the kernel once it is in the
             # cache: a search over before then never waits for it
             plain.compile_with(warming)
-            if plan.states is not None and plan.states > READY_NUMBA_POSITIONS:
+            if (plan.states is not None and plan.states > READY_NUMBA_POSITIONS
+                    and not policy.counts_in_python_beside(plan, plain, node_limit, workers)):
                 # a search that outlasts the compiling by far: numba readies its compiler here now, while the
-                # other process compiles, not once the kernel is cached (see READY_NUMBA_POSITIONS)
+                # other process compiles, not once the kernel is cached (see READY_NUMBA_POSITIONS); a count that
+                # searches in Python on two processes never loads the kernel
                 ready_numba()
         elif plan.method == "backtrack":
             # the kernel is in the cache when that process has compiled it (if it failed, the kernel compiles here)

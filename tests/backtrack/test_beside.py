@@ -99,7 +99,7 @@ def test_an_allowance_told_to_go_on_in_python_stops_its_compiling_process(monkey
 
 @pytest.fixture
 def cold(monkeypatch):
-    """The search kernel not compiled, and this process free to fork a copy."""
+    """The count's kernel not compiled, and this process free to fork a copy."""
     monkeypatch.setattr(counting, "in_cache_folder", lambda *kernel: False)
     monkeypatch.setattr(counting, "forks", lambda processes: processes >= 2)
 
@@ -126,6 +126,28 @@ def test_counts_past_the_bounds_or_not_estimated_are_not_run_in_python_on_two_pr
     assert big.states > policy.PLAIN_BESIDE_POSITIONS and not policy.counts_in_python_beside(big, allowance)
     small = _plan("5x6", False, machine.PlainAllowance(machine.PLAIN_SEARCH_POSITIONS))  # 30 squares: no estimate
     assert small.states is None and not policy.counts_in_python_beside(small, allowance)
+
+
+@linux
+def test_a_count_searched_in_python_on_two_processes_never_readies_numba(cold, monkeypatch):
+    # readying numba while the kernel compiles serves a count that will load it; this one stops the compiling
+    import subprocess
+
+    from chesstours import count as count_module
+
+    monkeypatch.setattr(machine, "compiled_below", lambda *args: False)  # the kernels not loaded here
+    monkeypatch.setattr(machine, "cores", lambda: 2)
+    compiling = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # stands for the compiler
+    monkeypatch.setattr(count_module, "compiled_beside", lambda module, kernels, call: contextlib.nullcontext(compiling))
+    monkeypatch.setattr(count_module, "READY_NUMBA_POSITIONS", 1)  # every count estimated past it
+    readied: list[bool] = []
+    monkeypatch.setattr(count_module, "ready_numba", lambda: readied.append(True))
+    try:
+        c = count_module.count_tours("6x6", closed=True, method="backtrack")
+    finally:
+        machine.stop_compiling(compiling)
+    assert (c.undirected, c.extra["plain_processes"], readied) == (9_862, 2, [])
+    assert compiling.returncode not in (0, None)  # the count stopped it: it searched in Python alone
 
 
 @linux

@@ -89,11 +89,14 @@ COLD_SEARCH_POSITIONS = 500_000
 COLD_TURN_STATES = 1_000_000
 #: A count by backtracking estimated past this many positions, whose kernel compiles in another process
 #: while the search starts in plain Python, has numba ready its compiler in this process at once: the
-#: kernel's first load does that anyway (some 0.8 s: importing numba, then its registries of typed
+#: kernel's first load does that anyway (0.25 s here: importing numba, then its registries of typed
 #: operations), and doing it while the other process compiles costs the count only what Python would have
-#: searched meanwhile (some half a million positions, hundredths of a second in the kernel) instead of a
-#: pause of that length once the kernel is in the cache.
-READY_NUMBA_POSITIONS = 5_000_000
+#: searched meanwhile (some quarter of a million positions, hundredths of a second in the kernel) instead of a
+#: pause of that length once the kernel is in the cache (not a count that searches in Python on two processes,
+#: which never loads the kernel: :data:`PLAIN_BESIDE_POSITIONS`). On an empty cache, ``count 4x9 --method
+#: backtrack`` (estimated at 4.1 million) answers in 1.36 s instead of 1.63 with five million here, and
+#: ``count 6x6 --start c1 --method backtrack`` (3.1 million) in 1.33 s instead of 1.58 (three runs each).
+READY_NUMBA_POSITIONS = 2_000_000
 #: A count by backtracking whose search kernel is not compiled, estimated at :data:`PLAIN_BESIDE_FROM` to
 #: :data:`PLAIN_BESIDE_POSITIONS` positions, runs wholly in plain Python on two processes
 #: (:func:`chesstours.backtrack.run_tasks_beside`), the kernel's compiling stopped: Python searches some 0.85
