@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from . import policy
 from .arguments import check_limits, prepare_query, query_json
 from .backtrack import TaskResult, closed_tasks, open_tasks, run_tasks, run_tasks_beside, split_tasks
-from .backtrack.search import COUNT_KERNEL, PROBE_KERNEL
+from .backtrack.search import COUNT_KERNEL
 from .backtrack.where import TourProperty, parse_where
 from .board import Board, Holes
 from .errors import InvalidArgument, LimitReached
@@ -187,16 +187,17 @@ def count_tours(
     t0 = time.perf_counter()
     plain = policy.plain_allowance(board, counting=True)  # the plan's probes and the count share it
     estimates = policy.searches_after_estimate(board, piece, s, e, closed, method, spill_dir, plain, workers)
-    if plain is not None and estimates and in_cache_folder(*COUNT_KERNEL) and in_cache_folder(*PROBE_KERNEL):
-        # a search its estimate foresees past the allowance runs compiled anyway: with its kernel and the probes'
-        # in the compile cache, the probes after the first few run compiled too, which costs less than in plain
-        # Python; a search foreseen within the allowance never loads numba
+    if plain is not None and estimates and in_cache_folder(*COUNT_KERNEL):
+        # a search its estimate foresees past the allowance runs compiled anyway: with its kernel in the compile
+        # cache, the probes after the first few run compiled too, which costs less than in plain Python once
+        # their kernel is cached (the process that compiled the count's kernel compiles it next; where it was
+        # stopped first, this count compiles it, once: compiled beside the probes in Python, it would be stopped
+        # with this count, as on the first run, and every later count would probe in Python); a search foreseen
+        # within the allowance never loads numba
         plain.cached = True
     # an empty compile cache: the count's kernel compiles in another process (started before this one loads
-    # numba) while the estimate's probes run in Python, then the probes' kernel; with the count's kernel
-    # cached and not the probes', that process compiles theirs for the counts that follow (the process that
-    # compiled the count's kernel compiles it next, and may have been stopped first)
-    compiles = (COUNT_KERNEL, PROBE_KERNEL) if estimates else None
+    # numba) while the estimate's probes run in Python
+    compiles = (COUNT_KERNEL,) if estimates else None
     with compiled_beside("chesstours.backtrack.search", compiles, policy.COUNT_FIRST) as warming:
         plan = policy.plan_count(board, piece, s, e, closed, method, time_limit=time_limit, node_limit=node_limit,
                                  workers=workers, spill_dir=spill_dir, plain=plain)

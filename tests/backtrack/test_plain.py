@@ -218,9 +218,9 @@ def test_an_estimate_of_few_probes_runs_them_all_in_python_on_an_allowance_of_it
 
 
 @pytest.mark.parametrize("cached", [(), ("kernel.advance_count",), ("kernel.advance_count", "kernel.probe")])
-def test_a_count_probes_in_the_kernel_once_its_kernels_are_in_the_compile_cache(monkeypatch, cached):
+def test_a_count_probes_in_the_kernel_once_its_kernel_is_in_the_compile_cache(monkeypatch, cached):
     # the probes' kernel compiles after the count's kernel in the process that compiles that one; where that
-    # process was stopped first, the next count has it compiled beside its probes, which run in plain Python
+    # process was stopped first, the count compiles it (once) rather than probe in plain Python on every run
     import chesstours.count as count_module
 
     monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)  # a fresh process ...
@@ -230,7 +230,7 @@ def test_a_count_probes_in_the_kernel_once_its_kernels_are_in_the_compile_cache(
     monkeypatch.setattr(counting, "_cold_frontier_first", lambda *args: None)
     in_python, in_kernel = _spy(monkeypatch, python), _spy(monkeypatch, compiled)
     assert ct.count_tours("6x6", start="a1").directed == 524_486
-    if len(cached) == 2:  # the first tasks' probes foresee a search past the allowance: the rest run in the kernel
+    if cached:  # the first tasks' probes foresee a search past the allowance: the rest run in the kernel
         assert 0 < len(in_python) <= LOOK_AFTER_TASKS and in_kernel
     else:
         assert in_python and not in_kernel
