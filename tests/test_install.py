@@ -181,19 +181,21 @@ def test_a_wait_for_one_kernel_ends_when_it_is_in_the_cache_though_its_process_c
 def test_the_cache_folder_is_read_as_numba_reads_it(tmp_path):
     # in_cache_folder works out numba's file names to spare loading numba; numba's own cache object knows them
     code = ("import os\nfrom chesstours import machine\n"
-            "from chesstours.backtrack.search import SEARCH_KERNEL, PROBE_KERNEL, warm\n"
+            "from chesstours.backtrack.search import SEARCH_KERNEL, COUNT_KERNEL, PROBE_KERNEL, warm\n"
             "from chesstours.backtrack import kernel\n"
             "def numba_has(k):\n"
             "    return os.path.exists(k._cache._cache_file._index_path)\n"
             "def both():\n"
             "    return [(machine.in_cache_folder(*SEARCH_KERNEL), numba_has(kernel.advance)),\n"
+            "            (machine.in_cache_folder(*COUNT_KERNEL), numba_has(kernel.advance_count)),\n"
             "            (machine.in_cache_folder(*PROBE_KERNEL), numba_has(kernel.probe))]\n"
             "print(both()); warm(); print(both())\n")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stderr
-    # warm() compiles the search kernel, then the probes' kernel (for the counts that follow)
-    assert out.stdout.split("\n")[:2] == ["[(False, False), (False, False)]", "[(True, True), (True, True)]"]
+    # warm() compiles the search kernel, then the probes' kernel and the count's (for the queries that follow)
+    assert out.stdout.split("\n")[:2] == ["[(False, False), (False, False), (False, False)]",
+                                          "[(True, True), (True, True), (True, True)]"]
 
 
 @pytest.mark.parametrize("compiler", [True, False])

@@ -183,10 +183,11 @@ class Board:
     def names(self, squares: Iterable[int]) -> list[str]:
         """Algebraic names of many squares: from a table of every square's name on a board of at most
         :data:`NAMED_SQUARES` squares (a listing names thousands of tours of one board: 3 microseconds a tour
-        of 6x6 where numpy took 20), vectorised on larger ones."""
+        of 6x6 where numpy took 28), vectorised on larger ones."""
         if self.size <= NAMED_SQUARES:
             table = self._square_names
-            return [table[v] for v in (squares.tolist() if isinstance(squares, np.ndarray) else squares)]
+            listed = np.asarray(squares, dtype=np.int64).tolist() if isinstance(squares, np.ndarray) else squares
+            return [table[v] for v in listed]
         squares = np.asarray(squares if isinstance(squares, (np.ndarray, list, tuple)) else list(squares),
                              dtype=np.int64)
         if squares.size == 0:

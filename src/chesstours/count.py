@@ -209,7 +209,8 @@ def count_tours(
                     and not policy.counts_in_python_beside(plan, plain, node_limit, workers)):
                 # a search that outlasts the compiling by far: numba readies its compiler here now, while the
                 # other process compiles, not once the kernel is cached (see READY_NUMBA_POSITIONS); a count that
-                # searches in Python on two processes never loads the kernel
+                # searches in Python on two processes never loads the kernel (with the bounds as they are, none is
+                # estimated past READY_NUMBA_POSITIONS: the test holds this to the policy, not to the numbers)
                 ready_numba()
         elif plan.method == "backtrack":
             # the kernel is in the cache when that process has compiled it (if it failed, the kernel compiles here)

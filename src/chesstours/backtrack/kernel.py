@@ -99,13 +99,15 @@ def _advance_kernel(name, listing):
 
         Returns 0 (a tour is on the stack), 1 (search exhausted) or 2 (budget spent). ``advance_count``
         takes the same arguments and searches in the fixed order, never stopping at a tour (``order`` and
-        ``stop_at_tour`` are not read).
+        ``stop_at_tour`` are not read); it is not called with a tour left on the stack (its flag in ``regs``
+        is not read either: :meth:`chesstours.backtrack.search.Search.run` calls ``advance`` then).
 
         The helpers the other kernels call (``_visit``, ``_unvisit``, ``_links``) are written out here, and
         the candidates' order too (as :func:`chesstours.backtrack.plain.order_candidates` makes it for the
         first square): numba inlines a function into each place that calls it, in its own front end, and the
-        first search on an empty compile cache compiled this kernel in 0.97 s with them, 0.83 s so (medians;
-        the search runs as fast: docs/benchmarks.md).
+        first search on an empty compile cache compiled this kernel in 0.97 s with them, 0.83 s so (medians
+        of that first search, set-up included, on a slower day than the figures above; the search runs as
+        fast: docs/benchmarks.md).
         """
         depth = regs[REG_DEPTH]
         base = regs[REG_BASE]

@@ -278,7 +278,8 @@ def advance(table, near, visited, degree, stack_square, stack_next, stack_count,
     return code
 
 
-#: The kernel's ``advance_count``, called with the fixed order and no stop at a tour: :func:`advance` serves.
+#: The kernel's ``advance_count``, called with the fixed order, no stop at a tour and none left on the stack:
+#: :func:`advance` serves.
 advance_count = advance
 
 

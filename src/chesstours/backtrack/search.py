@@ -169,7 +169,8 @@ class Search:
         self.stack_forced = np.full(n, -1, dtype=np.int32)
         self.plain = plain
         # Setting up costs O(N K^2) once per search: with an allowance (a small board) it is done in
-        # Python even when the allowance is spent, so that only ``advance`` and ``probe`` are ever compiled.
+        # Python even when the allowance is spent, so that only ``advance``, ``advance_count`` and ``probe`` are
+        # ever compiled.
         # The first square's K candidates are ordered in Python always (the search kernel orders the others).
         kernel = plain_kernels if plain is not None else _kernel()
         self.near = kernel.neighbour_bits(self.table)

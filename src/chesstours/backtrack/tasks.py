@@ -202,7 +202,7 @@ NODES_PER_SECOND = 25_000_000
 #: left of its query's allowance, when that query has one (its kernels are neither loaded nor compiled yet):
 #: a second or two of Python (1.5 to 4.5 microseconds a square) against about three to compile the probes.
 PLAIN_PROBE_SQUARES = 500_000
-#: Tasks whose probes run in plain Python before an estimate with its search kernel cached tells whether the
+#: Tasks whose probes run in plain Python before an estimate with the count's kernel cached tells whether the
 #: search will outrun its allowance (:func:`estimate_nodes`).
 LOOK_AFTER_TASKS = 4
 
@@ -211,14 +211,14 @@ def estimate_nodes(board: Board, piece: Leaper, tasks: list[Task], probes: int =
                    plain: PlainAllowance | None = None) -> float:
     """Estimated positions an exhaustive search of ``tasks`` visits (Knuth's random probes; ``plain``: as
     :class:`Search`'s, except that probes of at most :data:`PLAIN_PROBE_SQUARES` squares in all run in
-    plain Python on an allowance of their own). Where the search kernel is cached (``plain.cached``), the
+    plain Python on an allowance of their own). Where the count's kernel is cached (``plain.cached``), the
     probes of the tasks after the first :data:`LOOK_AFTER_TASKS` run in it once the estimate so far foresees
     more positions than ``plain`` has left: the search will load it anyway (probes past that bound run in it
     from the start)."""
     table = move_table(board, piece)
     holes = board.hole_mask if board.holes else None
     each = max(50, probes // max(1, len(tasks)))
-    query = plain if plain is not None and plain.cached else None  # the search kernel cached
+    query = plain if plain is not None and plain.cached else None  # the count's kernel cached
     own = plain is not None and plain.positions > 0 and each * len(tasks) * board.free_count <= PLAIN_PROBE_SQUARES
     if own:
         plain = PlainAllowance(PLAIN_PROBE_SQUARES)

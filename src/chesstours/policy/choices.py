@@ -97,7 +97,7 @@ COLD_TURN_STATES = 1_000_000
 #: backtrack`` (estimated at 4.1 million) answers in 1.36 s instead of 1.63 with five million here, and
 #: ``count 6x6 --start c1 --method backtrack`` (3.1 million) in 1.33 s instead of 1.58 (three runs each).
 READY_NUMBA_POSITIONS = 2_000_000
-#: A count by backtracking whose search kernel is not compiled, estimated at :data:`PLAIN_BESIDE_FROM` to
+#: A count by backtracking whose kernel is not compiled, estimated at :data:`PLAIN_BESIDE_FROM` to
 #: :data:`PLAIN_BESIDE_POSITIONS` positions, runs wholly in plain Python on two processes
 #: (:func:`chesstours.backtrack.run_tasks_beside`), the kernel's compiling stopped: Python searches some 0.85
 #: million positions a second a core, and the kernel takes over a second to compile (the count cannot run on
@@ -116,12 +116,12 @@ PLAIN_BESIDE_MARGIN = 2
 #: On an empty compile cache ``auto`` counts by the frontier method in plain Python without estimating
 #: backtracking first where that method's forecast is at most this many states: the estimate's probes, in
 #: Python too, took 0.2 to 0.3 s of such a count (6x6 closed, forecast 260 thousand states, 37,680 extended;
-#: 5x7 open, 169 thousand), and a second process started compiling the search kernel beside them. The
+#: 5x7 open, 169 thousand), and a second process started compiling the count's kernel beside them. The
 #: counts it takes were counted by that method after the estimate already (backtracking estimated past
 #: :data:`COLD_SEARCH_POSITIONS`), except those with a search so small that either way takes a moment
 #: (3x11 open: 148 thousand positions, a forecast of 659 states).
 COLD_FRONTIER_STATES = 300_000
-#: ... and, with the search kernel not in the compile cache, up to this many states where the count does not fold
+#: ... and, with the count's kernel not in the compile cache, up to this many states where the count does not fold
 #: mirror pairs (an end given, or holes the mirror does not keep): the same forecast, since it reads the width
 #: alone, but the end or the holes cut the states about as much as the mirror would, and backtracking as much
 #: less. 6x6 open extends 1.43 million states over every start, folded; from a1 0.86 million (backtracking:
