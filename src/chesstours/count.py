@@ -201,12 +201,13 @@ def count_tours(
     with compiled_beside("chesstours.backtrack.search", compiles, policy.COUNT_FIRST) as warming:
         plan = policy.plan_count(board, piece, s, e, closed, method, time_limit=time_limit, node_limit=node_limit,
                                  workers=workers, spill_dir=spill_dir, plain=plain)
+        # sooner in Python on two processes than the kernel compiles (decided once, here, for the whole count)
+        beside = policy.counts_in_python_beside(plan, plain, node_limit, workers)
         if plan.method == "backtrack" and warming is not None and plain is not None:
             # the search goes on in Python while the kernel compiles there, and in the kernel once it is in the
             # cache: a search over before then never waits for it
             plain.compile_with(warming)
-            if (plan.states is not None and plan.states > READY_NUMBA_POSITIONS
-                    and not policy.counts_in_python_beside(plan, plain, node_limit, workers)):
+            if plan.states is not None and plan.states > READY_NUMBA_POSITIONS and not beside:
                 # a search that outlasts the compiling by far: numba readies its compiler here now, while the
                 # other process compiles, not once the kernel is cached (see READY_NUMBA_POSITIONS); a count that
                 # searches in Python on two processes never loads the kernel (with the bounds as they are, none is
@@ -228,8 +229,7 @@ def count_tours(
     tasks = closed_tasks(board, piece, s, e) if closed else open_tasks(board, piece, s, e, pairs=True)
     tasks = split_tasks(board, piece, tasks)
     try:
-        if policy.counts_in_python_beside(plan, plain, node_limit, workers):
-            # sooner in Python on two processes than the kernel compiles: its compiling stops, and leaves them a core
+        if beside:  # the kernel's compiling stops, and leaves the two processes a core each
             assert plain is not None and plan.states is not None
             plain.in_python(int(policy.PLAIN_BESIDE_MARGIN * plan.states / 2))
             result = run_tasks_beside(board, piece, tasks, time_limit=left, progress=progress, plain=plain)

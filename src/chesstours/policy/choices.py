@@ -240,11 +240,9 @@ def plain_allowance(board: Board, counting: bool = False) -> PlainAllowance | No
     (``counting``: :data:`~chesstours.backtrack.search.COUNT_KERNEL`) first where the query counts, the
     search kernel first where it lists tours or looks for one.
     """
-    if counting:
-        return _plain_allowance(board.free_count, kernels="chesstours.backtrack.kernel",
-                                compiles="chesstours.backtrack.search", kernel=COUNT_KERNEL, call=COUNT_FIRST)
+    kernel, call = (COUNT_KERNEL, COUNT_FIRST) if counting else (SEARCH_KERNEL, "warm()")
     return _plain_allowance(board.free_count, kernels="chesstours.backtrack.kernel",
-                            compiles="chesstours.backtrack.search", kernel=SEARCH_KERNEL)
+                            compiles="chesstours.backtrack.search", kernel=kernel, call=call)
 
 
 #: How a count has the kernels of backtracking compiled in another process: the count's kernel first
