@@ -197,8 +197,8 @@ def count_tours(
         plain.cached = True
     # an empty compile cache: the count's kernel compiles in another process (started before this one loads
     # numba) while the estimate's probes run in Python
-    compiles = (COUNT_KERNEL,) if estimates else None
-    with compiled_beside("chesstours.backtrack.search", compiles, policy.COUNT_FIRST) as warming:
+    with compiled_beside("chesstours.backtrack.search", COUNT_KERNEL if estimates else None,
+                         policy.COUNT_FIRST) as warming:
         plan = policy.plan_count(board, piece, s, e, closed, method, time_limit=time_limit, node_limit=node_limit,
                                  workers=workers, spill_dir=spill_dir, plain=plain)
         # sooner in Python on two processes than the kernel compiles (decided once, here, for the whole count)

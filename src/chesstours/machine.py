@@ -28,7 +28,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -526,22 +526,20 @@ def stop_compiling(process: Compiling | None) -> None:
         process.wait()
 
 
-def compile_unless_cached(module: str, kernels: Sequence[tuple[str, str]], call: str = "warm()") -> Compiling | None:
+def compile_unless_cached(module: str, kernel: tuple[str, str], call: str = "warm()") -> Compiling | None:
     """Start compiling the kernels of ``module`` in a second process (:func:`compile_in_background`, by ``call``)
-    unless ``kernels`` (some of them: each its source file and name, as :func:`in_cache_folder` takes them, which
-    needs no numba) are all in the compile cache; the process, or None."""
-    cached = all(in_cache_folder(*kernel) for kernel in kernels)
-    return None if cached else compile_in_background(module, call)
+    unless ``kernel`` (one of them: its source file and name, as :func:`in_cache_folder` takes them, which needs
+    no numba) is in the compile cache; the process, or None."""
+    return None if in_cache_folder(*kernel) else compile_in_background(module, call)
 
 
 @contextlib.contextmanager
-def compiled_beside(module: str, kernels: Sequence[tuple[str, str]] | None,
-                    call: str = "warm()") -> Iterator[Compiling | None]:
+def compiled_beside(module: str, kernel: tuple[str, str] | None, call: str = "warm()") -> Iterator[Compiling | None]:
     """Compile the kernels of ``module`` in a second process (by ``call``) while the ``with`` body runs, unless
-    ``kernels`` are in the compile cache (:func:`compile_unless_cached`); None: none is needed. Gives the process (or
+    ``kernel`` is in the compile cache (:func:`compile_unless_cached`); None: none is needed. Gives the process (or
     None) to :func:`await_compiled` before the body needs the kernels, and stops it on the way out, however
     the body ends, unless the body handed it to an allowance (:meth:`PlainAllowance.compile_with`)."""
-    process = None if kernels is None else compile_unless_cached(module, kernels, call)
+    process = None if kernel is None else compile_unless_cached(module, kernel, call)
     try:
         yield process
     finally:

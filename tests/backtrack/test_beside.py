@@ -138,7 +138,7 @@ def test_a_count_searched_in_python_on_two_processes_never_readies_numba(cold, m
     monkeypatch.setattr(machine, "compiled_below", lambda *args: False)  # the kernels not loaded here
     monkeypatch.setattr(machine, "cores", lambda: 2)
     compiling = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # stands for the compiler
-    monkeypatch.setattr(count_module, "compiled_beside", lambda module, kernels, call: contextlib.nullcontext(compiling))
+    monkeypatch.setattr(count_module, "compiled_beside", lambda module, kernel, call: contextlib.nullcontext(compiling))
     monkeypatch.setattr(count_module, "READY_NUMBA_POSITIONS", 1)  # every count estimated past it
     readied: list[bool] = []
     monkeypatch.setattr(count_module, "ready_numba", lambda: readied.append(True))

@@ -285,7 +285,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
             raise
     # an empty compile cache: the join's kernels compile in another process while the halves are swept (the
     # allowance's process, where there is one)
-    with compiled_beside(JOIN_MODULE, None if allowance is not None else (JOIN_KERNEL,)) as warming:
+    with compiled_beside(JOIN_MODULE, None if allowance is not None else JOIN_KERNEL) as warming:
         for sweep, phase in zip(sweeps, ("left half", "right half")):
             # the second half is swept beside the states of the first
             held = sum(a.nbytes for r in runs for x in r.states for a in x if not isinstance(a, Spilled))

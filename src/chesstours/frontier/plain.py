@@ -699,7 +699,7 @@ class FrontierAllowance:
             self.stopped = True
         if self.then and (self.stopped or self.states + pending > PLAIN_STATES):
             for module, kernel in self.then:
-                process = compile_unless_cached(module, (kernel,))
+                process = compile_unless_cached(module, kernel)
                 if process is not None:
                     self.later.append(process)
             self.then = []
