@@ -22,7 +22,7 @@ PACKAGE = Path(chesstours.__file__).parent
 def _run(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
     # A walk of more squares than plain Python takes on (policy.WALK_COMPILED_ABOVE) compiles a kernel.
     code = ("import os, chesstours as ct; n = ct.count_tours('4x5', start='a1', method='backtrack').directed; "
-            "ct.find_tour('70x70', start='a1', method='warnsdorff'); print(n, os.environ['NUMBA_CACHE_DIR'])")
+            "ct.find_tour('70x70', start='a1', method='warnsdorff'); print(n, os.environ.get('NUMBA_CACHE_DIR', 'none'))")
     clean = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
     return subprocess.run([sys.executable, "-c", code], env={**clean, **env}, capture_output=True, text=True,
                           timeout=300, cwd=tmp_path)
@@ -43,6 +43,38 @@ def test_a_home_that_cannot_be_written_falls_back_to_the_temporary_folder(tmp_pa
     assert out.returncode == 0, out.stderr
     count, folder = out.stdout.split()
     assert count == "32" and folder.startswith(str(tmp_path / "tmp")) and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("planted", ["writable by all", "another user's"])
+def test_a_cache_folder_planted_in_the_temporary_folder_is_never_taken(tmp_path, planted):
+    """numba unpickles what its cache folder holds: a folder another user made or may write is refused."""
+    if planted == "another user's" and os.getuid() != 0:
+        pytest.skip("only root can make a folder that another user owns")
+    home = tmp_path / "home"
+    home.write_text("a file where the home folder should be: nothing can be made under it")
+    folder = tmp_path / "tmp" / f"chesstours-{os.getuid()}" / "numba"
+    folder.mkdir(parents=True)
+    (folder / "planted.nbi").write_bytes(b"not numba's")
+    if planted == "writable by all":
+        folder.parent.chmod(0o777)
+    else:
+        os.chown(folder.parent, 12345, 12345)
+        os.chown(folder, 12345, 12345)
+    out = _run(tmp_path, {"HOME": str(home), "TMPDIR": str(tmp_path / "tmp")})
+    assert out.returncode == 0, out.stderr
+    count, folder_used = out.stdout.split()
+    assert count == "32" and folder_used == "none"
+    assert [p.name for p in folder.iterdir()] == ["planted.nbi"]
+
+
+def test_the_fallback_cache_folder_is_made_private(tmp_path):
+    home = tmp_path / "home"
+    home.write_text("a file where the home folder should be")
+    (tmp_path / "tmp").mkdir()
+    out = _run(tmp_path, {"HOME": str(home), "TMPDIR": str(tmp_path / "tmp")})
+    private = tmp_path / "tmp" / f"chesstours-{os.getuid()}"
+    assert out.returncode == 0 and oct(private.stat().st_mode & 0o777) == "0o700"
+    assert oct((private / "numba").stat().st_mode & 0o777) == "0o700"
 
 
 def test_nothing_compiled_is_written_into_the_package(tmp_path):

@@ -269,6 +269,20 @@ def test_the_command_line_counts_and_lists_in_tasks(capsys, tmp_path):
     assert code == 0 and len(out.splitlines()) == 56 and all(line.split()[-1] == "e5" for line in out.splitlines())
 
 
+@pytest.mark.parametrize("entry", [{"00": {"count": 1000000, "nodes": 0}}, {"-1": {"count": 1, "nodes": 0}}])
+def test_a_finished_checkpoint_with_an_entry_added_is_refused_and_changes_no_count(capsys, tmp_path, entry):
+    path = tmp_path / "c.json"
+    args = ["count", "5x5", "--method", "backtrack", "--jobs", "1", "--checkpoint", str(path), "--json",
+            "--no-progress"]
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and json.loads(out)["directed"] == 1728
+    data = json.loads(path.read_text())
+    data["done"].update(entry)
+    path.write_text(json.dumps(data))
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == "" and "was altered" in err and len(err.strip().splitlines()) == 1
+
+
 def test_a_plan_in_tasks_lists_every_task(capsys):
     code, out, _ = run(capsys, "count", "6x6", "--jobs", "2", "--plan", "--json")
     plan = json.loads(out)

@@ -217,3 +217,26 @@ def test_the_tours_a_listing_finds_pass_the_quick_check_and_a_broken_one_is_name
     assert not tour_module._a_short_tour(board, KNIGHT, broken, True)
     sentence, step = tour_module.first_problem(board, KNIGHT, np.asarray(broken), True)
     assert step == 3 and "is not a knight move" in sentence
+
+
+@pytest.mark.parametrize("shift, dtype", [(2**32, np.int64), (-(2**32), np.int64), (2**32, np.uint64)])
+def test_squares_that_an_int32_cannot_hold_are_refused_not_wrapped_onto_the_board(shift, dtype):
+    good = find_tour("5x5", start="a1").path.astype(np.int64)
+    with pytest.raises(InvalidTour, match="is not on any board"):
+        Tour(Board(5, 5), KNIGHT, (good + shift).astype(dtype))
+
+
+@given(st.lists(st.integers(min_value=-(2**70), max_value=2**70), min_size=1, max_size=30))
+def test_a_path_of_any_integers_keeps_its_values_or_is_refused(values):
+    try:
+        t = Tour(Board(6, 6), KNIGHT, values)
+    except InvalidTour:
+        assert any(not -(2**31) <= v < 2**31 for v in values)
+    else:
+        assert t.path.tolist() == values
+
+
+@pytest.mark.parametrize("path", [[0.0, 7.0], [True, False], [0, 7.5], "a1"])
+def test_a_json_path_of_floats_or_booleans_is_not_a_tour(path):
+    with pytest.raises(InvalidTour):
+        Tour.from_dict({"board": "3x4", "path": path})

@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -239,9 +240,22 @@ def compiled_below(squares: int, plain_up_to: int, kernels: str | None = None) -
     return _compiled_only or squares > plain_up_to or (kernels is not None and kernels_loaded(kernels))
 
 
-def _writable(folder: Path) -> bool:
+def _own_folder(folder: Path, top: Path) -> bool:
+    """Whether ``folder`` is a folder this user may keep compiled code in: it and every folder between it and
+    ``top`` (made here with mode 0700 where missing) are real folders (no links), owned by this user and
+    writable by no one else. numba unpickles what its cache folder holds, so a folder that another user made
+    or may write could make this process run their code."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        top.parent.mkdir(parents=True, exist_ok=True)
+        for part in (top, *reversed(folder.relative_to(top).parents[:-1]), folder):
+            part.mkdir(mode=0o700, exist_ok=True)
+        uid = os.getuid() if hasattr(os, "getuid") else None
+        for part in (folder, *folder.parents):
+            info = os.lstat(part)
+            if not stat.S_ISDIR(info.st_mode) or (uid is not None and (info.st_uid != uid or info.st_mode & 0o022)):
+                return False
+            if part == top:
+                break
         probe = tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-")
         probe.close()
         return True
@@ -258,6 +272,7 @@ def compile_cache_dir() -> str | None:
     that cannot be written. The first import of chesstours sets it for numba,
     so a read-only install or home compiles in memory at worst (None: no
     folder could be written), and uninstalling leaves nothing in site-packages.
+    A folder that another user owns or may write is never taken (:func:`_own_folder`).
     """
     if os.environ.get("NUMBA_CACHE_DIR"):
         return os.environ["NUMBA_CACHE_DIR"]
@@ -268,8 +283,9 @@ def compile_cache_dir() -> str | None:
     else:
         base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     user = getattr(os, "getuid", lambda: "user")()
-    for folder in (base / "chesstours" / "numba", Path(tempfile.gettempdir()) / f"chesstours-{user}" / "numba"):
-        if _writable(folder):
+    private = Path(tempfile.gettempdir()) / f"chesstours-{user}"
+    for folder, top in ((base / "chesstours" / "numba", base / "chesstours"), (private / "numba", private)):
+        if _own_folder(folder, top):
             return str(folder)
     return None
 

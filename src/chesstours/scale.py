@@ -141,8 +141,8 @@ def count_spread(board: Board, piece: Leaper, s: int | None, e: int | None, clos
         result.tasks_done += 1
         result.seconds = time.perf_counter() - t0
 
-    return _tally_tasks(job, jobs, spread, fingerprint, result, add, t0, deadline, progress,
-                        kept=lambda r: {k: int(r[k]) for k in ("count", "both", "nodes") if k in r})
+    fields = ("count", "both", "nodes") if where is not None else ("count", "nodes")
+    return _tally_tasks(job, jobs, spread, fingerprint, result, add, t0, deadline, progress, fields)
 
 
 def count_parts_spread(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, spread: Spread,
@@ -184,21 +184,22 @@ def count_parts_spread(board: Board, piece: Leaper, s: int | None, e: int | None
         result.tasks_done += 1
         result.seconds = time.perf_counter() - t0
 
-    return _tally_tasks(count_part, jobs, spread, fingerprint, result, add, t0, deadline, progress)
+    return _tally_tasks(count_part, jobs, spread, fingerprint, result, add, t0, deadline, progress,
+                        ("count", "states", "max_states", "peak_bytes"))
 
 
 def _tally_tasks(fn: Callable[[Any], dict[str, Any]], jobs: list[Any], spread: Spread, fingerprint: dict[str, Any],
                  result: TaskResult, add: Callable[[int, dict[str, Any]], None], t0: float, deadline: float | None,
-                 progress: Callable[[TaskResult], None] | None,
-                 kept: Callable[[dict[str, Any]], dict[str, Any]] = dict) -> TaskResult:
+                 progress: Callable[[TaskResult], None] | None, fields: tuple[str, ...]) -> TaskResult:
     """Run ``fn`` over ``jobs`` where ``spread`` says, ``add`` each result into ``result``, and record it.
 
     Tasks the checkpoint holds are added from it and not run again; each
-    finished task's ``kept(r)`` is recorded. At the time limit ``complete`` is
+    finished task's ``fields`` are recorded. At the time limit ``complete`` is
     False (``stopped_by`` says why); a KeyboardInterrupt carries ``result`` in
     its ``partial``.
     """
-    book = Checkpoint(spread.checkpoint, fingerprint) if spread.checkpoint is not None else None
+    book = None if spread.checkpoint is None else Checkpoint(spread.checkpoint, fingerprint, tasks=len(jobs),
+                                                                 fields=fields)
     with book if book is not None else nullcontext():
         for i, r in (book.done if book is not None else {}).items():
             add(i, r)
@@ -207,7 +208,7 @@ def _tally_tasks(fn: Callable[[Any], dict[str, Any]], jobs: list[Any], spread: S
                                      skip=book.done if book is not None else (), deadline=deadline):
                 add(i, r)
                 if book is not None:
-                    book.record(i, kept(r))
+                    book.record(i, r)
                 if progress is not None:
                     progress(result)
         except KeyboardInterrupt as exc:

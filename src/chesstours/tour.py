@@ -31,7 +31,7 @@ from .board import Board, number_grid, parse_file
 from .errors import ChessToursError, InvalidSquare
 from .pieces import KNIGHT, Leaper, move_table, parse_piece
 
-__all__ = ["Tour", "Drawable", "InvalidTour", "first_problem", "jsonable"]
+__all__ = ["Tour", "Drawable", "InvalidTour", "first_problem", "jsonable", "path_array"]
 
 _NAME_RE = re.compile(r"^([a-zA-Z]+)(\d+)$")
 
@@ -75,6 +75,49 @@ def _a_short_tour(board: Board, piece: Leaper, squares: list[int], closed: bool)
     if not all(v in leaps[u] for u, v in zip(squares, squares[1:])):
         return False
     return not closed or (n >= 2 and squares[0] in leaps[squares[-1]])
+
+
+def path_array(squares: Any) -> np.ndarray:
+    """The squares of a path as a contiguous ``int32`` array: the one reader of squares from a caller or a file.
+
+    Squares are whole numbers (not floats, not booleans) that an ``int32`` holds; a value that does not fit is
+    refused rather than cast, which would wrap it onto another square.
+
+    :raises InvalidTour: for anything else.
+
+    >>> path_array([0, 7, 2]).dtype
+    dtype('int32')
+    >>> path_array([0, 2**32])
+    Traceback (most recent call last):
+    ...
+    chesstours.tour.InvalidTour: Square 2 of the path (4294967296) is not on any board.
+    """
+    if isinstance(squares, np.ndarray):
+        array = squares
+    else:
+        items = list(squares)
+        if any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in items):
+            raise InvalidTour("The squares of a path are whole numbers.")
+        try:
+            array = np.array(items, dtype=np.int64) if items else np.zeros(0, dtype=np.int32)
+        except OverflowError:
+            array = np.array(items, dtype=object)
+    if array.dtype == object:
+        big = next(i for i, v in enumerate(array.tolist()) if not _INT32_MIN <= v <= _INT32_MAX)
+        raise InvalidTour(f"Square {big + 1} of the path ({array[big]}) is not on any board.", big)
+    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
+        raise InvalidTour("The squares of a path are whole numbers.")
+    if array.ndim != 1:
+        raise InvalidTour("A path is a one-dimensional list of squares.")
+    if array.dtype.itemsize > 4 or array.dtype == np.uint32:
+        outside = np.flatnonzero((array < _INT32_MIN) | (array > _INT32_MAX))
+        if outside.size:
+            i = int(outside[0])
+            raise InvalidTour(f"Square {i + 1} of the path ({int(array[i])}) is not on any board.", i)
+    return np.ascontiguousarray(array, dtype=np.int32)
+
+
+_INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
 
 
 def first_problem(board: Board, piece: Leaper, path: np.ndarray, closed: bool) -> tuple[str, int | None] | None:
@@ -207,7 +250,7 @@ class Tour:
     stats: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.path = np.ascontiguousarray(self.path, dtype=np.int32)
+        self.path = path_array(self.path)
 
     # -- construction --------------------------------------------------------
 
@@ -461,11 +504,13 @@ class Tour:
         else:
             piece = parse_piece(piece_spec)
         path = data["path"]
+        if not isinstance(path, list):
+            raise InvalidTour("A JSON tour's 'path' is a list of squares.")
         if path and isinstance(path[0], str):
-            squares = [board._square_of(s) for s in path]
+            squares: list[Any] = [board._square_of(s) if isinstance(s, str) else s for s in path]
         else:
-            squares = [int(s) for s in path]
-        return cls(board, piece, np.array(squares, dtype=np.int32), bool(data.get("closed", False)),
+            squares = path
+        return cls(board, piece, path_array(squares), bool(data.get("closed", False)),
                    str(data.get("method", "")), dict(data.get("stats", {})))
 
     def __repr__(self) -> str:

@@ -228,3 +228,15 @@ def test_a_profiled_run_still_prints_its_profile():
     done = subprocess.run([sys.executable, "-m", "cProfile", "-m", "chesstours", "exists", "5x5"],
                           capture_output=True, text=True, env=_env(), timeout=120)
     assert done.returncode == 0 and "function calls" in done.stdout
+
+
+@pytest.mark.parametrize("shift", [2**32, -(2**32)])
+def test_check_refuses_a_file_of_squares_shifted_past_an_int32(capsys, tmp_path, shift):
+    import numpy as np
+
+    from chesstours import find_tour
+
+    path = tmp_path / "t.npy"
+    np.save(path, find_tour("5x5", start="a1").path.astype(np.int64) + shift)
+    code, out, err = run(capsys, "check", str(path), "--board", "5x5")
+    assert code == 2 and out == "" and one_line(err) and "is not on any board" in err

@@ -83,19 +83,65 @@ def test_no_scheduler_at_an_address_is_one_sentence():
         list(run_tasks_on(square, [1], cluster="tcp://127.0.0.1:9"))
 
 
+def _book(path, fingerprint=None, every=1.0):
+    return Checkpoint(path, fingerprint or {"q": 1}, tasks=6, fields=("count", "nodes"), every=every)
+
+
 def test_a_checkpoint_keeps_results_and_refuses_another_run(tmp_path):
     path = tmp_path / "ck.json"
-    with Checkpoint(path, {"q": 1}, every=0) as ck:
-        ck.record(0, {"count": 3})
-        ck.record(5, {"count": 4})
-    assert Checkpoint(path, {"q": 1}).done == {0: {"count": 3}, 5: {"count": 4}}
+    with _book(path, every=0) as ck:
+        ck.record(0, {"count": 3, "nodes": 10, "seconds": 0.5})
+        ck.record(5, {"count": 4, "nodes": 12})
+    assert _book(path).done == {0: {"count": 3, "nodes": 10}, 5: {"count": 4, "nodes": 12}}
     assert json.loads(path.read_text())["fingerprint"] == {"q": 1}
     with pytest.raises(InvalidArgument, match="records another run"):
-        Checkpoint(path, {"q": 2})
+        _book(path, {"q": 2})
     path.write_text("not json")
     with pytest.raises(InvalidArgument, match="is not a chesstours checkpoint"):
-        Checkpoint(path, {"q": 1})
+        _book(path)
     assert [p.name for p in tmp_path.iterdir()] == ["ck.json"]  # no temporary file left behind
+
+
+def _altered(path, change):
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["done"].update({"3": {"count": 1000000, "nodes": 0}}), "was altered"),
+    (lambda d: d["done"]["0"].update({"count": 999}), "was altered"),
+    (lambda d: d.pop("digest"), "is not a chesstours checkpoint"),
+    (lambda d: d.update({"done": [], "digest": "0"}), "is not a chesstours checkpoint"),
+])
+def test_an_altered_checkpoint_is_refused(tmp_path, change, message):
+    path = tmp_path / "ck.json"
+    with _book(path, every=0) as ck:
+        ck.record(0, {"count": 3, "nodes": 10})
+    _altered(path, change)
+    with pytest.raises(InvalidArgument, match=message):
+        _book(path)
+
+
+@pytest.mark.parametrize("key, result, message", [
+    ("6", {"count": 1, "nodes": 1}, "names a task '6'"),
+    ("-1", {"count": 1, "nodes": 1}, "names a task '-1'"),
+    ("00", {"count": 1, "nodes": 1}, "names a task '00'"),
+    ("1", {"count": -5, "nodes": 1}, "not this run's"),
+    ("1", {"count": True, "nodes": 1}, "not this run's"),
+    ("1", {"count": 1.5, "nodes": 1}, "not this run's"),
+    ("1", {"count": 1}, "not this run's"),
+    ("1", [1, 2], "not this run's"),
+])
+def test_a_checkpoint_entry_that_is_not_one_of_the_runs_tasks_is_refused_even_with_its_digest(
+        tmp_path, key, result, message):
+    from chesstours.jobs.checkpoint import _digest
+
+    path = tmp_path / "ck.json"
+    done = {key: result}
+    path.write_text(json.dumps({"fingerprint": {"q": 1}, "done": done, "digest": _digest({"q": 1}, done)}))
+    with pytest.raises(InvalidArgument, match=message):
+        _book(path)
 
 
 def test_a_sample_extrapolates_within_its_error_bar():
