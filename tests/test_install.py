@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 import chesstours
-from chesstours import KNIGHT, Board, LimitReached, count_tours, machine
+from chesstours import KNIGHT, Board, LimitReached, count_tours
 from chesstours.frontier import frontier_count
+from chesstours.runtime import background, cache, engine
 
 PACKAGE = Path(chesstours.__file__).parent
 
@@ -94,8 +95,8 @@ WARMED = [
      "count_strip(3, 8, KNIGHT)\n",
      "(fk.expand, ft.sort_batch, ft.insert_run, ft.compact_into, ft.rehash, fk.finish_all)", 6),
     ("chesstours.frontier.join_kernel",
-     "from chesstours import machine\nfrom chesstours.frontier import frontier_count, join, join_kernel as jk\n"
-     "assert machine.in_cache_folder(*join.JOIN_KERNEL)  # the name it reads is numba's\n"
+     "from chesstours.runtime import background, cache, engine, processes\nfrom chesstours.frontier import frontier_count, join, join_kernel as jk\n"
+     "assert cache.in_cache_folder(*join.JOIN_KERNEL)  # the name it reads is numba's\n"
      "assert frontier_count(Board(6, 6), KNIGHT, True).how == 'meet in the middle'\n",
      "(jk.unfold_into, jk.hand_over, jk.read_into, jk.bucket_sizes, jk.scatter, jk.radix_sort, jk.run_table,\n"
      " jk.join_states)", 8),
@@ -128,15 +129,15 @@ def started(monkeypatch):
     from chesstours.frontier import kernel  # noqa: F401
 
     procs = []
-    compile_in_background = machine.compile_in_background
+    compile_in_background = background.compile_in_background
 
     def start(module, call="warm()"):
         procs.append((module, compile_in_background(module, call)))
         return procs[-1][1]
 
-    monkeypatch.setattr(machine, "in_cache_folder", lambda source, name: False)
-    monkeypatch.setattr(machine, "_forks_to_compile", lambda: False)
-    monkeypatch.setattr(machine, "compile_in_background", start)
+    monkeypatch.setattr(cache, "in_cache_folder", lambda source, name: False)
+    monkeypatch.setattr(background, "_forks_to_compile", lambda: False)
+    monkeypatch.setattr(background, "compile_in_background", start)
     return procs
 
 
@@ -168,17 +169,17 @@ def test_waiting_for_kernels_compiling_elsewhere_stops_at_the_deadline_or_at_the
     slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
         t0 = time.perf_counter()
-        machine.await_compiled(slow, deadline=t0 + 0.3)  # the job's deadline comes first
+        background.await_compiled(slow, deadline=t0 + 0.3)  # the job's deadline comes first
         assert 0.25 < time.perf_counter() - t0 < 5 and slow.poll() is None
-        monkeypatch.setattr(machine, "COMPILE_WAIT", 0.3)
+        monkeypatch.setattr(background, "COMPILE_WAIT", 0.3)
         t0 = time.perf_counter()
-        machine.await_compiled(slow)  # no deadline: the compile wait
+        background.await_compiled(slow)  # no deadline: the compile wait
         assert 0.25 < time.perf_counter() - t0 < 5 and slow.poll() is None
     finally:
-        machine.stop_compiling(slow)
+        background.stop_compiling(slow)
     assert slow.poll() is not None
     quick = subprocess.Popen([sys.executable, "-c", "pass"])
-    machine.await_compiled(quick, deadline=time.perf_counter() + 60)
+    background.await_compiled(quick, deadline=time.perf_counter() + 60)
     assert quick.returncode == 0  # waited for to its end
 
 
@@ -188,39 +189,39 @@ def test_a_wait_for_one_kernel_ends_when_it_is_in_the_cache_though_its_process_c
     wanted = (source, "kernels.first")
     slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
-        assert machine.compiling(slow) and machine.compiling(slow, wanted)
+        assert background.compiling(slow) and background.compiling(slow, wanted)
         t0 = time.perf_counter()
-        machine.await_compiled(slow, deadline=t0 + 0.3, kernel=wanted)  # not cached: waits to the deadline
+        background.await_compiled(slow, deadline=t0 + 0.3, kernel=wanted)  # not cached: waits to the deadline
         assert 0.25 < time.perf_counter() - t0 < 5
         # the index file numba writes last, where in_cache_folder looks for it
         folder = tmp_path / f"src_{hashlib.sha1(str(tmp_path / 'src').encode()).hexdigest()}"
         folder.mkdir()
         (folder / "kernels.first-12.py311.nbi").write_bytes(b"")
-        assert machine.in_cache_folder(*wanted)
-        assert not machine.compiling(slow, wanted) and machine.compiling(slow)  # still running, for later kernels
+        assert cache.in_cache_folder(*wanted)
+        assert not background.compiling(slow, wanted) and background.compiling(slow)  # still running, for later kernels
         t0 = time.perf_counter()
-        machine.await_compiled(slow, deadline=t0 + 20, kernel=wanted)
+        background.await_compiled(slow, deadline=t0 + 20, kernel=wanted)
         assert time.perf_counter() - t0 < 2 and slow.poll() is None  # at once, and the process goes on
-        allowance = machine.PlainAllowance(0, compiles="kernels", kernel=wanted)
+        allowance = engine.PlainAllowance(0, compiles="kernels", kernel=wanted)
         allowance.compile_with(slow)
         assert not allowance.lasts()  # the query goes on in its kernel
     finally:
-        machine.stop_compiling(slow)
-        machine._COMPILING.pop("kernels", None)
-    assert not machine.compiling(slow)
+        background.stop_compiling(slow)
+        background._COMPILING.pop("kernels", None)
+    assert not background.compiling(slow)
 
 
 def test_the_cache_folder_is_read_as_numba_reads_it(tmp_path):
     # in_cache_folder works out numba's file names to spare loading numba; numba's own cache object knows them
-    code = ("import os\nfrom chesstours import machine\n"
+    code = ("import os\nfrom chesstours.runtime import background, cache, engine, processes\n"
             "from chesstours.backtrack.search import SEARCH_KERNEL, COUNT_KERNEL, PROBE_KERNEL, warm\n"
             "from chesstours.backtrack import kernel\n"
             "def numba_has(k):\n"
             "    return os.path.exists(k._cache._cache_file._index_path)\n"
             "def both():\n"
-            "    return [(machine.in_cache_folder(*SEARCH_KERNEL), numba_has(kernel.advance)),\n"
-            "            (machine.in_cache_folder(*COUNT_KERNEL), numba_has(kernel.advance_count)),\n"
-            "            (machine.in_cache_folder(*PROBE_KERNEL), numba_has(kernel.probe))]\n"
+            "    return [(cache.in_cache_folder(*SEARCH_KERNEL), numba_has(kernel.advance)),\n"
+            "            (cache.in_cache_folder(*COUNT_KERNEL), numba_has(kernel.advance_count)),\n"
+            "            (cache.in_cache_folder(*PROBE_KERNEL), numba_has(kernel.probe))]\n"
             "print(both()); warm(); print(both())\n")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)
@@ -232,10 +233,10 @@ def test_the_cache_folder_is_read_as_numba_reads_it(tmp_path):
 
 @pytest.mark.parametrize("compiler", [True, False])
 def test_a_compiling_process_steps_back_to_the_lowest_priority_and_no_other(compiler):
-    env = {k: v for k, v in os.environ.items() if k != machine._COMPILER}
+    env = {k: v for k, v in os.environ.items() if k != background._COMPILER}
     if compiler:
-        env[machine._COMPILER] = "chesstours.backtrack.search"
-    script = ("import os; from chesstours.machine import lowest_priority\n"
+        env[background._COMPILER] = "chesstours.backtrack.search"
+    script = ("import os; from chesstours.runtime import lowest_priority\n"
               "before = os.getpriority(os.PRIO_PROCESS, 0); lowest_priority()\n"
               "print(before, os.getpriority(os.PRIO_PROCESS, 0))")
     done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True,

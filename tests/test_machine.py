@@ -7,7 +7,7 @@ import signal
 
 import pytest
 
-from chesstours import machine
+from chesstours.runtime import background, cache, engine, processes
 
 
 class _Stopped(Exception):
@@ -25,7 +25,7 @@ def ctrl_c_raises():
 def test_an_interrupt_while_processes_start_stops_them_then_is_raised():
     stopped = []
     with pytest.raises(KeyboardInterrupt):
-        with machine.interrupts_deferred(stopped.append) as started:
+        with processes.interrupts_deferred(stopped.append) as started:
             os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while a process starts
             started.append("the process")
             reached = True  # the start went on to its end: the process was recorded
@@ -41,7 +41,7 @@ def test_sigterm_held_back_goes_to_the_handler_it_had():
     try:
         stopped = []
         with pytest.raises(_Stopped):
-            with machine.interrupts_deferred(stopped.append) as started:
+            with processes.interrupts_deferred(stopped.append) as started:
                 os.kill(os.getpid(), signal.SIGTERM)
                 started.append(1)
                 started.append(2)
@@ -52,12 +52,12 @@ def test_sigterm_held_back_goes_to_the_handler_it_had():
 
 def test_without_an_interrupt_nothing_is_stopped_and_the_handlers_are_back():
     stopped = []
-    with machine.interrupts_deferred(stopped.append) as started:
+    with processes.interrupts_deferred(stopped.append) as started:
         started.append("the process")
     assert stopped == [] and signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
-# -- compiling in a copy of the process (machine.Forked) ---------------------------------------------------------
+# -- compiling in a copy of the process (background.Forked) ---------------------------------------------------------
 
 
 @pytest.fixture
@@ -73,8 +73,8 @@ def warmer(tmp_path, monkeypatch):
         "        raise ValueError(word)\n"
         "    if word == 'wait':\n"
         "        time.sleep(30)\n"
-        "    from chesstours import machine\n"
-        "    with machine._COMPILING_LOCK:  # as a search's allowance takes it\n"
+        "    from chesstours.runtime import background, cache, engine, processes\n"
+        "    with background._COMPILING_LOCK:  # as a search's allowance takes it\n"
         "        pass\n"
         f"    with open({str(out)!r}, 'w') as f:\n"
         "        f.write(' '.join([word, os.environ['CHESSTOURS_COMPILING'], os.readlink('/proc/self/fd/1'),\n"
@@ -83,13 +83,13 @@ def warmer(tmp_path, monkeypatch):
     return out
 
 
-linux = pytest.mark.skipif(not machine.sys.platform.startswith("linux"), reason="copies of the process: Linux")
+linux = pytest.mark.skipif(not background.sys.platform.startswith("linux"), reason="copies of the process: Linux")
 
 
 @linux
 @pytest.mark.parametrize("call, word", [("warm()", "plain"), ("warm('bishop')", "bishop")])
 def test_a_copy_of_the_process_calls_warm_with_its_arguments_and_ends_with_status_0(warmer, call, word):
-    copy = machine.Forked("fake_warm", call)
+    copy = background.Forked("fake_warm", call)
     assert copy.wait(timeout=60) == 0 and copy.poll() == 0 and copy.returncode == 0
     # told it compiles (no copy of its own), its output on the null device, Ctrl-C at its default
     assert warmer.read_text() == f"{word} fake_warm {os.devnull} {os.devnull} True"
@@ -98,12 +98,12 @@ def test_a_copy_of_the_process_calls_warm_with_its_arguments_and_ends_with_statu
 
 @linux
 def test_a_copy_whose_call_raises_ends_with_status_1_and_a_killed_one_with_the_signal(warmer):
-    assert machine.Forked("fake_warm", "warm('fail')").wait(timeout=60) == 1
-    copy = machine.Forked("fake_warm", "warm('wait')")
-    with pytest.raises(machine.subprocess.TimeoutExpired):
+    assert background.Forked("fake_warm", "warm('fail')").wait(timeout=60) == 1
+    copy = background.Forked("fake_warm", "warm('wait')")
+    with pytest.raises(background.subprocess.TimeoutExpired):
         copy.wait(timeout=0.05)
     assert copy.poll() is None
-    machine.stop_compiling(copy)
+    background.stop_compiling(copy)
     assert copy.returncode == -signal.SIGKILL and not warmer.exists()
     copy.kill()  # ended: nothing to do
 
@@ -115,7 +115,7 @@ def test_threads_that_ask_at_once_whether_a_copy_still_runs_all_see_it_end(warme
     import threading
 
     for _ in range(5):
-        copy = machine.Forked("fake_warm", "warm()")
+        copy = background.Forked("fake_warm", "warm()")
         seen: list[object] = []
 
         def ask(copy=copy, seen=seen):
@@ -140,29 +140,29 @@ def test_a_process_with_a_thread_of_its_own_compiles_in_a_new_interpreter(monkey
     monkeypatch.delenv("CHESSTOURS_COMPILING", raising=False)
     import threading
 
-    assert machine._forks_to_compile()
+    assert background._forks_to_compile()
     go = threading.Event()
     daemon = threading.Thread(target=go.wait, daemon=True)  # a live display's thread
     daemon.start()
-    assert machine._forks_to_compile()
+    assert background._forks_to_compile()
     ours = threading.Thread(target=go.wait, daemon=True, name="chesstours-warm-up")  # may hold numba's lock
     ours.start()
-    assert not machine._forks_to_compile()
+    assert not background._forks_to_compile()
     go.set()
     ours.join()
     go.clear()
     pool = threading.Thread(target=go.wait)  # a pool's, which may too
     pool.start()
     try:
-        assert not machine._forks_to_compile()
-        process = machine.compile_in_background("math", "floor(1.5)")
-        assert isinstance(process, machine.subprocess.Popen) and process.wait(timeout=60) == 0
+        assert not background._forks_to_compile()
+        process = background.compile_in_background("math", "floor(1.5)")
+        assert isinstance(process, background.subprocess.Popen) and process.wait(timeout=60) == 0
     finally:
         go.set()
         pool.join()
         daemon.join()
-    process = machine.compile_in_background("math", "floor(1.5)")
-    assert isinstance(process, machine.Forked) and process.wait(timeout=60) == 0
+    process = background.compile_in_background("math", "floor(1.5)")
+    assert isinstance(process, background.Forked) and process.wait(timeout=60) == 0
 
 
 @linux
@@ -171,13 +171,13 @@ def test_a_copy_started_by_an_allowance_under_its_lock_can_take_that_lock(warmer
     # own searches take it too (their allowances), and would wait forever for the lock it inherited held
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("CHESSTOURS_COMPILING", raising=False)
-    monkeypatch.setattr(machine, "in_cache_folder", lambda source, name: False)
-    monkeypatch.setattr(machine, "_COMPILING", {})
-    allowance = machine.PlainAllowance(0, "fake_warm", ("fake_warm.py", "fake_warm.warm"))
+    monkeypatch.setattr(cache, "in_cache_folder", lambda source, name: False)
+    monkeypatch.setattr(background, "_COMPILING", {})
+    allowance = engine.PlainAllowance(0, "fake_warm", ("fake_warm.py", "fake_warm.warm"))
     allowance.lasts()  # positions spent: the process is started (it may have ended already: not asserted)
     copy = allowance.compiling
     try:
-        assert isinstance(copy, machine.Forked)
+        assert isinstance(copy, background.Forked)
         assert copy.wait(timeout=30) == 0 and warmer.read_text().startswith("plain fake_warm")
     finally:
-        machine.stop_compiling(copy)
+        background.stop_compiling(copy)

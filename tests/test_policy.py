@@ -36,7 +36,7 @@ def test_a_count_searches_after_an_estimate_exactly_where_the_predicate_says(que
     # choose backtracking are the ones the count compiles the search kernel for, before planning; on an empty
     # compile cache too (``cold``: an allowance in Python, no search kernel in the cache), where the frontier
     # method takes its small counts without an estimate
-    from chesstours.machine import PlainAllowance
+    from chesstours.runtime import PlainAllowance
 
     board, piece, start, end, closed, method, spill, cold = query
     plain = PlainAllowance(50_000) if cold else None
@@ -65,7 +65,7 @@ def test_a_count_searches_after_an_estimate_exactly_where_the_predicate_says(que
 
 def test_auto_weighs_the_frontier_methods_compiling_where_its_kernels_are_not_in_the_cache(monkeypatch):
     from chesstours.frontier import plain as frontier_plain
-    from chesstours.machine import PlainAllowance, in_cache_folder
+    from chesstours.runtime import PlainAllowance, in_cache_folder
 
     def plan(name, holes, compiled):
         monkeypatch.setattr(frontier_plain, "sweep_kernels_cached", lambda: compiled)
@@ -104,7 +104,7 @@ def test_auto_weighs_the_frontier_methods_compiling_where_its_kernels_are_not_in
 def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtracking_would_wait_for_its_kernel(
         monkeypatch):
     from chesstours.frontier import plain as frontier_plain
-    from chesstours.machine import PlainAllowance
+    from chesstours.runtime import PlainAllowance
 
     def plan(name, cached, closed=False, loaded=False):
         monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: cached)
@@ -145,7 +145,7 @@ def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtrack
 
 def test_on_an_empty_cache_auto_counts_a_count_that_does_not_fold_by_the_frontier_in_python_at_once(monkeypatch):
     from chesstours.frontier import plain as frontier_plain
-    from chesstours.machine import PlainAllowance
+    from chesstours.runtime import PlainAllowance
 
     estimated = []
 

@@ -1,7 +1,7 @@
 """Every compiled kernel, compiled ahead of the first run: ``chesstours compile``.
 
 numba compiles a kernel the first time a process needs it and keeps it in the
-compile cache (:func:`chesstours.machine.compile_cache_dir`), so a first run
+compile cache (:func:`chesstours.runtime.compile_cache_dir`), so a first run
 on an empty cache waits for the compiler where a later one does not: a count
 of 6x6 by backtracking takes 1.4 s there instead of 0.7, a first meet in the
 middle (``count 5x10``) 7.5 s instead of 0.8. Small queries never wait
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from .machine import (
+from .runtime import (
     Compiling,
     compile_in_background,
     in_cache_folder,
@@ -41,7 +41,7 @@ _HERE = Path(__file__).parent
 
 
 def _in(folder: str, module: str, *names: str) -> tuple[tuple[str, str], ...]:
-    """The kernels ``names`` of ``folder/module.py``, as :func:`~chesstours.machine.in_cache_folder` takes them."""
+    """The kernels ``names`` of ``folder/module.py``, as :func:`~chesstours.runtime.in_cache_folder` takes them."""
     source = str(_HERE / folder / f"{module}.py")
     return tuple((source, f"{module}.{name}") for name in names)
 

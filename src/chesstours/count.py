@@ -37,10 +37,10 @@ from .backtrack.where import TourProperty, parse_where
 from .board import Board, Holes
 from .errors import InvalidArgument, LimitReached
 from .existence.reasons import obstruction
-from .machine import await_compiled, compiled_beside, in_cache_folder, memory_limit, ready_numba
 from .pieces import KNIGHT, Leaper, parse_piece
 from .policy import CountMethod
 from .policy.choices import READY_NUMBA_POSITIONS
+from .runtime import await_compiled, compiled_beside, in_cache_folder, memory_limit, ready_numba
 from .scale import Spread, count_parts_spread, count_spread
 
 __all__ = ["count_tours", "estimate_count", "TourCount", "StripCount", "count_strip", "directed_undirected"]

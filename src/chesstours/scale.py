@@ -45,9 +45,9 @@ from .backtrack.where import TourProperty
 from .board import Board
 from .errors import InvalidArgument, LimitReached
 from .jobs import Checkpoint, Extrapolation, mean_estimate, run_tasks_on
-from .machine import memory_limit, worker_count
 from .pieces import Leaper
 from .policy import task_target
+from .runtime import memory_limit, worker_count
 from .tour import Tour
 
 __all__ = ["Spread", "spread_tasks", "count_spread", "count_parts_spread", "iter_spread", "SampledCount",

@@ -18,16 +18,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chesstours as ct
-from chesstours import machine, policy
+from chesstours import policy
 from chesstours.backtrack import closed_tasks, open_tasks
 from chesstours.backtrack import kernel as compiled
 from chesstours.backtrack import plain as python
 from chesstours.backtrack.search import Search
 from chesstours.backtrack.tasks import LOOK_AFTER_TASKS
 from chesstours.board import Board
-from chesstours.machine import PlainAllowance
 from chesstours.pieces import GIRAFFE, KNIGHT, ZEBRA, Leaper, move_table
 from chesstours.policy import counting
+from chesstours.runtime import PlainAllowance, background, cache, engine
 
 _ARRAYS = ("_visited", "_degree", "stack_square", "stack_next", "stack_count", "stack_cand", "stack_forced",
            "regs")
@@ -36,8 +36,8 @@ _ARRAYS = ("_visited", "_degree", "stack_square", "stack_next", "stack_count", "
 @pytest.fixture
 def all_in_python(monkeypatch):
     """Every small search runs in plain Python to its end, as in a process that has not loaded the kernels."""
-    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)
-    monkeypatch.setattr(machine, "PLAIN_SEARCH_POSITIONS", 10**12)
+    monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)
+    monkeypatch.setattr(engine, "PLAIN_SEARCH_POSITIONS", 10**12)
 
 
 def _same_state(a: Search, b: Search) -> bool:
@@ -116,14 +116,14 @@ def test_counts_of_the_literature_in_plain_python(all_in_python, board, kwargs, 
 def test_tours_found_and_listed_in_python_are_the_kernels(all_in_python, monkeypatch):
     python_tours = [t.path.tolist() for t in ct.iter_tours("5x5", start="a1")][:40]
     found = ct.find_tour("6x6", closed=True, method="backtrack")
-    monkeypatch.setattr(machine, "PLAIN_SEARCH_POSITIONS", 0)
+    monkeypatch.setattr(engine, "PLAIN_SEARCH_POSITIONS", 0)
     assert python_tours == [t.path.tolist() for t in ct.iter_tours("5x5", start="a1")][:40]
     assert np.array_equal(found.path, ct.find_tour("6x6", closed=True, method="backtrack").path)
     found.validate()
 
 
 def test_small_boards_start_in_python_and_large_ones_in_the_kernel(monkeypatch):
-    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)  # a fresh process
+    monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)  # a fresh process
     assert policy.plain_allowance(Board(5, 5)).positions == policy.PLAIN_SEARCH_POSITIONS
     assert policy.plain_allowance(Board(20, 20)) is None
 
@@ -133,7 +133,7 @@ def test_once_the_kernels_are_loaded_small_boards_run_compiled_too():
 
     load_kernels()
     assert policy.plain_allowance(Board(5, 5)) is None
-    assert machine.plain_allowance(25) is not None  # a family that names no kernels keeps its allowance
+    assert engine.plain_allowance(25) is not None  # a family that names no kernels keeps its allowance
 
 
 def test_small_queries_never_load_numba(tmp_path):
@@ -147,25 +147,25 @@ def test_small_queries_never_load_numba(tmp_path):
 
 def test_a_process_that_asks_for_compiled_code_only_gets_it_on_every_board(monkeypatch):
     # What the web server does once its kernels are loaded: plain Python would hold the interpreter lock.
-    monkeypatch.setattr(machine, "_compiled_only", False)
-    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)
+    monkeypatch.setattr(engine, "_compiled_only", False)
+    monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)
     python_walk = ct.find_tour("12x12", method="warnsdorff").path.tolist()
-    assert machine.compiled_below(144, 4096) is False
-    machine.use_compiled_only()
+    assert engine.compiled_below(144, 4096) is False
+    engine.use_compiled_only()
     assert policy.plain_allowance(Board(5, 5)) is None
-    assert machine.compiled_below(144, 4096) is True
+    assert engine.compiled_below(144, 4096) is True
     assert ct.find_tour("12x12", method="warnsdorff").path.tolist() == python_walk  # the same walk, compiled
     assert ct.count_tours("5x5", start="a1").directed == 304
-    machine.use_compiled_only(False)
+    engine.use_compiled_only(False)
     assert policy.plain_allowance(Board(5, 5)).positions == policy.PLAIN_SEARCH_POSITIONS
 
 
 def test_the_server_runs_small_searches_compiled_once_warmed_up(tmp_path):
     code = ("import sys, time, chesstours as ct\n"
-            "from chesstours import machine\n"
+            "from chesstours.runtime import background, cache, engine, processes\n"
             "from chesstours.web.app import _warm_up\n"
             "_warm_up(compiled_only=True)\n"
-            "print(machine.plain_allowance(25) is None, 'chesstours.construct.kernel' in sys.modules,"
+            "print(engine.plain_allowance(25) is None, 'chesstours.construct.kernel' in sys.modules,"
             " 'chesstours.warnsdorff.kernel' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
@@ -175,12 +175,12 @@ def test_the_server_runs_small_searches_compiled_once_warmed_up(tmp_path):
 def test_walks_and_rotations_run_compiled_on_small_boards_once_their_loops_are_loaded(monkeypatch):
     from chesstours.construct.plain import KERNELS
 
-    monkeypatch.setattr(machine, "_compiled_only", False)
-    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)
-    assert machine.compiled_below(30, 4096, KERNELS) is False  # a fresh process: plain Python
-    monkeypatch.setattr(machine, "kernels_loaded", lambda module: module == KERNELS)
-    assert machine.compiled_below(30, 4096, KERNELS) is True
-    assert machine.compiled_below(30, 4096, "chesstours.warnsdorff.kernel") is False
+    monkeypatch.setattr(engine, "_compiled_only", False)
+    monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)
+    assert engine.compiled_below(30, 4096, KERNELS) is False  # a fresh process: plain Python
+    monkeypatch.setattr(engine, "kernels_loaded", lambda module: module == KERNELS)
+    assert engine.compiled_below(30, 4096, KERNELS) is True
+    assert engine.compiled_below(30, 4096, "chesstours.warnsdorff.kernel") is False
     tour = ct.find_tour("5x6", start="a1", end="b3", method="construct")  # rotated to its end by the kernel
     assert tour.end == Board(5, 6).square("b3")
     tour.validate()
@@ -223,9 +223,9 @@ def test_a_count_probes_in_the_kernel_once_its_kernel_is_in_the_compile_cache(mo
     # process was stopped first, the count compiles it (once) rather than probe in plain Python on every run
     import chesstours.count as count_module
 
-    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)  # a fresh process ...
+    monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)  # a fresh process ...
     monkeypatch.setattr(count_module, "in_cache_folder", lambda source, name: name in cached)  # ... on that cache
-    monkeypatch.setattr(machine, "compile_in_background", lambda module, call="warm()": None)
+    monkeypatch.setattr(background, "compile_in_background", lambda module, call="warm()": None)
     # the policy estimates the search (it may instead count by the frontier method in Python at once)
     monkeypatch.setattr(counting, "_cold_frontier_first", lambda *args: None)
     in_python, in_kernel = _spy(monkeypatch, python), _spy(monkeypatch, compiled)
@@ -240,9 +240,9 @@ def test_a_count_whose_estimate_foresees_a_small_search_probes_in_python_with_th
     # loading numba (0.6 to 0.9 s) would take longer than the whole count in Python
     import chesstours.count as count_module
 
-    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)  # a fresh process ...
+    monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)  # a fresh process ...
     monkeypatch.setattr(count_module, "in_cache_folder", lambda source, name: True)  # ... every kernel cached
-    monkeypatch.setattr(machine, "compile_in_background", lambda module, call="warm()": None)
+    monkeypatch.setattr(background, "compile_in_background", lambda module, call="warm()": None)
     in_python, in_kernel = _spy(monkeypatch, python), _spy(monkeypatch, compiled)
     searched = _spy(monkeypatch, compiled, "advance_count")
     c = ct.count_tours("6x6", piece="zebra")
@@ -260,14 +260,14 @@ def empty_cache(monkeypatch):
             started.append(subprocess.Popen([sys.executable, "-c", f"import time; time.sleep({seconds})"]))
             return started[-1]
 
-        monkeypatch.setattr(machine, "compile_in_background", compile_in_background)
+        monkeypatch.setattr(background, "compile_in_background", compile_in_background)
 
-    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)
-    monkeypatch.setattr(machine, "in_cache_folder", lambda source, name: False)
-    monkeypatch.setattr(machine, "_COMPILING", {})
+    monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)
+    monkeypatch.setattr(cache, "in_cache_folder", lambda source, name: False)
+    monkeypatch.setattr(background, "_COMPILING", {})
     yield start, started
     for process in started:
-        machine.stop_compiling(process)
+        background.stop_compiling(process)
 
 
 def test_a_search_goes_on_in_python_while_its_kernel_compiles_elsewhere(empty_cache, monkeypatch):
@@ -276,7 +276,7 @@ def test_a_search_goes_on_in_python_while_its_kernel_compiles_elsewhere(empty_ca
     in_kernel = _spy(monkeypatch, compiled, "advance")
     found = ct.find_tour("4x9", start="a1", method="backtrack")  # some 160,000 positions: past the allowance
     assert len(started) == 1 and started[0].poll() is None and not in_kernel
-    monkeypatch.setattr(machine, "kernels_loaded", lambda module: True)
+    monkeypatch.setattr(engine, "kernels_loaded", lambda module: True)
     assert np.array_equal(found.path, ct.find_tour("4x9", start="a1", method="backtrack").path)  # the kernel's
 
 
@@ -311,7 +311,7 @@ def test_a_count_goes_on_in_python_while_the_kernel_compiles_beside_its_estimate
     counted = ct.count_tours("4x8")  # 748,000 positions, after an estimate: the process started before it
     assert counted.method == "backtrack" and counted.directed == by_frontier and not in_kernel
     assert len(started) == 1 and started[0].poll() is None  # never waited for, and not started twice
-    assert machine._COMPILING["chesstours.backtrack.search"] is started[0]  # stopped at exit, or by the fixture
+    assert background._COMPILING["chesstours.backtrack.search"] is started[0]  # stopped at exit, or by the fixture
 
 
 def test_a_count_moves_to_the_kernel_compiled_beside_its_estimate(empty_cache, monkeypatch):
@@ -344,17 +344,17 @@ def test_a_count_estimated_large_readies_numba_while_its_kernel_compiles(empty_c
 
 def test_a_warm_cache_starts_no_compiling_process(monkeypatch):
     by_frontier = ct.count_tours("5x6", method="frontier").directed
-    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)
-    monkeypatch.setattr(machine, "in_cache_folder", lambda source, name: True)
-    monkeypatch.setattr(machine, "compile_in_background", lambda module, call="warm()": pytest.fail("compiled again"))
+    monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)
+    monkeypatch.setattr(cache, "in_cache_folder", lambda source, name: True)
+    monkeypatch.setattr(background, "compile_in_background", lambda module, call="warm()": pytest.fail("compiled again"))
     in_kernel = _spy(monkeypatch, compiled, "advance_count")
     assert ct.count_tours("5x6").directed == by_frontier and in_kernel
 
 
 def test_the_compiling_process_is_stopped_when_the_query_ends_before_it(tmp_path):
-    code = ("import sys, chesstours as ct\nfrom chesstours import machine\n"
+    code = ("import sys, chesstours as ct\nfrom chesstours.runtime import background, cache, engine, processes\n"
             "ct.find_tour('4x9', start='a1', method='backtrack')\n"
-            "print('numba' in sys.modules, [p.pid for p in machine._COMPILING.values() if p.poll() is None])\n")
+            "print('numba' in sys.modules, [p.pid for p in background._COMPILING.values() if p.poll() is None])\n")
     env = {**__import__("os").environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
     assert out.returncode == 0, out.stderr

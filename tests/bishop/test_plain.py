@@ -8,10 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chesstours as ct
-from chesstours import machine
 from chesstours.bishop.search import BishopSearch
 from chesstours.board import Board
-from chesstours.machine import PlainAllowance
+from chesstours.runtime import PlainAllowance, engine
 
 _ARRAYS = ("flags", "visits", "stack_square", "stack_next", "stack_dir", "stack_set_source", "stack_slides",
            "stack_last", "best", "regs")
@@ -52,12 +51,12 @@ def test_a_search_goes_on_in_the_kernel_where_python_left_it():
 
 
 def test_routes_counted_and_found_in_python_are_the_kernels(monkeypatch):
-    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)  # as in a fresh process
-    monkeypatch.setattr(machine, "PLAIN_SEARCH_POSITIONS", 10**12)
+    monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)  # as in a fresh process
+    monkeypatch.setattr(engine, "PLAIN_SEARCH_POSITIONS", 10**12)
     count = ct.count_bishop_routes("8x8")
     shortest = ct.solve_bishop("8x8", shortest=True)
     listed = [r.steps.tolist() for r in ct.iter_bishop_routes("6x8")]
-    monkeypatch.setattr(machine, "PLAIN_SEARCH_POSITIONS", 0)
+    monkeypatch.setattr(engine, "PLAIN_SEARCH_POSITIONS", 0)
     assert count.count == ct.count_bishop_routes("8x8").count == 70
     assert shortest.steps.tolist() == ct.solve_bishop("8x8", shortest=True).steps.tolist()
     assert shortest.slide_count == 17  # Dudeney's "Episcopal Visitation"
@@ -66,7 +65,7 @@ def test_routes_counted_and_found_in_python_are_the_kernels(monkeypatch):
 
 @pytest.mark.parametrize("board", ["5x5", "6x6", "4x9", "5x7"])
 def test_small_boards_count_alike_in_python_and_compiled(monkeypatch, board):
-    monkeypatch.setattr(machine, "kernels_loaded", lambda module: False)  # as in a fresh process
+    monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)  # as in a fresh process
     python = ct.count_bishop_routes(board, end="any")
-    monkeypatch.setattr(machine, "PLAIN_SEARCH_POSITIONS", 0)
+    monkeypatch.setattr(engine, "PLAIN_SEARCH_POSITIONS", 0)
     assert python.count == ct.count_bishop_routes(board, end="any").count

@@ -1,5 +1,5 @@
 """A count by the meet in the middle wholly in plain Python on two cores: its right half and half its join in a
-copy of the process (:func:`chesstours.machine.run_beside`)."""
+copy of the process (:func:`chesstours.runtime.processes.run_beside`)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ import time
 
 import pytest
 
-from chesstours import machine
 from chesstours.board import Board
 from chesstours.errors import LimitReached
 from chesstours.frontier import join, plain, plan
 from chesstours.frontier.run import OverMemory
 from chesstours.frontier.sweep import frontier_count
 from chesstours.pieces import KNIGHT
+from chesstours.runtime import processes, resources
 from tests.processes import ctrl_c_as_on_a_terminal, processes_with
 
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks, and reads /proc")
@@ -29,7 +29,7 @@ linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks, 
 def two_cores(monkeypatch):
     """Two cores for the count, whatever the machine has; the count runs wholly in Python (no kernel loaded), and
     every copy of the process it starts is recorded."""
-    monkeypatch.setattr(machine, "cores", lambda: 2)
+    monkeypatch.setattr(processes, "cores", lambda: 2)
     monkeypatch.setattr(plain, "compiled_below", lambda *args: False)
     monkeypatch.setattr(plain, "_plain_only_states", 0)
     monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", 0)  # past it, and within PLAIN_ONLY_BESIDE: every count here
@@ -93,9 +93,9 @@ def _shares(monkeypatch, side: int) -> list[tuple[int, int]]:
     waits for the copy's answer before each step; or the right (1), whose copy then waits before each step for
     the process to say it is idle. The halves and steps shared are recorded."""
     if side == 0:
-        monkeypatch.setattr(machine.Beside, "ready", lambda self: self._conn.poll(None))
+        monkeypatch.setattr(processes.Beside, "ready", lambda self: self._conn.poll(None))
     else:
-        monkeypatch.setattr(machine.Talk, "asked", lambda self: self._conn.poll(None))
+        monkeypatch.setattr(processes.Talk, "asked", lambda self: self._conn.poll(None))
     monkeypatch.setattr(join, "SHARE_FROM", 100)
     at = []
     real = join._shared
@@ -155,17 +155,17 @@ def test_a_half_shared_between_the_processes_makes_the_states_and_the_count_of_o
 def test_the_copy_leaves_the_index_to_the_process_that_said_it_was_idle_with_the_smaller_half(
         two_cores, monkeypatch, holes, indexed_there):
     monkeypatch.setattr(join._Share, "until", lambda self, step, states: False)  # no half shared
-    monkeypatch.setattr(machine.Beside, "ready", lambda self: False)  # the process says it is idle ...
-    monkeypatch.setattr(machine.Talk, "asked", lambda self: self._conn.poll(None))  # ... before the copy ends
+    monkeypatch.setattr(processes.Beside, "ready", lambda self: False)  # the process says it is idle ...
+    monkeypatch.setattr(processes.Talk, "asked", lambda self: self._conn.poll(None))  # ... before the copy ends
     answers = []
-    real = machine.Beside.next
+    real = processes.Beside.next
 
     def recorded(self):
         done, answer = real(self)
         answers.append(answer)
         return done, answer
 
-    monkeypatch.setattr(machine.Beside, "next", recorded)
+    monkeypatch.setattr(processes.Beside, "next", recorded)
     result = frontier_count(Board.parse("6x6", holes), KNIGHT, False, workers=2)
     assert result.count == 3_354_758
     # without f6 the left half is the smaller (301,733 states against 408,995): the copy reads no index, the
@@ -179,7 +179,7 @@ def test_the_copy_leaves_the_index_to_the_process_that_said_it_was_idle_with_the
 def test_the_process_done_after_the_copy_reads_its_own_half_as_the_index_where_it_is_the_smaller(
         two_cores, monkeypatch):
     def until(self, step, states):
-        if isinstance(getattr(self.idle, "__self__", None), machine.Beside):  # the process's left half
+        if isinstance(getattr(self.idle, "__self__", None), processes.Beside):  # the process's left half
             while not self.idle():  # starts once the copy has swept the right half
                 time.sleep(0.01)
         return False  # no half shared
@@ -251,19 +251,19 @@ def _raise_unpicklable() -> None:
 
 @linux
 def test_run_beside_returns_what_the_copy_returns_and_raises_what_it_raised():
-    with machine.run_beside(lambda: _double(21)) as beside:
+    with processes.run_beside(lambda: _double(21)) as beside:
         assert beside.result() == 42
-    with machine.run_beside(lambda: 1 // 0) as beside, pytest.raises(ZeroDivisionError):
+    with processes.run_beside(lambda: 1 // 0) as beside, pytest.raises(ZeroDivisionError):
         beside.result()
     # an exception whose arguments do not rebuild it still says what it was
-    with machine.run_beside(_raise_unpicklable) as beside, pytest.raises(RuntimeError, match="_Unpicklable: 1 and 2"):
+    with processes.run_beside(_raise_unpicklable) as beside, pytest.raises(RuntimeError, match="_Unpicklable: 1 and 2"):
         beside.result()
-    with machine.run_beside(lambda: os._exit(3)) as beside, pytest.raises(RuntimeError, match="exit status 3"):
+    with processes.run_beside(lambda: os._exit(3)) as beside, pytest.raises(RuntimeError, match="exit status 3"):
         beside.result()
     assert multiprocessing.active_children() == []
 
 
-def _talker(talk: machine.Talk) -> int:
+def _talker(talk: processes.Talk) -> int:
     talk.tell("ready")
     question = talk.read()
     talk.tell(("half", question // 2))
@@ -271,20 +271,20 @@ def _talker(talk: machine.Talk) -> int:
 
 
 def test_a_copy_that_talks_tells_notes_reads_what_it_is_sent_and_answers_last():
-    with machine.run_beside(_talker, talk=True) as beside:
+    with processes.run_beside(_talker, talk=True) as beside:
         assert beside.next() == (False, "ready")
         assert beside.send(40)
         assert beside.next() == (False, ("half", 20))
         assert beside.next() == (True, 40)  # nothing more was sent: asked() said so
         assert not beside.send(1), "the copy has ended"
-    with machine.run_beside(_talker, talk=True) as beside, pytest.raises(RuntimeError, match="told something"):
+    with processes.run_beside(_talker, talk=True) as beside, pytest.raises(RuntimeError, match="told something"):
         beside.result()  # a note where the answer was awaited
     assert multiprocessing.active_children() == []
 
 
 @linux
 def test_a_copy_still_running_is_killed_on_the_way_out():
-    with machine.run_beside(lambda: time.sleep(60)) as beside:
+    with processes.run_beside(lambda: time.sleep(60)) as beside:
         process = beside._process
         assert process.is_alive()
     assert not process.is_alive() and process.exitcode == -signal.SIGKILL
@@ -298,20 +298,20 @@ def test_over_memory_pickles_with_its_fields():
 def test_only_the_main_thread_of_a_linux_process_with_two_cores_forks(monkeypatch):
     import threading
 
-    monkeypatch.setattr(machine, "cores", lambda: 2)
-    assert machine.forks(2) == sys.platform.startswith("linux")
-    assert not machine.forks(1)
+    monkeypatch.setattr(processes, "cores", lambda: 2)
+    assert processes.forks(2) == sys.platform.startswith("linux")
+    assert not processes.forks(1)
     seen = []
-    thread = threading.Thread(target=lambda: seen.append(machine.forks(2)))
+    thread = threading.Thread(target=lambda: seen.append(processes.forks(2)))
     thread.start()
     thread.join()
     assert seen == [False]  # a server's or a pool's thread: the copy could inherit another thread's lock held
-    monkeypatch.setattr(machine, "cores", lambda: 1)
-    assert not machine.forks(2)
+    monkeypatch.setattr(processes, "cores", lambda: 1)
+    assert not processes.forks(2)
 
 
 @linux
-@pytest.mark.skipif(machine.cores() < 2, reason="one core: the count runs in one process")
+@pytest.mark.skipif(resources.cores() < 2, reason="one core: the count runs in one process")
 @pytest.mark.parametrize("sig, status, group", [(signal.SIGINT, 130, True), (signal.SIGTERM, 143, False)])
 def test_ctrl_c_and_sigterm_stop_the_copy_too(tmp_path, sig, status, group):
     # a time limit no other test gives marks the processes of this count

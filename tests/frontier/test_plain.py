@@ -12,14 +12,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chesstours import Board, machine
+from chesstours import Board
 from chesstours.errors import LimitReached
 from chesstours.frontier import count_strip, frontier_count, plain
 from chesstours.frontier import kernel as fk
 from chesstours.frontier.plan import best_plan
 from chesstours.frontier.sweep import _quick_slots, choose_halves, estimate_extended, estimate_states
-from chesstours.machine import stop_compiling
 from chesstours.pieces import CAMEL, KNIGHT, ZEBRA, Leaper
+from chesstours.runtime import background, cache, stop_compiling
 
 
 def _kernel_step(states: dict[int, int], step, budget: int, closed: bool, finish: bool) -> tuple[dict[int, int], int]:
@@ -102,7 +102,7 @@ def compiling(monkeypatch, tmp_path):
             started.append((module, subprocess.Popen([sys.executable, "-c", wait])))
             return started[-1][1]
 
-        for module in (plain, machine):
+        for module in (plain, background):
             monkeypatch.setattr(module, "compile_in_background", compile_in_background)
         if steps is not None:
             extend, made = plain.extend, []
@@ -117,7 +117,7 @@ def compiling(monkeypatch, tmp_path):
 
     start(None)
     monkeypatch.setattr(plain, "compiled_below", lambda *args: False)
-    for module in (plain, machine):
+    for module in (plain, cache):
         monkeypatch.setattr(module, "in_cache_folder", lambda source, name: False)
     yield start, started
     for _, process in started:
@@ -146,7 +146,7 @@ def test_a_count_forecast_small_runs_wholly_in_python_without_compiling(compilin
     assert compiled.plain_states == 0
     start(60)
     monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", 400_000)
-    for module in (plain, machine):
+    for module in (plain, cache):
         monkeypatch.setattr(module, "in_cache_folder", lambda source, name: cached)
     counted = frontier_count(Board(rows, cols), KNIGHT, closed)
     assert counted.count == compiled.count and counted.states_total == compiled.states_total

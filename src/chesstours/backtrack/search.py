@@ -3,7 +3,7 @@
 
 The method and its pruning are explained in :mod:`chesstours.backtrack`. The same
 search runs in plain Python (:mod:`chesstours.backtrack.plain`) while a
-:class:`~chesstours.machine.PlainAllowance` has positions left: a small search is over before numba
+:class:`~chesstours.runtime.PlainAllowance` has positions left: a small search is over before numba
 could load, let alone compile the kernel (seconds on a first run), and a large one
 goes on in the kernel from where Python left it, on the same arrays.
 """
@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 
 from ..board import Board
-from ..machine import PlainAllowance, advance_in_turn, lowest_priority
 from ..pieces import KNIGHT, move_table
 from ..rng import seeded
+from ..runtime import PlainAllowance, advance_in_turn, lowest_priority
 from ..words import Status
 from . import plain as plain_kernels
 from .layout import (
@@ -69,11 +69,11 @@ def warm(first: str = "search") -> None:
     """Compile the kernels of the search (or load them from the cache) for the types every search calls them
     with, ``first`` the one a query waits for: ``search`` (:data:`SEARCH_KERNEL`, which a listing or a search
     for one tour runs) or ``count`` (:data:`COUNT_KERNEL`); then the probes' kernel and the other one.
-    :func:`chesstours.machine.compile_in_background` runs it while the query goes on in Python (a count's
+    :func:`chesstours.runtime.compile_in_background` runs it while the query goes on in Python (a count's
     estimate probes the search there), and the query moves to its kernel as soon as that is in the cache; the
     others serve the queries that follow (a count's estimate runs compiled once the count's kernel and the
     probes' are cached). The set-up runs in Python (an allowance of no positions), as a query's does. The
-    kernels after the first compile at the lowest priority (:func:`chesstours.machine.lowest_priority`): by then
+    kernels after the first compile at the lowest priority (:func:`chesstours.runtime.lowest_priority`): by then
     the query that started the process searches in its kernel, on every core."""
     _WARM[first](PlainAllowance(0))
     lowest_priority()
@@ -82,7 +82,7 @@ def warm(first: str = "search") -> None:
 
 
 #: The file of the compiled kernels and the name numba gives the search kernel's cache files, to tell whether it
-#: is compiled without loading numba (:func:`chesstours.machine.in_cache_folder`).
+#: is compiled without loading numba (:func:`chesstours.runtime.in_cache_folder`).
 KERNEL_SOURCE = str(Path(__file__).with_name("kernel.py"))
 SEARCH_KERNEL = (KERNEL_SOURCE, "kernel.advance")
 #: The count's kernel (the fixed order, no stop at a tour), as :data:`SEARCH_KERNEL` names the search kernel.

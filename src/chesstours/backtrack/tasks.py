@@ -50,8 +50,8 @@ import numpy as np
 
 from ..board import Board
 from ..colours import end_squares
-from ..machine import PlainAllowance, run_beside, worker_count
 from ..pieces import Leaper, move_table
+from ..runtime import PlainAllowance, run_beside, worker_count
 from ..words import Status
 from .layout import Order
 from .search import Search
@@ -355,7 +355,7 @@ def run_tasks_beside(
     plain: PlainAllowance,
 ) -> TaskResult:
     """:func:`run_tasks` in plain Python on two processes, this one and a copy of it
-    (:func:`chesstours.machine.run_beside`), a thread each (plain Python holds the interpreter's lock: two
+    (:func:`chesstours.runtime.run_beside`), a thread each (plain Python holds the interpreter's lock: two
     threads would take turns). Each takes the next task that neither has taken (a counter in memory both
     share) and searches it to its end, until none is left: a long task on one side does not keep the other
     idle. The copy adds its positions, its tours and its finished tasks to the shared counters as it goes,

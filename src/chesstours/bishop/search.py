@@ -77,7 +77,7 @@ from functools import cache
 import numpy as np
 
 from ..board import Board
-from ..machine import PlainAllowance, advance_in_turn
+from ..runtime import PlainAllowance, advance_in_turn
 from ..words import Status
 from . import plain as plain_kernels
 from .layout import (

@@ -14,7 +14,7 @@ from typing import Callable, Iterator
 from ..arguments import check_limits
 from ..board import Board, Holes
 from ..errors import InvalidArgument, LimitReached, NoTour
-from ..machine import PlainAllowance, plain_allowance
+from ..runtime import PlainAllowance, plain_allowance
 from ..words import Status
 from .methods import BishopMethod, check_method, count_refusal
 from .route import COLOUR_NAMES, BishopRoute, resolve_end

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from ..compiled import FAMILIES, Compiled, compile_kernels, missing
-from ..machine import compile_cache_dir, worker_count
+from ..runtime import compile_cache_dir, worker_count
 from .common import EXIT_ENVIRONMENT, app, fail, interrupt_status, interrupted, progress_display
 
 

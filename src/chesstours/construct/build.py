@@ -12,8 +12,8 @@ import numpy as np
 from ..board import Board
 from ..errors import ChessToursError, InvalidArgument, NoTour
 from ..existence.reasons import obstruction
-from ..machine import compiled_below
 from ..pieces import KNIGHT, Leaper
+from ..runtime import compiled_below
 from ..tour import Tour
 from .blocks import block_steps, plan_blocks
 from .data import base_tours

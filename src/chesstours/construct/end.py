@@ -48,8 +48,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..machine import compiled_below
 from ..rng import seeded
+from ..runtime import compiled_below
 from .plain import COMPILED_ABOVE, KERNELS, knight_distance, rotate_python
 
 __all__ = ["MAX_WORK", "rotate_to_end", "work_budget"]

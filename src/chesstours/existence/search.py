@@ -34,8 +34,8 @@ import numpy as np
 
 from ..backtrack import closed_tasks, first_tour, open_tasks
 from ..board import Board
-from ..machine import PlainAllowance
 from ..pieces import Leaper, move_table
+from ..runtime import PlainAllowance
 from ..tour import Tour
 from ..warnsdorff import warnsdorff
 from ..words import Status

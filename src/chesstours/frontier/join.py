@@ -25,11 +25,11 @@ against each (:mod:`...frontier_join_kernel`), on every core. Only the
 indexed half and one half's tables are ever in memory at once.
 
 On an empty compile cache the join's kernels are compiled in another
-process (:func:`chesstours.machine.compile_in_background`) while the halves
+process (:func:`chesstours.runtime.compile_in_background`) while the halves
 are swept, and loaded from the cache for the join. A count that runs wholly
 in plain Python (:mod:`chesstours.frontier.plain`) on two cores or more
 sweeps its right half in a copy of the process instead
-(:func:`chesstours.machine.run_beside`), reads it as the index there where
+(:func:`chesstours.runtime.run_beside`), reads it as the index there where
 it is the smaller half, and joins every other streamed state in a second
 copy: the halves and the join on both cores, with no kernel to compile.
 Whichever process is done first with its half takes a part of the other
@@ -75,8 +75,8 @@ import numpy as np
 
 from ..board import Board
 from ..errors import LimitReached
-from ..machine import Beside, Talk, await_compiled, compiled_beside, run_beside
 from ..pieces import Leaper
+from ..runtime import Beside, Talk, await_compiled, compiled_beside, run_beside
 from . import plain
 from .disk import Layers, Spilled, load
 from .plan import Fixed, Sweep, end_rule, greedy, line_orders, mirror_map, mirrored, neighbours, paired, plan
@@ -86,7 +86,7 @@ if TYPE_CHECKING:
     from .plain import FrontierAllowance
 
 #: The module of the join's kernels, and its kernel numba's cache tells compiled (without numba:
-#: :func:`chesstours.machine.in_cache_folder`).
+#: :func:`chesstours.runtime.in_cache_folder`).
 JOIN_MODULE = "chesstours.frontier.join_kernel"
 JOIN_KERNEL = (str(Path(__file__).with_name("join_kernel.py")), "join_kernel.join_states")
 
@@ -540,7 +540,7 @@ class _Part:
 def _count_beside(job: _Beside, allowance: FrontierAllowance, progress) -> FrontierResult:
     """A count by the meet in the middle wholly in plain Python on two processes.
 
-    A copy of the process (:func:`chesstours.machine.run_beside`) sweeps the right half and reads it as the
+    A copy of the process (:func:`chesstours.runtime.run_beside`) sweeps the right half and reads it as the
     join's index while the process sweeps the left. Whichever is done first with its own half helps the
     other with the rest of its steps (:class:`_Share`): the left half's process forks a second copy that
     sweeps a part of its states and joins it with the right half's index; the copy sweeping the right half,
@@ -715,7 +715,7 @@ def _join_in_python(halves: Halves, indexed: plain.States, streamed: plain.State
                     deadline: float | None, index: plain.Half | None = None, two: bool = False) -> tuple[int, int]:
     """The join of two halves swept in plain Python, in plain Python (the smaller half ``indexed``, or its
     ``index`` already read): the count and the pairs tried. ``two``: the streamed half's states are joined
-    half here and half in a copy of the process (:func:`chesstours.machine.run_beside`), alternately, so
+    half here and half in a copy of the process (:func:`chesstours.runtime.run_beside`), alternately, so
     that each takes about as many pairs.
 
     Raises :class:`~chesstours.frontier.plain.Switch` at the deadline, or if the join's kernels compiled first,

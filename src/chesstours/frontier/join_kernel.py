@@ -862,7 +862,7 @@ def _walk_run(ma, mates_b, counts_b, cand, j, j1, cycle, start, mark, nends, ema
 def warm() -> None:
     """Compile the join's kernels (or load them from the cache) for the types a count calls them with.
 
-    :func:`chesstours.machine.compile_in_background` runs it while a count on an empty compile cache
+    :func:`chesstours.runtime.compile_in_background` runs it while a count on an empty compile cache
     sweeps its halves. The states are made up (one slot, one state): only their types matter.
     """
     keys, counts, perm = np.zeros(1, np.uint64), np.ones(1, np.uint64), np.zeros(1, np.int64)

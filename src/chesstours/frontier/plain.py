@@ -24,7 +24,7 @@ extended) ends here in a fifth of a second, 5x7 open (104,457) in a quarter,
 
 On two cores a meet in the middle that runs here to its end (within
 :data:`PLAIN_ONLY_BESIDE`) uses both: a copy of the process
-(:func:`chesstours.machine.run_beside`, a fork, which starts in milliseconds
+(:func:`chesstours.runtime.run_beside`, a fork, which starts in milliseconds
 with numpy loaded) sweeps the right half and reads its index while the
 process sweeps the left, and a second copy joins every other streamed state
 while the process joins the rest (:func:`chesstours.frontier.join.count_by_halves`):
@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..machine import (
+from ..runtime import (
     COMPILE_WAIT,
     Compiling,
     await_compiled,
@@ -600,7 +600,7 @@ def join(states: States, perm: list[int], cycle: bool, index: Half,
 # -- the allowance ------------------------------------------------------------------------------------------------
 
 #: The file of the sweep's kernels and their names, to tell without numba whether they are compiled
-#: (:func:`chesstours.machine.in_cache_folder`).
+#: (:func:`chesstours.runtime.in_cache_folder`).
 SWEEP_KERNELS = [("kernel.py", "kernel.expand"), ("table.py", "table.sort_batch"), ("table.py", "table.insert_run"),
                  ("table.py", "table.compact_into"), ("table.py", "table.rehash")]
 
@@ -641,7 +641,7 @@ PLAIN_EXTENDED = 1_000_000
 #: 6x8 closed, forecast 819 thousand, 439,268 extended: 1.1 to 1.4 s here, 0.9 to 1.0 s with the kernels cached).
 PLAIN_ONLY_EXTENDED = 400_000
 #: The same for a meet in the middle that runs on two cores or more, its right half and half its join in a copy of
-#: the process (:func:`chesstours.machine.run_beside`): 6x6 open (forecast 540 thousand, 1,426,218 extended) in
+#: the process (:func:`chesstours.runtime.run_beside`): 6x6 open (forecast 540 thousand, 1,426,218 extended) in
 #: 0.7 s instead of 1.2 (1.5 with the kernels loading beside, 0.55 once they are cached, plus 0.2 to load them),
 #: 5x9 open (841 thousand) and 6x8 closed (819 thousand).
 PLAIN_ONLY_BESIDE = 1_000_000
@@ -662,7 +662,7 @@ class FrontierAllowance:
     Made by :func:`allowance`, only where this process has loaded none of
     the kernels, and, for a count past :data:`PLAIN_ONLY_EXTENDED`, where
     the sweep's kernels are not in the compile cache and a process to
-    compile them could be started (:func:`chesstours.machine.compile_in_background`
+    compile them could be started (:func:`chesstours.runtime.compile_in_background`
     runs :func:`chesstours.frontier.run.warm`). The count runs here while
     :meth:`lasts`: until the sweep's kernels are in the cache (it never
     waits idle for them). Once it has extended :data:`PLAIN_STATES` states
@@ -706,7 +706,7 @@ class FrontierAllowance:
         return not self.stopped
 
     def await_sweep(self, deadline: float | None) -> None:
-        """Wait for the sweep's kernels to be in the cache (at most :data:`~chesstours.machine.COMPILE_WAIT`
+        """Wait for the sweep's kernels to be in the cache (at most :data:`~chesstours.runtime.COMPILE_WAIT`
         seconds, and until ``deadline``); if that process fails, they compile here."""
         until = time.perf_counter() + COMPILE_WAIT
         if deadline is not None:
@@ -716,7 +716,7 @@ class FrontierAllowance:
             time.sleep(0.02)
 
     def await_later(self, deadline: float | None) -> None:
-        """Wait for the kernels of ``then`` (see :func:`~chesstours.machine.await_compiled`)."""
+        """Wait for the kernels of ``then`` (see :func:`~chesstours.runtime.await_compiled`)."""
         for process in self.later:
             await_compiled(process, deadline)
 

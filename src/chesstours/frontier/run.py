@@ -665,14 +665,14 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
 def warm() -> None:
     """Compile the sweep's kernels (or load them from the cache) for the types every count calls them with (the
     join's are :func:`chesstours.frontier.join_kernel.warm`'s).
-    :func:`chesstours.machine.compile_in_background` runs it while a count on an empty compile cache runs its
+    :func:`chesstours.runtime.compile_in_background` runs it while a count on an empty compile cache runs its
     first steps in plain Python (:class:`chesstours.frontier.plain.FrontierAllowance`), which go on in the
     kernels once they are in the cache. The strips' kernel, which no count of a whole board needs, compiles
-    last and at the lowest priority (:func:`chesstours.machine.lowest_priority`): the count runs compiled
+    last and at the lowest priority (:func:`chesstours.runtime.lowest_priority`): the count runs compiled
     by then, on every core."""
     from ..board import Board
-    from ..machine import lowest_priority, use_compiled_only
     from ..pieces import KNIGHT
+    from ..runtime import lowest_priority, use_compiled_only
     from .plan import best_plan
 
     use_compiled_only()  # this process compiles: it runs no step in Python

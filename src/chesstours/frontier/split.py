@@ -208,9 +208,9 @@ class PartJob:
 
 
 def worker_memory() -> int:
-    """Bytes a part may hold in this worker: :data:`~chesstours.machine.MEMORY_SHARE` of a Dask worker's memory
+    """Bytes a part may hold in this worker: :data:`~chesstours.runtime.MEMORY_SHARE` of a Dask worker's memory
     limit when it runs in one that has a limit, else of this machine's memory."""
-    from ..machine import MEMORY_SHARE, memory_limit
+    from ..runtime import MEMORY_SHARE, memory_limit
 
     try:
         from distributed import get_worker

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from ..board import Board
 from ..errors import InvalidArgument, ResourceError
-from ..machine import forks, worker_count
 from ..pieces import KNIGHT, Leaper
+from ..runtime import forks, worker_count
 from ..words import about_duration, format_bytes
 from . import plain
 from .disk import Layers, disk_needed
@@ -457,7 +457,7 @@ def _allowance(board: Board, piece: Leaper, closed: bool, spill_dir, halves: boo
     another process (:mod:`chesstours.frontier.plain`; not with a spill folder, whose steps are files), and the
     join's too for a meet in the middle (``halves``) that outlasts them; the processes are stopped when the count
     ends first. A meet in the middle on ``workers`` threads that may run in two processes
-    (:func:`chesstours.machine.forks`) runs wholly in plain Python up to a larger forecast."""
+    (:func:`chesstours.runtime.forks`) runs wholly in plain Python up to a larger forecast."""
     then = [(JOIN_MODULE, JOIN_KERNEL)] if halves else []
     forecast = estimate_states(_quick_slots(board, piece), closed)
     extended = estimate_extended(board, forecast, closed)

@@ -111,7 +111,7 @@ def run_tasks_on(fn: Callable[[T], R], tasks: Sequence[T], *, jobs: int | None =
 
 def _on_pool(fn: Callable[[T], R], todo: dict[int, T], jobs: int | None, retries: int,
              deadline: float | None) -> Iterator[tuple[int, R]]:
-    from ..machine import worker_count
+    from ..runtime import worker_count
 
     workers = min(worker_count(jobs), len(todo))
     deaths: dict[int, int] = {}

@@ -15,7 +15,7 @@ apply themselves.
 
 Compiled or plain Python. The algorithms run as numba kernels, which are
 compiled on first use and kept in a cache folder
-(:func:`chesstours.machine.compile_cache_dir`); on a first run, with that
+(:func:`chesstours.runtime.compile_cache_dir`); on a first run, with that
 folder empty, compiling costs seconds, more than a small query's whole
 answer. So small work runs in plain Python twins of the kernels, which give
 the same answers move for move, and only large work pays for the compiler:
@@ -32,7 +32,7 @@ the same answers move for move, and only large work pays for the compiler:
   (about a fifth of a second: a 5x5 count); a search still running then
   goes on in the compiled kernel from the same place
   (:func:`plain_allowance`; the bishop's api, which lives in its family,
-  takes the same allowance from :func:`chesstours.machine.plain_allowance`);
+  takes the same allowance from :func:`chesstours.runtime.plain_allowance`);
 * counts of boards of at most :data:`ESTIMATE_ABOVE_SQUARES` free squares
   backtrack without an estimate first (the estimate's probes would cost
   more than such a count).

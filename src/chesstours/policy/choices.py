@@ -13,15 +13,15 @@ from ..bishop.methods import BISHOP_METHOD_HELP, BISHOP_METHODS, BishopMethod
 from ..board import Board
 from ..construct import COMPILED_ABOVE as CONSTRUCT_COMPILED_ABOVE
 from ..errors import InvalidArgument
-from ..machine import (
+from ..pieces import Leaper
+from ..runtime import (
     PLAIN_SEARCH_POSITIONS,
     PLAIN_SEARCH_SQUARES,
     PlainAllowance,
     memory_limit,
     worker_count,
 )
-from ..machine import plain_allowance as _plain_allowance
-from ..pieces import Leaper
+from ..runtime import plain_allowance as _plain_allowance
 from ..warnsdorff import COMPILED_ABOVE as WALK_COMPILED_ABOVE
 from ..warnsdorff.rule import TIEBREAKS, Tiebreak
 
@@ -236,7 +236,7 @@ def plain_allowance(board: Board, counting: bool = False) -> PlainAllowance | No
     Small searches are over before numba could load; a large one pays a tenth
     of a second more, nothing next to compiling the kernel on a first run. On
     an empty compile cache the kernel then compiles in another process while
-    the search goes on in Python (see :class:`~chesstours.machine.PlainAllowance`): a count's kernel
+    the search goes on in Python (see :class:`~chesstours.runtime.PlainAllowance`): a count's kernel
     (``counting``: :data:`~chesstours.backtrack.search.COUNT_KERNEL`) first where the query counts, the
     search kernel first where it lists tours or looks for one.
     """

@@ -20,14 +20,14 @@ from ..backtrack.split import balanced_tasks, search_bytes
 from ..board import Board
 from ..errors import InvalidArgument
 from ..existence.reasons import obstruction
-from ..machine import (
+from ..pieces import KNIGHT, Leaper
+from ..runtime import (
     PlainAllowance,
     forks,
     in_cache_folder,
     memory_limit,
     worker_count,
 )
-from ..pieces import KNIGHT, Leaper
 from ..words import about_duration, format_bytes, format_seconds
 from .choices import (
     BACKTRACK_IN_TASKS_SECONDS,
@@ -91,7 +91,7 @@ def searches_after_estimate(board: Board, piece: Leaper, start: int | None, end:
     counts that the frontier method takes in plain Python at once with the
     allowance ``plain`` (:func:`_cold_frontier_first`). A count asks it before
     its plan, to compile the count's kernel in another process while the probes
-    run (:func:`chesstours.machine.compiled_beside`); the tests hold the
+    run (:func:`chesstours.runtime.compiled_beside`); the tests hold the
     branches of the plan to it.
     """
     return (method in ("auto", "backtrack") and spill_dir is None
@@ -107,7 +107,7 @@ def counts_in_python_beside(plan: Plan, plain: PlainAllowance | None, node_limit
     (:func:`chesstours.backtrack.run_tasks_beside`): it may start in Python (``plain``), its kernel is
     not in the compile cache, its estimate is within :data:`PLAIN_BESIDE_FROM` and
     :data:`PLAIN_BESIDE_POSITIONS` positions, no node limit bounds one search, and ``workers`` allow a copy
-    of this process (:func:`chesstours.machine.forks`)."""
+    of this process (:func:`chesstours.runtime.forks`)."""
     return (plan.method == "backtrack" and plain is not None and node_limit is None and plan.states is not None
             and PLAIN_BESIDE_FROM <= plan.states <= PLAIN_BESIDE_POSITIONS and not in_cache_folder(*COUNT_KERNEL)
             and forks(worker_count(workers)))

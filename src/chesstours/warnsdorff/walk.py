@@ -14,9 +14,9 @@ import numpy as np
 
 from ..board import Board
 from ..errors import InvalidArgument
-from ..machine import compiled_below
 from ..pieces import KNIGHT, Leaper
 from ..rng import seeded
+from ..runtime import compiled_below
 from .rule import BLOCKED, TIEBREAKS, walk_python
 
 __all__ = ["WarnsdorffResult", "warnsdorff", "COMPILED_ABOVE"]

@@ -36,7 +36,7 @@ from .. import __version__
 from ..count import count_tours, estimate_count
 from ..errors import ChessToursError, LimitReached, NoTour, ResourceError
 from ..find import find_tour
-from ..machine import use_compiled_only
+from ..runtime import use_compiled_only
 from . import drawing
 from .limits import Busy, Lanes, Limits
 from .routes import ROUTERS
@@ -62,7 +62,7 @@ def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only
 
     ``warm_up`` loads the compiled kernels in a background thread at start-up,
     so that the first visitor does not wait for them. ``compiled_only`` then runs every
-    search of this process in compiled code (:func:`chesstours.machine.use_compiled_only`):
+    search of this process in compiled code (:func:`chesstours.runtime.use_compiled_only`):
     for a server that owns its process, not for one started inside another program.
     """
     limits = limits or Limits()

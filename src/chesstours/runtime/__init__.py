@@ -1,0 +1,42 @@
+"""The runtime: what the machine offers, the compile cache, and how kernels are compiled and run.
+
+This package is the only code that knows numba's machinery, processes and the
+compile cache. The algorithm families ask it for threads and memory
+(:mod:`.resources`), for the engine a search runs in, plain Python or compiled
+(:mod:`.engine`), and for their kernels compiled ahead (:mod:`.families`,
+``chesstours compile``) or in a second process on a first run
+(:mod:`.background`).
+"""
+
+from .background import (
+    COMPILE_WAIT,
+    Compiling,
+    Forked,
+    await_compiled,
+    compile_in_background,
+    compile_unless_cached,
+    compiled_beside,
+    compiling,
+    lowest_priority,
+    ready_numba,
+    stop_compiling,
+)
+from .cache import compile_cache_dir, in_cache_folder
+from .engine import (
+    PLAIN_SEARCH_POSITIONS,
+    PLAIN_SEARCH_SQUARES,
+    PlainAllowance,
+    advance_in_turn,
+    compiled_below,
+    kernels_loaded,
+    plain_allowance,
+    use_compiled_only,
+)
+from .processes import Beside, Talk, forks, interrupts_deferred, run_beside
+from .resources import MEMORY_SHARE, cores, memory_limit, worker_count
+
+__all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "in_cache_folder",
+           "PlainAllowance", "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
+           "use_compiled_only", "compiled_below", "kernels_loaded", "compile_in_background", "compile_unless_cached",
+           "compiled_beside", "compiling", "await_compiled", "stop_compiling", "ready_numba", "lowest_priority",
+           "forks", "Forked", "Compiling", "Beside", "Talk", "run_beside", "interrupts_deferred", "COMPILE_WAIT"]

@@ -1,0 +1,261 @@
+"""Kernels compiled in a second process while a query goes on in plain Python.
+
+On an empty compile cache a kernel takes a second or more to compile; a
+query that starts in plain Python (:mod:`chesstours.runtime.engine`) has the
+kernels it goes on in compiled in another process meanwhile, and loads them
+from the cache once they are there.
+"""
+
+from __future__ import annotations
+
+import ast
+import atexit
+import contextlib
+import importlib
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+
+from . import cache
+from .processes import interrupts_deferred, may_fork
+
+__all__ = ["compile_in_background", "compile_unless_cached", "compiled_beside", "compiling", "await_compiled",
+           "stop_compiling", "ready_numba", "lowest_priority", "Forked", "Compiling", "COMPILE_WAIT"]
+
+
+#: Set in the environment of a process of :func:`compile_in_background`, which compiles what it needs itself.
+_COMPILER = "CHESSTOURS_COMPILING"
+
+
+def compile_in_background(module: str, call: str = "warm()") -> Compiling | None:
+    """Start a process that compiles the kernels of ``module`` into numba's cache, by calling its ``warm()``
+    (or the ``call`` given, such as ``warm('bishop')``).
+
+    On an empty cache a job compiles its kernels one after the other on one core, and a count by the meet
+    in the middle compiles some ten of them (seconds each); the process compiles the kernels a job needs
+    last while the job compiles and runs the first, and the job then loads them from the cache. Only the
+    main process starts one (not a worker of a pool or of a cluster, nor such a process itself), and only
+    with a cache folder (:func:`compile_cache_dir`); None when it is not started. The caller waits for it
+    before it needs the kernels (:func:`await_compiled`), and stops it if it stops first
+    (:func:`stop_compiling`).
+
+    Where this process may fork (:func:`_forks_to_compile`) the process is a copy of this one
+    (:class:`Forked`), which has Python, numpy and chesstours loaded and compiles at once; else a new
+    interpreter, which imports them first (0.15 s on the machine of the benchmarks).
+    """
+    if (multiprocessing.parent_process() is not None or os.environ.get(_COMPILER) or not sys.executable
+            or not os.environ.get("NUMBA_CACHE_DIR")):
+        return None  # a worker, or such a process; no interpreter to start; or no cache folder to hand them over in
+    try:
+        with interrupts_deferred(stop_compiling) as started:
+            if _forks_to_compile():
+                started.append(Forked(module, call))
+            else:
+                started.append(subprocess.Popen([sys.executable, "-c", f"import {module} as m; m.{call}"],
+                                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                                stderr=subprocess.DEVNULL, env={**os.environ, _COMPILER: module}))
+        return started[0]
+    except OSError:  # pragma: no cover - no process to spare
+        return None
+
+
+def _forks_to_compile() -> bool:
+    """Whether :func:`compile_in_background` may compile in a copy of this process: on Linux, from the main
+    thread, where every other thread is a daemon of another library (a live display's, which writes to the
+    terminal). A copy inherits every lock as it was at the fork, and none is freed there: a pool's thread, or
+    one of chesstours' own (a server's, its warm-up), may be inside numba, holding its compiler's lock, which
+    the copy would wait for forever. The copy writes to streams of its own (:class:`Forked`)."""
+    here = threading.current_thread()
+    return may_fork() and all(t.daemon and not t.name.startswith("chesstours")
+                               for t in threading.enumerate() if t is not here)
+
+
+class Forked:
+    """A process of :func:`compile_in_background` made by forking this one, as much of
+    :class:`subprocess.Popen` as its callers use (``pid``, ``returncode``, ``poll``, ``wait``, ``kill``).
+
+    The copy calls ``module``'s ``call`` with its signals at their defaults and its standard streams on the
+    null device (new streams, whose locks no thread holds), and ends at once (``os._exit``: no exit handler of
+    this process, no flush of the output buffers it shares): status 0 if the call returned, 1 if it raised.
+    """
+
+    def __init__(self, module: str, call: str):
+        self.returncode: int | None = None
+        self._reaping = threading.Lock()
+        self.pid = os.fork()
+        if self.pid == 0:  # pragma: no cover - the copy (its coverage is not collected)
+            status = 1
+            try:
+                for sig in (signal.SIGINT, signal.SIGTERM):
+                    signal.signal(sig, signal.SIG_DFL)
+                null = os.open(os.devnull, os.O_RDWR)
+                for fd in (0, 1, 2):
+                    os.dup2(null, fd)
+                # streams of its own: a display's thread may have held the lock of this process's at the fork
+                sys.stdin, sys.stdout, sys.stderr = (open(os.devnull, mode) for mode in "rww")  # noqa: SIM115
+                os.environ[_COMPILER] = module
+                _forget_compiling()
+                name, _, args = call.partition("(")  # "warm()", "warm('bishop')"
+                args = args.removesuffix(")")
+                getattr(importlib.import_module(module), name)(*(ast.literal_eval(f"({args},)") if args else ()))
+                status = 0
+            finally:
+                os._exit(status)
+
+    def poll(self) -> int | None:
+        """The exit status once the copy has ended (reaped), else None. The threads of a search ask it at
+        once (their allowance's :meth:`PlainAllowance.lasts`): one reaps the copy, and a thread that asks
+        meanwhile is told it runs, as :meth:`subprocess.Popen.poll` tells it (a second ``waitpid`` of the
+        same process would fail: no such child)."""
+        if self.returncode is None and self._reaping.acquire(blocking=False):
+            try:
+                if self.returncode is None:
+                    pid, status = os.waitpid(self.pid, os.WNOHANG)
+                    if pid:
+                        self.returncode = os.waitstatus_to_exitcode(status)
+            except ChildProcessError:  # reaped by something else of this process: its status is lost
+                self.returncode = 0
+            finally:
+                self._reaping.release()
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Wait for the copy to end, at most ``timeout`` seconds (then :class:`subprocess.TimeoutExpired`)."""
+        until = None if timeout is None else time.perf_counter() + timeout
+        while self.poll() is None:
+            if until is not None and time.perf_counter() >= until:
+                raise subprocess.TimeoutExpired(f"compile {self.pid}", timeout or 0.0)
+            time.sleep(_FORKED_POLL if until is None else max(0.0, min(_FORKED_POLL, until - time.perf_counter())))
+        assert self.returncode is not None
+        return self.returncode
+
+    def kill(self) -> None:
+        """Kill the copy if it has not ended (it is reaped by :meth:`poll` or :meth:`wait`)."""
+        if self.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+
+
+def _forget_compiling() -> None:  # pragma: no cover - in a copy of :class:`Forked`
+    """In a copy of :class:`Forked`: no process compiling for this one, and their lock free. An allowance
+    starts its process holding that lock (:meth:`PlainAllowance.lasts`), and the copy, whose own searches ask
+    their allowances, would wait for it forever."""
+    global _COMPILING_LOCK
+    _COMPILING_LOCK = threading.Lock()
+    _COMPILING.clear()
+
+
+#: Seconds between two looks at whether a copy of :class:`Forked` has ended, while waiting for it.
+_FORKED_POLL = 0.005
+
+
+#: A process of :func:`compile_in_background`.
+Compiling = subprocess.Popen | Forked
+
+
+def lowest_priority() -> None:
+    """Run this process at the lowest priority from now on (where the system has priorities): a process of
+    :func:`compile_in_background` calls it once the kernel its job waits for is compiled, before the kernels
+    that serve later jobs, so that the job's own threads have the cores. Elsewhere (a ``warm()`` called in
+    a program's own process) it does nothing."""
+    if not os.environ.get(_COMPILER):
+        return
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, 19)
+    except (AttributeError, OSError):  # pragma: no cover - no priorities here
+        pass
+
+
+#: Seconds a job waits at most for the kernels compiling in another process (a few on an empty cache; ten
+#: for the join's): past them, or past the job's deadline, it compiles them itself.
+COMPILE_WAIT = 60.0
+
+
+def compiling(process: Compiling | None, kernel: tuple[str, str] | None = None) -> bool:
+    """Whether ``process`` (of :func:`compile_in_background`, or None) still compiles what the caller waits
+    for: it runs, and ``kernel`` (the one the caller needs first, as :func:`in_cache_folder` takes it; None:
+    every kernel of the process) is not in the compile cache yet. The process may go on to compile kernels
+    that only later queries need."""
+    return process is not None and process.poll() is None and (kernel is None or not cache.in_cache_folder(*kernel))
+
+
+#: Seconds between two looks at the compile cache while waiting for a kernel (:func:`await_compiled`).
+COMPILE_POLL = 0.02
+
+
+def await_compiled(process: Compiling | None, deadline: float | None = None,
+                   kernel: tuple[str, str] | None = None) -> None:
+    """Wait for a process of :func:`compile_in_background` to end, or for ``kernel`` to be in the compile
+    cache (:func:`compiling`), at most :data:`COMPILE_WAIT` seconds and until ``deadline`` (a
+    :func:`time.perf_counter` time); if it has not ended, or it failed, the caller compiles what it needs
+    itself. Meanwhile numba readies its compiler in this process, which the first kernel it loads would
+    otherwise wait for (a quarter of a second)."""
+    if process is not None:
+        if process.poll() is None:
+            ready_numba()
+        seconds = COMPILE_WAIT if deadline is None else min(COMPILE_WAIT, deadline - time.perf_counter())
+        until = time.perf_counter() + max(0.0, seconds)
+        while compiling(process, kernel) and time.perf_counter() < until:
+            try:
+                process.wait(timeout=max(0.0, min(COMPILE_POLL, until - time.perf_counter())))
+            except subprocess.TimeoutExpired:
+                pass
+
+
+#: The processes that allowances started, by the module they compile, and the lock that starts them.
+_COMPILING: dict[str, Compiling] = {}
+
+
+_COMPILING_LOCK = threading.Lock()
+
+
+@atexit.register
+def _stop_background() -> None:
+    """Stop the compiling processes that allowances started and that still run (the query ended in Python)."""
+    for process in list(_COMPILING.values()):
+        stop_compiling(process)
+
+
+def ready_numba() -> None:
+    """Set up numba's compiler for this machine's processor now (its registries of typed operations), as the
+    first kernel compiled or loaded from the cache would."""
+    try:
+        from numba.core.registry import cpu_target
+
+        cpu_target.target_context.refresh()
+    except (ImportError, AttributeError):  # pragma: no cover - another numba: the first kernel does it
+        pass
+
+
+def stop_compiling(process: Compiling | None) -> None:
+    """Kill a process of :func:`compile_in_background` that still runs (numba writes its cache files whole,
+    under a temporary name, so none is left half-written), and reap it."""
+    if process is not None and process.poll() is None:
+        process.kill()
+        process.wait()
+
+
+def compile_unless_cached(module: str, kernel: tuple[str, str], call: str = "warm()") -> Compiling | None:
+    """Start compiling the kernels of ``module`` in a second process (:func:`compile_in_background`, by ``call``)
+    unless ``kernel`` (one of them: its source file and name, as :func:`in_cache_folder` takes them, which needs
+    no numba) is in the compile cache; the process, or None."""
+    return None if cache.in_cache_folder(*kernel) else compile_in_background(module, call)
+
+
+@contextlib.contextmanager
+def compiled_beside(module: str, kernel: tuple[str, str] | None, call: str = "warm()") -> Iterator[Compiling | None]:
+    """Compile the kernels of ``module`` in a second process (by ``call``) while the ``with`` body runs, unless
+    ``kernel`` is in the compile cache (:func:`compile_unless_cached`); None: none is needed. Gives the process (or
+    None) to :func:`await_compiled` before the body needs the kernels, and stops it on the way out, however
+    the body ends, unless the body handed it to an allowance (:meth:`PlainAllowance.compile_with`)."""
+    process = None if kernel is None else compile_unless_cached(module, kernel, call)
+    try:
+        yield process
+    finally:
+        if process is not None and _COMPILING.get(module) is not process:  # not handed to an allowance
+            stop_compiling(process)

@@ -1,0 +1,191 @@
+"""The one choice between a kernel's compiled engine and its plain-Python twin.
+
+Searches on small boards start in plain Python, which needs no compiling, and
+go on in the compiled kernel once they have taken :data:`PLAIN_SEARCH_POSITIONS`
+positions; a process that has loaded a family's kernels, or that asked for
+compiled code only (:func:`use_compiled_only`), runs compiled from the start.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from . import background, cache
+
+__all__ = ["PlainAllowance", "advance_in_turn", "plain_allowance", "use_compiled_only", "compiled_below",
+           "kernels_loaded", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS"]
+
+
+#: Searches on boards of at most this many free squares start in plain Python, which needs no compiling ...
+PLAIN_SEARCH_SQUARES = 256
+
+
+#: ... and take at most this many positions there for the whole query (a few tenths of a second at the
+#: 200,000 to 300,000 positions a second of plain Python), then go on in compiled code, some fifty times faster.
+PLAIN_SEARCH_POSITIONS = 50_000
+
+
+#: Positions a query takes in plain Python at a time while its kernels compile in another process (a tenth
+#: of a second or so), between looks at whether they are ready.
+WHILE_COMPILING = 20_000
+
+
+class PlainAllowance:
+    """Positions that the searches of one query may still take in plain Python before they move to compiled code.
+
+    Numba compiles a kernel the first time it is called, which takes a second
+    or more when its cache folder is empty, while Python runs the same search
+    some fifty times slower but at once. One allowance is shared by every
+    search of a query (the tasks of a count, the first moves of a search for
+    one tour), so that the query as a whole, not each search, stops paying
+    Python's pace once it is spent.
+
+    When the positions run out on an empty compile cache, an allowance that
+    names the kernels its query goes on in (``compiles``: the module whose
+    ``warm()`` compiles them, or the call of it given, ``call``; ``kernel``: the file
+    of the kernel it loads first, and that kernel's name) has them compiled in another process
+    (:func:`compile_in_background`), and its query goes on in Python, some
+    :data:`WHILE_COMPILING` positions at a time, until they are in the cache:
+    a search that ends before that never waits for the compiler.
+
+    >>> allowance = PlainAllowance(100); allowance.take(30); allowance.positions
+    70
+    """
+
+    def __init__(self, positions: int, compiles: str | None = None, kernel: tuple[str, str] | None = None,
+                 call: str = "warm()"):
+        self.positions = max(0, int(positions))
+        self.compiles = compiles
+        self.call = call
+        self.kernel = kernel
+        self.compiling: background.Compiling | None = None
+        self._asked = False
+        self._compiling_until = 0.0  # a time (perf_counter) before which the kernels are taken as still compiling
+        #: Set by a query whose kernels are in the compile cache: once an estimate of its search foresees more
+        #: positions than are left here, the search would load them anyway, and the estimate's last probes run
+        #: in them (:func:`chesstours.backtrack.tasks.estimate_nodes`).
+        self.cached = False
+
+    def take(self, positions: int) -> None:
+        """Record ``positions`` searched in plain Python."""
+        self.positions = max(0, self.positions - int(positions))
+
+    def spend(self) -> None:
+        """Give up what is left: the query's kernels are at hand, and its searches run in them from now on
+        (their set-ups stay in Python, as any allowance has them)."""
+        self.positions = 0
+
+    def lasts(self) -> bool:
+        """Whether the query goes on in plain Python now: positions are left, or its kernels are compiling in
+        another process (started here when the positions first run out and the kernels are not cached; one
+        process a module at a time, however many queries wait for it). That process and the cache folder are
+        looked at once every :data:`background.COMPILE_POLL` seconds at most: a listing asks after every tour it finds,
+        and a look at the folder takes some fifty microseconds."""
+        if self.positions > 0 or time.perf_counter() < self._compiling_until:
+            return True
+        with background._COMPILING_LOCK:
+            if not self._asked:
+                self._asked = True
+                if self.compiles is not None and self.kernel is not None and not cache.in_cache_folder(*self.kernel):
+                    running = background._COMPILING.get(self.compiles)
+                    if running is None or running.poll() is not None:
+                        running = background.compile_in_background(self.compiles, self.call)
+                        if running is not None:
+                            background._COMPILING[self.compiles] = running
+                    self.compiling = running
+        if background.compiling(self.compiling, self.kernel):
+            self._compiling_until = time.perf_counter() + background.COMPILE_POLL
+            return True
+        return False
+
+    def compile_with(self, process: background.Compiling) -> None:
+        """Go on in Python while ``process`` (:func:`compile_in_background` of this allowance's module, started
+        by the query before its searches: :func:`compiled_beside`) compiles, as if the allowance had started it
+        when its positions ran out: the process is the allowance's from now on, stopped at exit if it still
+        runs, however the ``with`` that started it ends."""
+        with background._COMPILING_LOCK:
+            self._asked = True
+            self.compiling = process
+            background._COMPILING[self.compiles or ""] = process
+
+    def in_python(self, positions: int) -> None:
+        """Go on in plain Python for ``positions`` more (at least), and stop the process compiling this
+        allowance's kernels, if one runs (a query that ends in Python sooner than they would compile leaves
+        the cores to its own processes: :func:`chesstours.backtrack.run_tasks_beside`); past those positions
+        they compile in another process, as when the positions of a new allowance run out."""
+        with background._COMPILING_LOCK:
+            background.stop_compiling(self.compiling)
+            if self.compiling is not None and background._COMPILING.get(self.compiles or "") is self.compiling:
+                del background._COMPILING[self.compiles or ""]
+            self.compiling = None
+            self._asked = False
+            self._compiling_until = 0.0
+        self.positions = max(self.positions, int(positions))
+
+    def __repr__(self) -> str:
+        return f"PlainAllowance({self.positions})"
+
+
+def advance_in_turn(plain: PlainAllowance | None, budget: int, python: Any, engine: Callable[[], Any],
+                    advance: Callable[[Any, int], int], nodes: Callable[[], int], going_on: int) -> int:
+    """Run a resumable search for ``budget`` positions, in plain Python while ``plain`` lasts, then compiled.
+
+    ``engine()`` gives the module of kernels to run now (``python``, the plain-Python twins, or the compiled
+    ones); ``advance(engine, positions)`` runs one call of it and returns its status code; ``nodes()`` counts
+    the positions searched so far. The positions searched in Python are taken from ``plain``; a search still
+    ``going_on`` when the allowance ends goes on in the compiled kernel, from where Python left it, within the
+    same budget. Returns the last status code.
+    """
+    while True:
+        kernels = engine()
+        in_python = kernels is python
+        step = min(budget, plain.positions or WHILE_COMPILING) if in_python and plain is not None else budget
+        before = nodes()
+        status = advance(kernels, step)
+        done = nodes() - before
+        if in_python and plain is not None:
+            plain.take(done)
+        budget -= done
+        if status != going_on or budget <= 0:
+            return status
+
+
+def plain_allowance(free_squares: int, kernels: str | None = None, compiles: str | None = None,
+                    kernel: tuple[str, str] | None = None, call: str = "warm()") -> PlainAllowance | None:
+    """The plain-Python allowance of a query on a board of ``free_squares`` squares: :data:`PLAIN_SEARCH_POSITIONS`
+    positions up to :data:`PLAIN_SEARCH_SQUARES` squares; None (compiled code from the start) above, after
+    :func:`use_compiled_only`, or once the module ``kernels`` (the family's compiled kernels) is loaded in
+    this process: there is no compiling left to save, and plain Python is fifty times slower. ``compiles``,
+    ``kernel`` and ``call``: as :class:`PlainAllowance`'s."""
+    if compiled_below(free_squares, PLAIN_SEARCH_SQUARES, kernels):
+        return None
+    return PlainAllowance(PLAIN_SEARCH_POSITIONS, compiles, kernel, call)
+
+
+def kernels_loaded(module: str) -> bool:
+    """Whether the module of compiled kernels ``module`` has been loaded in this process."""
+    return module in sys.modules
+
+
+_compiled_only = False
+
+
+def use_compiled_only(on: bool = True) -> None:
+    """From now on, run every search and walk of this process in compiled code, whatever its size.
+
+    The plain-Python twins exist for a process that has not loaded its
+    kernels yet. A long-lived process that has (the web server, once warmed
+    up) gains nothing from them, and loses: plain Python holds the
+    interpreter lock that its other threads, and its event loop, need.
+    """
+    global _compiled_only
+    _compiled_only = bool(on)
+
+
+def compiled_below(squares: int, plain_up_to: int, kernels: str | None = None) -> bool:
+    """Whether work on ``squares`` squares runs compiled: above ``plain_up_to``; or always after
+    :func:`use_compiled_only`, or once the module ``kernels`` (the compiled loops) is loaded in this process."""
+    return _compiled_only or squares > plain_up_to or (kernels is not None and kernels_loaded(kernels))
