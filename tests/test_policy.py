@@ -32,14 +32,11 @@ def counts(draw):
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(counts())
 def test_a_count_searches_after_an_estimate_exactly_where_the_predicate_says(query):
-    # with every estimate quick, each plan that estimates its search chooses it: so the plans that estimate and
-    # choose backtracking are the ones the count compiles the search kernel for, before planning; on an empty
-    # compile cache too (``cold``: an allowance in Python, no search kernel in the cache), where the frontier
-    # method takes its small counts without an estimate
+    # with every estimate quick, each plan that estimates its search chooses it; and the plan is the same whether
+    # its probes start in plain Python (an allowance) or not
     from chesstours.runtime import PlainAllowance
 
-    board, piece, start, end, closed, method, spill, cold = query
-    plain = PlainAllowance(50_000) if cold else None
+    board, piece, start, end, closed, method, spill, in_python = query
     estimated = []
 
     def quick(board, *args, **kwargs):
@@ -50,153 +47,48 @@ def test_a_count_searches_after_an_estimate_exactly_where_the_predicate_says(que
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(counting, "estimate_backtracking", quick)
-        patch.setattr(counting, "in_cache_folder", lambda source, kernel: not cold)
         try:
-            plan = policy.plan_count(board, piece, start, end, closed, method, spill_dir=spill, plain=plain)
+            plan = policy.plan_count(board, piece, start, end, closed, method, spill_dir=spill,
+                                     plain=PlainAllowance(50_000) if in_python else None)
         except InvalidArgument:  # a spill folder with backtracking
             assert method == "backtrack" and spill is not None
             return
-        # the allowance the plan takes by default (as the count passes it): the board's own
-        allowance = plain if plain is not None else policy.plain_allowance(board, counting=True)
-        predicted = policy.searches_after_estimate(board, piece, start, end, closed, method, spill, allowance)
+        predicted = policy.searches_after_estimate(board, piece, start, end, closed, method, spill)
+        other = policy.plan_count(board, piece, start, end, closed, method, spill_dir=spill,
+                                  plain=None if in_python else PlainAllowance(50_000))
     searched = bool(estimated) and plan.method == "backtrack" and plan.refusal is None
     assert predicted == searched
+    assert (plan.method, plan.states, plan.refusal) == (other.method, other.states, other.refusal)
 
 
-def test_auto_weighs_the_frontier_methods_compiling_where_its_kernels_are_not_in_the_cache(monkeypatch):
-    from chesstours.frontier import plain as frontier_plain
-    from chesstours.runtime import PlainAllowance, in_cache_folder
-
-    def plan(name, holes, compiled):
-        monkeypatch.setattr(frontier_plain, "sweep_kernels_cached", lambda: compiled)
-        return policy.plan_count(Board.parse(name, holes), KNIGHT, plain=PlainAllowance(50_000))
-
-    # 6x6 without b1: backtracking estimated at 0.8 s, the sweep forecast at 2.3 s (0.34 s run) once compiled;
-    # on an empty cache some 8 s more to compile the sweep's kernels against 3 s for the search's (on one core:
-    # on two the count runs in Python with a half beside, the next tests)
-    monkeypatch.setattr(counting, "forks", lambda processes: False)
-    monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: True)  # the search kernel cached
-    warm, cold = plan("6x6", "b1", True), plan("6x6", "b1", False)
-    monkeypatch.setattr(counting, "in_cache_folder", in_cache_folder)
-    assert warm.method == "frontier"
-    assert cold.method == "backtrack" and cold.why.endswith(f"and {policy.FRONTIER_COLD_SECONDS:g} s more to "
-                                                            "compile its kernels first")
-    # 6x7: backtracking far out of reach, the frontier method even with its kernels to compile
-    assert plan("6x7", "", False).method == "frontier"
-    # 6x7 closed with the search kernel in the cache, not the sweep's: the frontier method (a forecast of 260
-    # thousand states) would run in plain Python, some 0.3 s (weighed at 0.52), and never wait for its kernels;
-    # weighed so, not as 5 s of compiling, it wins against a search estimated at 1 s, not against one at 0.4 s
-    monkeypatch.setattr(frontier_plain, "sweep_kernels_cached", lambda: False)
-    monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: True)
-    monkeypatch.setattr(frontier_plain, "PLAIN_ONLY_EXTENDED", 0)  # (else it runs in Python at once: 364 thousand)
-    monkeypatch.setattr(counting, "forks", lambda processes: False)  # one core: no half beside either
-    for estimate, method in ((1.0, "frontier"), (0.4, "backtrack")):
-        monkeypatch.setattr(counting, "estimate_backtracking", lambda *args, e=estimate, **kwargs: (1e8, e, 2))
-        weighed = policy.plan_count(Board(6, 7), KNIGHT, closed=True, plain=PlainAllowance(50_000))
-        assert weighed.method == method and "more in plain Python" in weighed.why
-    monkeypatch.undo()
-    # a process that has loaded the search kernel (no allowance) plans as with a full cache
-    monkeypatch.setattr(frontier_plain, "sweep_kernels_cached", lambda: False)
-    monkeypatch.setattr(counting, "plain_allowance", lambda board, counting=False: None)
-    assert policy.plan_count(Board.parse("6x6", "b1"), KNIGHT).method == "frontier"
+COLD_BOARDS = [["5x5"], ["6x6"], ["4x9"], ["5x7"], ["6x6", "--closed"], ["6x6", "--start", "a1"],
+               ["6x6", "--holes", "c3"], ["5x9"], ["6x7", "--closed"]]
 
 
-def test_on_an_empty_cache_auto_counts_by_the_frontier_in_python_where_backtracking_would_wait_for_its_kernel(
-        monkeypatch):
-    from chesstours.frontier import plain as frontier_plain
-    from chesstours.runtime import PlainAllowance
+@pytest.mark.slow
+def test_a_plan_is_the_same_on_an_empty_and_a_filled_compile_cache(tmp_path):
+    """A plan is a function of the query and the machine: what the compile cache holds changes nothing."""
+    import json
+    import os
+    import subprocess
+    import sys
 
-    def plan(name, cached, closed=False, loaded=False):
-        monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: cached)
-        monkeypatch.setattr(frontier_plain, "compiled_below", lambda *args: loaded)  # the frontier's kernels loaded
-        return policy.plan_count(Board.parse(name), KNIGHT, closed=closed, plain=PlainAllowance(50_000))
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
 
-    # 5x7: some 8 million positions by backtracking, a frontier forecast of 170 thousand states: counted by the
-    # frontier method without an estimate
-    estimated = []
-    monkeypatch.setattr(counting, "estimate_backtracking", lambda *args, **kwargs: estimated.append(args) or (
-        1e7, 10.0, 1))
-    cold = plan("5x7", False)
-    assert cold.method == "frontier" and "not compiled yet" in cold.why and cold.states <= 1_000_000
-    assert not estimated
-    monkeypatch.undo()
-    # with the search kernel in the cache: the frontier method still, which runs wholly in Python (some 300
-    # thousand states in all), where the estimate's probes would load numba
-    warm = plan("5x7", True)
-    assert warm.method == "frontier" and "runs wholly in plain Python" in warm.why
-    assert plan("5x7", True, loaded=True).method == "backtrack"  # a process that has loaded the frontier's kernels
-    monkeypatch.setattr(frontier_plain, "PLAIN_ONLY_EXTENDED", 0)
-    monkeypatch.setattr(counting, "forks", lambda processes: False)  # one core: no half beside either
-    assert plan("5x7", True).method == "backtrack"
-    # 6x6: the frontier's forecast (2.7 million states) would compile its kernels too, on one core (on two, a half
-    # runs in a second process and the count in Python: the next test)
-    assert plan("6x6", False).method == "backtrack"
-    # 6x6 closed: some 700 thousand positions (1.2 s in Python), a frontier forecast of 260 thousand states
-    assert plan("6x6", False, closed=True).method == "frontier" and plan("6x6", True, closed=True).method == "backtrack"
-    monkeypatch.undo()
-    assert plan("6x6", True, closed=True).method == "frontier"  # 91 thousand states forecast in all: in Python
-    # 5x6 closed: 4,724 positions, within Python's allowance
-    assert plan("5x6", False, closed=True).method == "backtrack"
-    # a process that has loaded the kernel (no allowance) backtracks
-    monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: False)
-    monkeypatch.setattr(counting, "plain_allowance", lambda board, counting=False: None)
-    assert policy.plan_count(Board(5, 7), KNIGHT).method == "backtrack"
+    def chesstours(*args):
+        out = subprocess.run([sys.executable, "-m", "chesstours", *args], env=env, capture_output=True, text=True,
+                             timeout=300)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
 
+    def plan(board):
+        shown = json.loads(chesstours("count", *board, "--plan", "--json"))
+        return {k: shown.get(k) for k in ("method", "states", "memory_bytes", "refused", "why")}
 
-def test_on_an_empty_cache_auto_counts_a_count_that_does_not_fold_by_the_frontier_in_python_at_once(monkeypatch):
-    from chesstours.frontier import plain as frontier_plain
-    from chesstours.runtime import PlainAllowance
-
-    estimated = []
-
-    def plan(name, holes="", start=None, cached=False):
-        monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel: cached)
-        monkeypatch.setattr(counting, "estimate_backtracking", lambda *args, **kwargs: estimated.append(args) or (
-            8.8e6, 0.18, 2))  # as 6x6 from a1, on two cores
-        board = Board.parse(name, holes.split(",") if holes else ())
-        start = None if start is None else board.square(start)
-        return policy.plan_count(board, KNIGHT, start, plain=PlainAllowance(50_000))
-
-    # 6x6 from a1 (0.86 million states extended, 8.8 million positions by backtracking) and without c3 or b1: the
-    # same forecast as every start, 2.7 million states, but nothing folds, and the search kernel is not compiled
-    monkeypatch.setattr(frontier_plain, "_plain_only_states", 0)
-    monkeypatch.setattr(frontier_plain, "compiled_below", lambda *args: False)
-    for holes, start in (("", "a1"), ("", "c3"), ("c3", None), ("b1", None)):
-        for two in (False, True):
-            monkeypatch.setattr(counting, "forks", lambda processes, two=two: two and processes >= 2)
-            cold = plan("6x6", holes, start)
-            assert cold.method == "frontier" and "does not fold" in cold.why, (holes, start)
-            assert not estimated
-            # with the search kernel in the cache: on one core, estimated, and backtracking; on two, the
-            # frontier method in Python with a half beside, without the probes, which would load numba
-            warm = plan("6x6", holes, start, cached=True)
-            if two:
-                assert warm.method == "frontier" and "does not fold" in warm.why and not estimated, (holes, start)
-            else:
-                assert warm.method == "backtrack" and estimated, (holes, start)
-            estimated.clear()
-    # every start, folded (1.43 million states): on one core, backtracking, its kernel compiling beside the probes;
-    # on two, the frontier method in plain Python, a half and half the join in a second process
-    monkeypatch.setattr(counting, "forks", lambda processes: False)
-    assert plan("6x6").method == "backtrack" and estimated
-    estimated.clear()
-    monkeypatch.setattr(counting, "forks", lambda processes: processes >= 2)
-    beside = plan("6x6")
-    assert beside.method == "frontier" and "second process" in beside.why and not estimated
-    # the search kernel compiled: estimated, and searched (eight symmetries folded, against the frontier's mirror)
-    assert plan("6x6", cached=True).method == "backtrack" and estimated
-    estimated.clear()
-    # 5x9 and 6x8 closed (forecasts within a million states): the search kernel compiled or not, the frontier
-    # method in Python with a half beside, without the probes, which would load numba
-    for name, closed in (("5x9", False), ("6x8", True)):
-        for cached in (False, True):
-            monkeypatch.setattr(counting, "in_cache_folder", lambda source, kernel, cached=cached: cached)
-            plan_ = policy.plan_count(Board.parse(name), KNIGHT, closed=closed, plain=PlainAllowance(50_000))
-            assert plan_.method == "frontier" and not estimated, (name, cached)
-            assert not cached or "second process" in plan_.why  # (on an empty cache a smaller forecast decides)
-    # 6x7 from a1: forecast to extend more than the frontier method takes in Python; estimated first
-    plan("6x7", start="a1")
-    assert estimated
+    empty = [plan(board) for board in COLD_BOARDS]
+    for board in COLD_BOARDS:
+        chesstours("count", *board, "--no-progress")  # compiles, and fills the cache with, what each count runs
+    assert [plan(board) for board in COLD_BOARDS] == empty
 
 
 def test_the_policy_package_shows_every_public_name_of_its_modules_as_one_namespace():

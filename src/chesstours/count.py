@@ -31,16 +31,14 @@ from dataclasses import dataclass, field
 
 from . import policy
 from .arguments import check_limits, prepare_query, query_json
-from .backtrack import TaskResult, closed_tasks, open_tasks, run_tasks, run_tasks_beside, split_tasks
-from .backtrack.search import COUNT_KERNEL
+from .backtrack import TaskResult, closed_tasks, open_tasks, run_tasks, split_tasks
 from .backtrack.where import TourProperty, parse_where
 from .board import Board, Holes
 from .errors import InvalidArgument, LimitReached
 from .existence.reasons import obstruction
 from .pieces import KNIGHT, Leaper, parse_piece
 from .policy import CountMethod
-from .policy.choices import READY_NUMBA_POSITIONS
-from .runtime import await_compiled, compiled_beside, in_cache_folder, memory_limit, ready_numba
+from .runtime import memory_limit
 from .scale import Spread, count_parts_spread, count_spread
 
 __all__ = ["count_tours", "estimate_count", "TourCount", "StripCount", "count_strip", "directed_undirected"]
@@ -186,42 +184,13 @@ def count_tours(
                                time_limit, node_limit, progress, split_on)
     t0 = time.perf_counter()
     plain = policy.plain_allowance(board, counting=True)  # the plan's probes and the count share it
-    estimates = policy.searches_after_estimate(board, piece, s, e, closed, method, spill_dir, plain, workers)
-    if plain is not None and estimates and in_cache_folder(*COUNT_KERNEL):
-        # a search its estimate foresees past the allowance runs compiled anyway: with its kernel in the compile
-        # cache, the probes after the first few run compiled too, which costs less than in plain Python once
-        # their kernel is cached (the process that compiled the count's kernel compiles it next; where it was
-        # stopped first, this count compiles it, once: compiled beside the probes in Python, it would be stopped
-        # with this count, as on the first run, and every later count would probe in Python); a search foreseen
-        # within the allowance never loads numba
-        plain.cached = True
-    # an empty compile cache: the count's kernel compiles in another process (started before this one loads
-    # numba) while the estimate's probes run in Python
-    with compiled_beside("chesstours.backtrack.search", COUNT_KERNEL if estimates else None,
-                         policy.COUNT_FIRST) as warming:
-        plan = policy.plan_count(board, piece, s, e, closed, method, time_limit=time_limit, node_limit=node_limit,
-                                 workers=workers, spill_dir=spill_dir, plain=plain)
-        # sooner in Python on two processes than the kernel compiles (decided once, here, for the whole count)
-        beside = policy.counts_in_python_beside(plan, plain, node_limit, workers)
-        if plan.method == "backtrack" and warming is not None and plain is not None:
-            # the search goes on in Python while the kernel compiles there, and in the kernel once it is in the
-            # cache: a search over before then never waits for it
-            plain.compile_with(warming)
-            if plan.states is not None and plan.states > READY_NUMBA_POSITIONS and not beside:
-                # a search that outlasts the compiling by far: numba readies its compiler here now, while the
-                # other process compiles, not once the kernel is cached (see READY_NUMBA_POSITIONS); a count that
-                # searches in Python on two processes never loads the kernel (with the bounds as they are, none is
-                # estimated past READY_NUMBA_POSITIONS: the test holds this to the policy, not to the numbers)
-                ready_numba()
-        elif plan.method == "backtrack":
-            # the kernel is in the cache when that process has compiled it (if it failed, the kernel compiles here)
-            await_compiled(warming, None if time_limit is None else t0 + time_limit, COUNT_KERNEL)
+    plan = policy.plan_count(board, piece, s, e, closed, method, time_limit=time_limit, node_limit=node_limit,
+                             workers=workers, spill_dir=spill_dir, plain=plain)
     if plan.refusal is not None:
         raise InvalidArgument(plan.refusal)
     if plan.method == "theory":
         return TourCount(board, piece, closed, s, e, 0, 0, 0, time.perf_counter() - t0, "theory")
-    # the time limit is the whole count's: the plan (an estimate's probes, in Python on an empty compile cache,
-    # can take a second or two) spent some of it
+    # the time limit is the whole count's: the plan (an estimate's probes) spent some of it
     left = None if time_limit is None else max(0.0, t0 + time_limit - time.perf_counter())
     if plan.method == "frontier":
         return count_by_frontier(board, piece, closed, s, e, time_limit=left, progress=progress,
@@ -229,13 +198,8 @@ def count_tours(
     tasks = closed_tasks(board, piece, s, e) if closed else open_tasks(board, piece, s, e, pairs=True)
     tasks = split_tasks(board, piece, tasks)
     try:
-        if beside:  # the kernel's compiling stops, and leaves the two processes a core each
-            assert plain is not None and plan.states is not None
-            plain.in_python(int(policy.PLAIN_BESIDE_MARGIN * plan.states / 2))
-            result = run_tasks_beside(board, piece, tasks, time_limit=left, progress=progress, plain=plain)
-        else:
-            result = run_tasks(board, piece, tasks, time_limit=left, node_limit=node_limit, workers=workers,
-                               progress=progress, plain=plain)
+        result = run_tasks(board, piece, tasks, time_limit=left, node_limit=node_limit, workers=workers,
+                           progress=progress, plain=plain)
     except KeyboardInterrupt as exc:  # Ctrl-C: what was counted rides on the interrupt as a TourCount
         done = getattr(exc, "partial", None)
         if done is not None:

@@ -23,10 +23,8 @@ from chesstours.backtrack import closed_tasks, open_tasks
 from chesstours.backtrack import kernel as compiled
 from chesstours.backtrack import plain as python
 from chesstours.backtrack.search import Search
-from chesstours.backtrack.tasks import LOOK_AFTER_TASKS
 from chesstours.board import Board
 from chesstours.pieces import GIRAFFE, KNIGHT, ZEBRA, Leaper, move_table
-from chesstours.policy import counting
 from chesstours.runtime import PlainAllowance, background, cache, engine
 
 _ARRAYS = ("_visited", "_degree", "stack_square", "stack_next", "stack_count", "stack_cand", "stack_forced",
@@ -217,31 +215,10 @@ def test_an_estimate_of_few_probes_runs_them_all_in_python_on_an_allowance_of_it
     assert in_kernel and estimate == estimate_nodes(large, KNIGHT, tasks)  # past the bound the kernel takes over
 
 
-@pytest.mark.parametrize("cached", [(), ("kernel.advance_count",), ("kernel.advance_count", "kernel.probe")])
-def test_a_count_probes_in_the_kernel_once_its_kernel_is_in_the_compile_cache(monkeypatch, cached):
-    # the probes' kernel compiles after the count's kernel in the process that compiles that one; where that
-    # process was stopped first, the count compiles it (once) rather than probe in plain Python on every run
-    import chesstours.count as count_module
-
-    monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)  # a fresh process ...
-    monkeypatch.setattr(count_module, "in_cache_folder", lambda source, name: name in cached)  # ... on that cache
-    monkeypatch.setattr(background, "compile_in_background", lambda module, call="warm()": None)
-    # the policy estimates the search (it may instead count by the frontier method in Python at once)
-    monkeypatch.setattr(counting, "_cold_frontier_first", lambda *args: None)
-    in_python, in_kernel = _spy(monkeypatch, python), _spy(monkeypatch, compiled)
-    assert ct.count_tours("6x6", start="a1").directed == 524_486
-    if cached:  # the first tasks' probes foresee a search past the allowance: the rest run in the kernel
-        assert 0 < len(in_python) <= LOOK_AFTER_TASKS and in_kernel
-    else:
-        assert in_python and not in_kernel
-
-
 def test_a_count_whose_estimate_foresees_a_small_search_probes_in_python_with_the_kernel_cached(monkeypatch):
     # loading numba (0.6 to 0.9 s) would take longer than the whole count in Python
-    import chesstours.count as count_module
-
     monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)  # a fresh process ...
-    monkeypatch.setattr(count_module, "in_cache_folder", lambda source, name: True)  # ... every kernel cached
+    monkeypatch.setattr(cache, "in_cache_folder", lambda source, name: True)  # ... every kernel cached
     monkeypatch.setattr(background, "compile_in_background", lambda module, call="warm()": None)
     in_python, in_kernel = _spy(monkeypatch, python), _spy(monkeypatch, compiled)
     searched = _spy(monkeypatch, compiled, "advance_count")
@@ -293,31 +270,23 @@ def _estimated_first(monkeypatch) -> None:
     """The policy estimates backtracking before it counts, as where the search kernel is in the cache and the
     frontier method would not run wholly in plain Python (else it counts 4x8 by that method at once)."""
     from chesstours.frontier import plain as frontier_plain
-    from chesstours.policy import counting
 
-    monkeypatch.setattr(counting, "in_cache_folder", lambda source, name: True)
     monkeypatch.setattr(frontier_plain, "PLAIN_ONLY_EXTENDED", 0)
 
 
 def test_a_count_goes_on_in_python_while_the_kernel_compiles_beside_its_estimate(empty_cache, monkeypatch):
-    from chesstours import count as count_module
-
-    monkeypatch.setattr(count_module, "in_cache_folder", lambda source, name: False)
     _estimated_first(monkeypatch)
     start, started = empty_cache
     by_frontier = ct.count_tours("4x8", method="frontier").directed
     start(60)  # compiling longer than the count takes in Python
     in_kernel = _spy(monkeypatch, compiled, "advance_count")
-    counted = ct.count_tours("4x8")  # 748,000 positions, after an estimate: the process started before it
+    counted = ct.count_tours("4x8")  # 748,000 positions, after an estimate: past the allowance, compiled elsewhere
     assert counted.method == "backtrack" and counted.directed == by_frontier and not in_kernel
     assert len(started) == 1 and started[0].poll() is None  # never waited for, and not started twice
     assert background._COMPILING["chesstours.backtrack.search"] is started[0]  # stopped at exit, or by the fixture
 
 
 def test_a_count_moves_to_the_kernel_compiled_beside_its_estimate(empty_cache, monkeypatch):
-    from chesstours import count as count_module
-
-    monkeypatch.setattr(count_module, "in_cache_folder", lambda source, name: False)
     _estimated_first(monkeypatch)
     start, started = empty_cache
     by_frontier = ct.count_tours("4x8", method="frontier").directed
@@ -325,21 +294,6 @@ def test_a_count_moves_to_the_kernel_compiled_beside_its_estimate(empty_cache, m
     in_kernel = _spy(monkeypatch, compiled, "advance_count")
     assert ct.count_tours("4x8").directed == by_frontier and in_kernel  # the kernel took over
     assert len(started) == 1 and started[0].returncode == 0
-
-
-@pytest.mark.parametrize("above", [1, 10**12])
-def test_a_count_estimated_large_readies_numba_while_its_kernel_compiles(empty_cache, monkeypatch, above):
-    from chesstours import count as count_module
-
-    monkeypatch.setattr(count_module, "in_cache_folder", lambda source, name: False)
-    monkeypatch.setattr(count_module, "READY_NUMBA_POSITIONS", above)
-    _estimated_first(monkeypatch)
-    readied = []
-    monkeypatch.setattr(count_module, "ready_numba", lambda: readied.append(True))
-    start, started = empty_cache
-    start(60)
-    assert ct.count_tours("4x8").directed > 0
-    assert readied == ([True] if above == 1 else [])  # 748,000 positions: past one, not past a trillion
 
 
 def test_a_warm_cache_starts_no_compiling_process(monkeypatch):

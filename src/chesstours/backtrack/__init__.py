@@ -73,8 +73,7 @@ from .tasks import (
     first_tour,
     open_tasks,
     run_tasks,
-    run_tasks_beside,
     split_tasks,
 )
 
-__all__ = ["Search", "Order", "ORDERS", "FOUND", "EXHAUSTED", "BUDGET", "Task", "TaskResult", "open_tasks", "closed_tasks", "split_tasks", "run_tasks", "run_tasks_beside", "first_tour", "estimate_nodes", "NODES_PER_SECOND"]
+__all__ = ["Search", "Order", "ORDERS", "FOUND", "EXHAUSTED", "BUDGET", "Task", "TaskResult", "open_tasks", "closed_tasks", "split_tasks", "run_tasks", "first_tour", "estimate_nodes", "NODES_PER_SECOND"]

@@ -39,7 +39,6 @@ Examples
 
 from __future__ import annotations
 
-import multiprocessing
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -51,13 +50,13 @@ import numpy as np
 from ..board import Board
 from ..colours import end_squares
 from ..pieces import Leaper, move_table
-from ..runtime import PlainAllowance, run_beside, worker_count
+from ..runtime import PlainAllowance, worker_count
 from ..words import Status
 from .layout import Order
 from .search import Search
 
 __all__ = [
-    "Task", "TaskResult", "open_tasks", "closed_tasks", "split_tasks", "run_tasks", "run_tasks_beside", "first_tour",
+    "Task", "TaskResult", "open_tasks", "closed_tasks", "split_tasks", "run_tasks", "first_tour",
     "estimate_nodes", "NODES_PER_SECOND",
 ]
 
@@ -200,35 +199,22 @@ NODES_PER_SECOND = 25_000_000
 
 #: An estimate whose probes descend at most this many squares in all runs them in plain Python, whatever is
 #: left of its query's allowance, when that query has one (its kernels are neither loaded nor compiled yet):
-#: a second or two of Python (1.5 to 4.5 microseconds a square) against about three to compile the probes.
+#: compiling the probes' kernel takes longer than a second or two of Python.
 PLAIN_PROBE_SQUARES = 500_000
-#: Tasks whose probes run in plain Python before an estimate with the count's kernel cached tells whether the
-#: search will outrun its allowance (:func:`estimate_nodes`).
-LOOK_AFTER_TASKS = 4
 
 
 def estimate_nodes(board: Board, piece: Leaper, tasks: list[Task], probes: int = 4000, seed: int = 0,
                    plain: PlainAllowance | None = None) -> float:
     """Estimated positions an exhaustive search of ``tasks`` visits (Knuth's random probes; ``plain``: as
     :class:`Search`'s, except that probes of at most :data:`PLAIN_PROBE_SQUARES` squares in all run in
-    plain Python on an allowance of their own). Where the count's kernel is cached (``plain.cached``), the
-    probes of the tasks after the first :data:`LOOK_AFTER_TASKS` run in it once the estimate so far foresees
-    more positions than ``plain`` has left: the search will load it anyway (probes past that bound run in it
-    from the start)."""
+    plain Python on an allowance of their own)."""
     table = move_table(board, piece)
     holes = board.hole_mask if board.holes else None
     each = max(50, probes // max(1, len(tasks)))
-    query = plain if plain is not None and plain.cached else None  # the count's kernel cached
-    own = plain is not None and plain.positions > 0 and each * len(tasks) * board.free_count <= PLAIN_PROBE_SQUARES
-    if own:
+    if plain is not None and plain.positions > 0 and each * len(tasks) * board.free_count <= PLAIN_PROBE_SQUARES:
         plain = PlainAllowance(PLAIN_PROBE_SQUARES)
-    elif query is not None:
-        query.spend()  # probes past the bound run in the cached kernel from the start, as before the look ahead
     total = 0.0
     for i, task in enumerate(tasks):
-        if own and query is not None and i >= LOOK_AFTER_TASKS and total * len(tasks) / i > query.positions:
-            query.spend()  # the kernel loads for the rest of the probes, and the search runs in it
-            plain, own = query, False
         total += task.search(table, holes, plain=plain).estimate(each, seed + i)
     return total
 
@@ -333,105 +319,6 @@ def run_tasks(
         pool.shutdown(wait=True, cancel_futures=True)
     result.seconds = time.perf_counter() - t0
     result.complete = result.tasks_done == result.tasks_total
-    return result
-
-
-#: Positions a search runs in plain Python between two looks at the clock in :func:`run_tasks_beside` (some
-#: hundredths of a second).
-BESIDE_CHUNK = 20_000
-#: Seconds between two progress reports of :func:`run_tasks_beside`, as :func:`run_tasks` makes them.
-BESIDE_REPORT = 0.1
-#: The places of :func:`run_tasks_beside`'s shared counters: the next task to take, and what the copy has done.
-_NEXT, _THEIR_NODES, _THEIR_COUNT, _THEIR_DONE = range(4)
-
-
-def run_tasks_beside(
-    board: Board,
-    piece: Leaper,
-    tasks: list[Task],
-    *,
-    time_limit: float | None = None,
-    progress: Callable[[TaskResult], None] | None = None,
-    plain: PlainAllowance,
-) -> TaskResult:
-    """:func:`run_tasks` in plain Python on two processes, this one and a copy of it
-    (:func:`chesstours.runtime.run_beside`), a thread each (plain Python holds the interpreter's lock: two
-    threads would take turns). Each takes the next task that neither has taken (a counter in memory both
-    share) and searches it to its end, until none is left: a long task on one side does not keep the other
-    idle. The copy adds its positions, its tours and its finished tasks to the shared counters as it goes,
-    so that the progress reports, the time limit and Ctrl-C see the work of both (on Ctrl-C the copy is
-    stopped and what both counted rides on the interrupt as with :func:`run_tasks`).
-
-    This process searches on ``plain``; the copy on an allowance of its own of as many positions, past which
-    it would load the compiled kernels (a count planned here runs within them: see
-    :func:`chesstours.policy.counts_in_python_beside`).
-    """
-    table = move_table(board, piece)
-    holes = board.hole_mask if board.holes else None
-    shared = multiprocessing.get_context("fork").Array("q", 4)  # zeros; its lock guards every change
-    t0 = time.perf_counter()
-    deadline = None if time_limit is None else t0 + time_limit
-
-    def take() -> int | None:
-        with shared.get_lock():
-            i = shared[_NEXT]
-            if i >= len(tasks):
-                return None
-            shared[_NEXT] = i + 1
-        return i
-
-    def searches(allowance: PlainAllowance, mine: TaskResult, copy: bool, report: Callable[[], None]) -> TaskResult:
-        while (i := take()) is not None:
-            search = tasks[i].search(table, holes, plain=allowance)
-            seen = 0
-            while True:
-                if deadline is not None and time.perf_counter() > deadline:
-                    mine.stopped_by = "time limit"
-                    return mine
-                status = search.run(BESIDE_CHUNK)
-                mine.nodes += search.nodes - seen
-                if copy:
-                    with shared.get_lock():
-                        shared[_THEIR_NODES] += search.nodes - seen
-                seen = search.nodes
-                report()
-                if status == Status.EXHAUSTED:
-                    break
-            mine.count += tasks[i].weight * search.count
-            mine.tasks_done += 1
-            if copy:
-                with shared.get_lock():
-                    shared[_THEIR_COUNT] += tasks[i].weight * search.count
-                    shared[_THEIR_DONE] += 1
-        return mine
-
-    def both(mine: TaskResult) -> TaskResult:
-        with shared.get_lock():
-            nodes, count, done = shared[_THEIR_NODES], shared[_THEIR_COUNT], shared[_THEIR_DONE]
-        return replace(mine, nodes=mine.nodes + nodes, count=mine.count + count, tasks_done=mine.tasks_done + done,
-                       tasks_total=len(tasks), seconds=time.perf_counter() - t0, extra={**mine.extra, "plain_processes": 2})
-
-    mine = TaskResult(tasks_total=len(tasks))
-    last = [t0]
-
-    def report() -> None:
-        if progress is not None and time.perf_counter() - last[0] >= BESIDE_REPORT:
-            last[0] = time.perf_counter()
-            progress(both(mine))
-
-    positions = plain.positions
-    with run_beside(lambda: searches(PlainAllowance(positions), TaskResult(), True, lambda: None)) as beside:
-        try:
-            searches(plain, mine, False, report)
-            theirs = beside.result()
-        except KeyboardInterrupt as exc:
-            beside.stop()
-            done = both(mine)
-            exc.partial = replace(done, complete=False, stopped_by="interrupt")  # type: ignore[attr-defined]
-            raise
-    result = both(mine)
-    result.stopped_by = mine.stopped_by or theirs.stopped_by
-    result.complete = result.tasks_done == len(tasks)
     return result
 
 

@@ -187,8 +187,7 @@ def count(
             typer.echo(f"method:     frontier{how}, {x['max_states']:,} states at most, "
                        f"{x['peak_memory_mb']:,.1f} MiB{disk}{plain}")
         else:
-            two = result.extra.get("plain_processes")
-            typer.echo(f"method:     {result.method}" + (f", in plain Python on {two} processes" if two else ""))
+            typer.echo(f"method:     {result.method}")
             typer.echo(f"nodes:      {result.nodes:,}")
         typer.echo(f"seconds:    {result.seconds:.3f}")
     if code:

@@ -29,7 +29,7 @@ __all__ = [
     "FindMethod", "CountMethod", "Tiebreak", "Order", "BishopMethod",
     "FIND_METHODS", "COUNT_METHODS", "TIEBREAKS", "ORDERS", "BISHOP_METHODS", "BISHOP_METHOD_HELP",
     "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
-    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "COLD_SEARCH_POSITIONS", "COLD_TURN_STATES", "READY_NUMBA_POSITIONS", "PLAIN_BESIDE_FROM", "PLAIN_BESIDE_POSITIONS", "PLAIN_BESIDE_MARGIN", "COLD_FRONTIER_STATES", "COLD_UNFOLDED_STATES", "FRONTIER_PLAIN_SECONDS", "FRONTIER_COLD_SECONDS", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
+    "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
     "ESTIMATE_ABOVE_SQUARES", "TASKS_PER_WORKER", "MIN_TASKS", "CLUSTER_WORKERS", "MAX_SPLIT_ON", "MAX_CLASS_SPLIT_ON", "BACKTRACK_IN_TASKS_SECONDS", "WALK_COMPILED_ABOVE", "CONSTRUCT_COMPILED_ABOVE", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
     "plain_allowance", "COUNT_FIRST", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
     "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
@@ -72,73 +72,6 @@ FRONTIER_FORECAST_HIGH = 4.0
 #: start, with a hole or not) the search visited 1.4 to 3.0 times the positions estimated, 1.9 times in the
 #: median; the estimate of a count by backtracking is this many times the probes'.
 PROBES_RUN_LOW = 2.0
-#: On an empty compile cache ``auto`` counts by the frontier method in plain Python (its forecast at most
-#: :data:`COLD_TURN_STATES` states) rather than backtrack past this many estimated
-#: positions, which Python searches no sooner (some 600,000 a second) than that method counts, and past a few
-#: million no sooner than the search kernel compiles (2 to 3 s): 5x7 open took 5.1 s on an empty cache by
-#: backtracking (8.1 million positions), 2.3 s by the frontier method; 6x6 closed (700 thousand positions,
-#: estimated at 790 thousand) 2.3 to 2.7 s, and 1.5 s.
-COLD_SEARCH_POSITIONS = 500_000
-#: ``auto`` turns such a count to the frontier method in Python only where that method's forecast is at most
-#: this many states. 6x6 open (forecast 2.7 million, 1.4 million states extended) takes 1.4 s that way on
-#: an empty cache, against 1.6 s by backtracking, but as long again on every later run, since a count that
-#: ends in Python stops the compiling of its kernels; backtracking's kernel, compiled in another process
-#: meanwhile, answers the later runs in 0.7 s. The frontier method in Python is for a count that asks for
-#: it (``--method frontier``: 1.4 s instead of 8 s compiling its kernels; see
-#: :data:`chesstours.frontier.plain.PLAIN_FORECAST`).
-COLD_TURN_STATES = 1_000_000
-#: A count by backtracking estimated past this many positions, whose kernel compiles in another process
-#: while the search starts in plain Python, has numba ready its compiler in this process at once: the
-#: kernel's first load does that anyway (0.25 s here: importing numba, then its registries of typed
-#: operations), and doing it while the other process compiles costs the count only what Python would have
-#: searched meanwhile (some quarter of a million positions, hundredths of a second in the kernel) instead of a
-#: pause of that length once the kernel is in the cache (not a count that searches in Python on two processes,
-#: which never loads the kernel: :data:`PLAIN_BESIDE_POSITIONS`). On an empty cache, ``count 4x9 --method
-#: backtrack`` (estimated at 4.1 million) answers in 1.36 s instead of 1.63 with five million here, and
-#: ``count 6x6 --start c1 --method backtrack`` (3.1 million) in 1.33 s instead of 1.58 (three runs each).
-READY_NUMBA_POSITIONS = 2_000_000
-#: A count by backtracking whose kernel is not compiled, estimated at :data:`PLAIN_BESIDE_FROM` to
-#: :data:`PLAIN_BESIDE_POSITIONS` positions, runs wholly in plain Python on two processes
-#: (:func:`chesstours.backtrack.run_tasks_beside`), the kernel's compiling stopped: Python searches some 0.85
-#: million positions a second a core, and the kernel takes over a second to compile (the count cannot run on
-#: it sooner than 1.3 to 1.5 s after it starts). On an empty compile cache, ``count 6x6 --closed --method
-#: backtrack`` (701,890 positions, estimated at 790 thousand) took 1.05 to 1.16 s searching in Python on one
-#: process, 0.66 to 0.72 s on two; ``--start c3`` (966,131, estimated at 1.1 million) 1.42 to 1.67 s, then 0.84
-#: to 0.92 s, and ``count 6x6 --holes c3 --method backtrack`` (1,553,322, estimated at 1.3 million) 1.44 to 1.63
-#: s, then 1.20 to 1.27 s (the two moved to the kernel once it was compiled). Below some hundred thousand
-#: positions a second process does not pay for itself.
-PLAIN_BESIDE_POSITIONS = 1_500_000
-PLAIN_BESIDE_FROM = 100_000
-#: Such a count's two processes search in Python up to this many times its estimate together, each up to half
-#: (Knuth's probes run low, :data:`PROBES_RUN_LOW`, though less once multiplied by it: 0.9 to 1.2 times the
-#: estimate on the counts above); past it, a process's kernel compiles, as when an allowance runs out.
-PLAIN_BESIDE_MARGIN = 2
-#: On an empty compile cache ``auto`` counts by the frontier method in plain Python without estimating
-#: backtracking first where that method's forecast is at most this many states: the estimate's probes, in
-#: Python too, took 0.2 to 0.3 s of such a count (6x6 closed, forecast 260 thousand states, 37,680 extended;
-#: 5x7 open, 169 thousand), and a second process started compiling the count's kernel beside them. The
-#: counts it takes were counted by that method after the estimate already (backtracking estimated past
-#: :data:`COLD_SEARCH_POSITIONS`), except those with a search so small that either way takes a moment
-#: (3x11 open: 148 thousand positions, a forecast of 659 states).
-COLD_FRONTIER_STATES = 300_000
-#: ... and, with the count's kernel not in the compile cache, up to this many states where the count does not fold
-#: mirror pairs (an end given, or holes the mirror does not keep): the same forecast, since it reads the width
-#: alone, but the end or the holes cut the states about as much as the mirror would, and backtracking as much
-#: less. 6x6 open extends 1.43 million states over every start, folded; from a1 0.86 million (backtracking:
-#: 8.8 million positions), from b2 0.38 (3.4), from c3 0.26 (1.2); without c3 0.24 (1.6), without b1 0.90
-#: (39), without a1 1.93 (62). On an empty cache such a count answers before the search kernel could compile
-#: (about 1.3 s from the command's start; its probes, in Python, take 0.2 s more).
-COLD_UNFOLDED_STATES = 3_000_000
-#: Seconds a state of the frontier method's forecast takes in plain Python, where a count within
-#: :data:`COLD_FRONTIER_STATES` runs there while the method's kernels are not in the compile cache: ``auto``
-#: weighs that, not the kernels' compiling, against backtracking (6x7 closed, a forecast of 260 thousand
-#: states: 0.27 s; 5x7 open, 169 thousand: 0.25 to 0.33 s; the steps in numpy, a part of the states at once).
-FRONTIER_PLAIN_SECONDS = 2e-6
-#: Where the frontier method's kernels are not in the compile cache yet, ``auto`` weighs its forecast with this
-#: many seconds more: compiling them takes some 8 s here, the search kernel some 3 s, which a search spends
-#: in plain Python (6x6 without b1: 10.9 and 11.4 s on an empty cache by the frontier method, 5.6 and 7.1 s by
-#: backtracking; 2.6 and 3.0 s once compiled).
-FRONTIER_COLD_SECONDS = 5.0
 #: Exhaustive counts by backtracking are refused outright above this many free squares.
 MAX_BACKTRACK_COUNT_SQUARES = 400
 #: Without a time limit, counts estimated to take longer than this are refused (a time limit lets them run).

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import replace
 from functools import cache, partial
 from typing import Any
@@ -15,38 +14,23 @@ from ..backtrack import (
     open_tasks,
     split_tasks,
 )
-from ..backtrack.search import COUNT_KERNEL
 from ..backtrack.split import balanced_tasks, search_bytes
 from ..board import Board
 from ..errors import InvalidArgument
 from ..existence.reasons import obstruction
 from ..pieces import KNIGHT, Leaper
-from ..runtime import (
-    PlainAllowance,
-    forks,
-    in_cache_folder,
-    memory_limit,
-    worker_count,
-)
+from ..runtime import PlainAllowance, memory_limit, worker_count
 from ..words import about_duration, format_bytes, format_seconds
 from .choices import (
     BACKTRACK_IN_TASKS_SECONDS,
     CLUSTER_WORKERS,
-    COLD_FRONTIER_STATES,
-    COLD_SEARCH_POSITIONS,
-    COLD_TURN_STATES,
-    COLD_UNFOLDED_STATES,
     ESTIMATE_ABOVE_SQUARES,
     FRONTIER_ABOVE_SECONDS,
-    FRONTIER_COLD_SECONDS,
     FRONTIER_FORECAST_HIGH,
-    FRONTIER_PLAIN_SECONDS,
     MAX_BACKTRACK_COUNT_SQUARES,
     MAX_CLASS_SPLIT_ON,
     MAX_SPLIT_ON,
     MAX_UNLIMITED_SECONDS,
-    PLAIN_BESIDE_FROM,
-    PLAIN_BESIDE_POSITIONS,
     PROBES_RUN_LOW,
     check_count,
     plain_allowance,
@@ -54,7 +38,7 @@ from .choices import (
 )
 from .plans import Plan
 
-__all__ = ["plan_count", "estimate_backtracking", "searches_after_estimate", "counts_in_python_beside"]
+__all__ = ["plan_count", "estimate_backtracking", "searches_after_estimate"]
 
 
 def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
@@ -80,95 +64,13 @@ def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None,
 
 
 def searches_after_estimate(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool,
-                            method: str, spill_dir: object = None, plain: PlainAllowance | None = None,
-                            workers: int | None = None) -> bool:
-    """Whether :func:`plan_count` may choose backtracking for this count after estimating its search.
-
-    The counts asked ``auto`` or ``backtrack`` without a spill folder, on more
-    than :data:`ESTIMATE_ABOVE_SQUARES` and at most
-    :data:`MAX_BACKTRACK_COUNT_SQUARES` free squares, that no theorem answers
-    with 0: their plan runs the estimate's probes first, except the ``auto``
-    counts that the frontier method takes in plain Python at once with the
-    allowance ``plain`` (:func:`_cold_frontier_first`). A count asks it before
-    its plan, to compile the count's kernel in another process while the probes
-    run (:func:`chesstours.runtime.compiled_beside`); the tests hold the
-    branches of the plan to it.
-    """
+                            method: str, spill_dir: object = None) -> bool:
+    """Whether :func:`plan_count` estimates backtracking for this count before it chooses a method: the counts
+    asked ``auto`` or ``backtrack`` without a spill folder, on more than :data:`ESTIMATE_ABOVE_SQUARES` and at
+    most :data:`MAX_BACKTRACK_COUNT_SQUARES` free squares, that no theorem answers with 0."""
     return (method in ("auto", "backtrack") and spill_dir is None
             and ESTIMATE_ABOVE_SQUARES < board.free_count <= MAX_BACKTRACK_COUNT_SQUARES
-            and obstruction(board, piece, start, end, closed) is None
-            and not (method == "auto" and _cold_frontier_first(plain, lambda: _frontier_estimate(
-                board, piece, start, end, closed), board, closed, workers) is not None))
-
-
-def counts_in_python_beside(plan: Plan, plain: PlainAllowance | None, node_limit: int | None = None,
-                            workers: int | None = None) -> bool:
-    """Whether a count planned to backtrack (``plan``) runs wholly in plain Python on two processes
-    (:func:`chesstours.backtrack.run_tasks_beside`): it may start in Python (``plain``), its kernel is
-    not in the compile cache, its estimate is within :data:`PLAIN_BESIDE_FROM` and
-    :data:`PLAIN_BESIDE_POSITIONS` positions, no node limit bounds one search, and ``workers`` allow a copy
-    of this process (:func:`chesstours.runtime.forks`)."""
-    return (plan.method == "backtrack" and plain is not None and node_limit is None and plan.states is not None
-            and PLAIN_BESIDE_FROM <= plan.states <= PLAIN_BESIDE_POSITIONS and not in_cache_folder(*COUNT_KERNEL)
-            and forks(worker_count(workers)))
-
-
-def _frontier_estimate(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool) -> Any:
-    """The frontier method's forecast (:func:`chesstours.frontier.sweep.estimate`)."""
-    from ..frontier.sweep import estimate  # plans without loading numba
-
-    return estimate(board, piece, start, end, closed, 1)
-
-
-def _cold_frontier_first(plain: PlainAllowance | None, estimate: Callable[[], Any], board: Board,
-                         closed: bool, workers: int | None = None) -> str | None:
-    """Why ``auto`` counts by the frontier method at once, without estimating backtracking, or None where it
-    does not. The query may run in plain Python (``plain``), and, by the frontier method's forecast
-    (``estimate()``):
-
-    - the count's kernel is not in the compile cache, and either the forecast is at most
-      :data:`COLD_FRONTIER_STATES` states, or the count does not fold mirror pairs and is within
-      :data:`COLD_UNFOLDED_STATES` (and :data:`~chesstours.frontier.plain.PLAIN_EXTENDED` states extended), or
-      it meets in the middle wholly in plain Python on two processes (``workers`` threads allow them:
-      :data:`~chesstours.frontier.plain.PLAIN_ONLY_BESIDE`);
-    - or the forecast is at most :data:`COLD_FRONTIER_STATES` and the frontier count runs wholly in plain
-      Python (:func:`chesstours.frontier.plain.runs_wholly_here`), or it meets in the middle wholly in plain
-      Python on two processes and either its forecast is at most :data:`COLD_TURN_STATES` or it does not fold
-      mirror pairs: the estimate's probes, in their kernel, would load numba, which takes longer than
-      such a count (``count 5x9``, with every kernel in the cache: 0.83 s estimated and counted in the
-      frontier's kernels, against some 0.55 s; ``count 6x6 --holes b1`` 0.84 s against 0.53). A count of
-      every start of 6x6 (forecast 2.7 million states, folded) is still estimated, and searched: backtracking
-      folds the board's eight symmetries where the frontier method folds one mirror (0.77 s against 0.95).
-
-    Asked of the counts that would estimate (see :func:`searches_after_estimate`)."""
-    if plain is None:
-        return None
-    from ..frontier.plain import PLAIN_EXTENDED, runs_wholly_here
-    from ..frontier.sweep import estimate_extended, thread_count
-
-    est = estimate()
-    forecast = est.states
-    extended = estimate_extended(board, forecast, closed)
-    # a meet in the middle wholly in plain Python, its right half and half its join in a copy of this process
-    beside = est.halves and forks(thread_count(workers)) and runs_wholly_here(forecast, extended, beside=True)
-    if not in_cache_folder(*COUNT_KERNEL):
-        if forecast <= COLD_FRONTIER_STATES:
-            return "whose kernel is not compiled yet"
-        if not est.mirrored and forecast <= COLD_UNFOLDED_STATES and extended <= PLAIN_EXTENDED:
-            return ("whose kernel is not compiled yet; this count does not fold mirror pairs, but its end or "
-                    "its holes cut its states about as much as folding would")
-        if beside:
-            return ("whose kernel is not compiled yet; this count meets in the middle in plain Python, a half "
-                    "and half the join in a second process")
-        return None
-    if forecast <= COLD_FRONTIER_STATES and runs_wholly_here(forecast, extended):
-        return "whose probes would load the compiled search first: this count runs wholly in plain Python"
-    if beside and (forecast <= COLD_TURN_STATES or not est.mirrored):
-        return ("whose probes would load the compiled search first: this count meets in the middle wholly in "
-                "plain Python, a half and half the join in a second process"
-                + ("" if forecast <= COLD_TURN_STATES else "; it does not fold mirror pairs, and its end or its "
-                   "holes leave the search less symmetry to fold than the whole board's"))
-    return None
+            and obstruction(board, piece, start, end, closed) is None)
 
 
 def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, end: int | None = None,
@@ -391,11 +293,6 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
     if spill_dir is None and board.free_count <= ESTIMATE_ABOVE_SQUARES:
         return backtrack(f"a board of {board.free_count} free squares (at most {ESTIMATE_ABOVE_SQUARES}): "
                          "backtracking counts it before the frontier method or an estimate could be set up")
-    sooner = None if spill_dir is not None else _cold_frontier_first(plain, frontier_estimate,
-                                                                      board, closed, workers)
-    if sooner is not None:
-        return frontier(f"a forecast of {frontier_estimate().states:,.0f} states: the frontier method counts this "
-                        f"board at once, sooner than an estimate of backtracking, {sooner}", None)
     why_not = frontier_refusal(board, piece, start, end, closed, memory_limit(), spill_dir, frontier_max, workers)
     if why_not is not None and spill_dir is not None:
         return frontier("a spill folder asks for the frontier method", why_not)
@@ -403,30 +300,13 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
         if spill_dir is not None:
             return frontier("a spill folder asks for the frontier method", None)
         nodes, seconds, _ = estimated()
-        if plain is not None and nodes > COLD_SEARCH_POSITIONS and not in_cache_folder(*COUNT_KERNEL):
-            if frontier_estimate().states <= COLD_TURN_STATES:
-                return frontier(f"backtracking would visit about {nodes:.1e} positions, in a kernel not compiled "
-                                "yet; the frontier method counts without visiting the tours, in plain Python "
-                                "while its own kernels compile", None)
         if seconds <= FRONTIER_ABOVE_SECONDS:
             return backtrack(f"backtracking is estimated at {format_seconds(seconds)}, quicker than setting up "
                              "the frontier method")
         forecast = frontier_estimate().seconds
         # the forecast runs high where backtracking competes (see FRONTIER_FORECAST_HIGH)
         weighed = f"1/{FRONTIER_FORECAST_HIGH:g} of the frontier method's forecast of {format_seconds(forecast)}"
-        from ..frontier import plain as frontier_plain  # tells from the cache folder, without loading numba
-
-        compile_first = 0.0
-        if plain is not None and not frontier_plain.sweep_kernels_cached():
-            states = frontier_estimate().states
-            if states <= COLD_FRONTIER_STATES:  # it runs in plain Python while they compile, and never waits
-                compile_first = states * FRONTIER_PLAIN_SECONDS
-                weighed += (f" and {format_seconds(compile_first)} more in plain Python, its kernels not compiled "
-                            "yet")
-            else:
-                compile_first = FRONTIER_COLD_SECONDS
-                weighed += f" and {FRONTIER_COLD_SECONDS:g} s more to compile its kernels first"
-        if seconds > forecast / FRONTIER_FORECAST_HIGH + compile_first:
+        if seconds > forecast / FRONTIER_FORECAST_HIGH:
             return frontier(f"backtracking would visit about {nodes:.1e} positions ({format_seconds(seconds)}, "
                             f"more than {FRONTIER_ABOVE_SECONDS:g} s and than {weighed}); the frontier method "
                             "counts without visiting the tours", None)

@@ -25,7 +25,7 @@ from . import cache
 from .processes import interrupts_deferred, may_fork
 
 __all__ = ["compile_in_background", "compile_unless_cached", "compiled_beside", "compiling", "await_compiled",
-           "stop_compiling", "ready_numba", "lowest_priority", "Forked", "Compiling", "COMPILE_WAIT"]
+           "stop_compiling", "compiling_for", "ready_numba", "lowest_priority", "Forked", "Compiling", "COMPILE_WAIT"]
 
 
 #: Set in the environment of a process of :func:`compile_in_background`, which compiles what it needs itself.
@@ -214,6 +214,19 @@ _COMPILING: dict[str, Compiling] = {}
 _COMPILING_LOCK = threading.Lock()
 
 
+def compiling_for(module: str, call: str = "warm()") -> Compiling | None:
+    """The process that compiles the kernels of ``module`` (by ``call``) for this process's queries: the one
+    already running, else one started now (:func:`compile_in_background`); one a module at a time, however
+    many queries wait for it, stopped at exit if it still runs. None where none can be started."""
+    with _COMPILING_LOCK:
+        running = _COMPILING.get(module)
+        if running is None or running.poll() is not None:
+            running = compile_in_background(module, call)
+            if running is not None:
+                _COMPILING[module] = running
+        return running
+
+
 @atexit.register
 def _stop_background() -> None:
     """Stop the compiling processes that allowances started and that still run (the query ended in Python)."""
@@ -252,10 +265,9 @@ def compiled_beside(module: str, kernel: tuple[str, str] | None, call: str = "wa
     """Compile the kernels of ``module`` in a second process (by ``call``) while the ``with`` body runs, unless
     ``kernel`` is in the compile cache (:func:`compile_unless_cached`); None: none is needed. Gives the process (or
     None) to :func:`await_compiled` before the body needs the kernels, and stops it on the way out, however
-    the body ends, unless the body handed it to an allowance (:meth:`PlainAllowance.compile_with`)."""
+    the body ends."""
     process = None if kernel is None else compile_unless_cached(module, kernel, call)
     try:
         yield process
     finally:
-        if process is not None and _COMPILING.get(module) is not process:  # not handed to an allowance
-            stop_compiling(process)
+        stop_compiling(process)

@@ -9,6 +9,7 @@ compiled code only (:func:`use_compiled_only`), runs compiled from the start.
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -63,11 +64,8 @@ class PlainAllowance:
         self.kernel = kernel
         self.compiling: background.Compiling | None = None
         self._asked = False
+        self._asking = threading.Lock()
         self._compiling_until = 0.0  # a time (perf_counter) before which the kernels are taken as still compiling
-        #: Set by a query whose kernels are in the compile cache: once an estimate of its search foresees more
-        #: positions than are left here, the search would load them anyway, and the estimate's last probes run
-        #: in them (:func:`chesstours.backtrack.tasks.estimate_nodes`).
-        self.cached = False
 
     def take(self, positions: int) -> None:
         """Record ``positions`` searched in plain Python."""
@@ -86,44 +84,15 @@ class PlainAllowance:
         and a look at the folder takes some fifty microseconds."""
         if self.positions > 0 or time.perf_counter() < self._compiling_until:
             return True
-        with background._COMPILING_LOCK:
+        with self._asking:  # the threads of a query share its allowance: one asks, the others wait for its answer
             if not self._asked:
-                self._asked = True
                 if self.compiles is not None and self.kernel is not None and not cache.in_cache_folder(*self.kernel):
-                    running = background._COMPILING.get(self.compiles)
-                    if running is None or running.poll() is not None:
-                        running = background.compile_in_background(self.compiles, self.call)
-                        if running is not None:
-                            background._COMPILING[self.compiles] = running
-                    self.compiling = running
+                    self.compiling = background.compiling_for(self.compiles, self.call)
+                self._asked = True
         if background.compiling(self.compiling, self.kernel):
             self._compiling_until = time.perf_counter() + background.COMPILE_POLL
             return True
         return False
-
-    def compile_with(self, process: background.Compiling) -> None:
-        """Go on in Python while ``process`` (:func:`compile_in_background` of this allowance's module, started
-        by the query before its searches: :func:`compiled_beside`) compiles, as if the allowance had started it
-        when its positions ran out: the process is the allowance's from now on, stopped at exit if it still
-        runs, however the ``with`` that started it ends."""
-        with background._COMPILING_LOCK:
-            self._asked = True
-            self.compiling = process
-            background._COMPILING[self.compiles or ""] = process
-
-    def in_python(self, positions: int) -> None:
-        """Go on in plain Python for ``positions`` more (at least), and stop the process compiling this
-        allowance's kernels, if one runs (a query that ends in Python sooner than they would compile leaves
-        the cores to its own processes: :func:`chesstours.backtrack.run_tasks_beside`); past those positions
-        they compile in another process, as when the positions of a new allowance run out."""
-        with background._COMPILING_LOCK:
-            background.stop_compiling(self.compiling)
-            if self.compiling is not None and background._COMPILING.get(self.compiles or "") is self.compiling:
-                del background._COMPILING[self.compiles or ""]
-            self.compiling = None
-            self._asked = False
-            self._compiling_until = 0.0
-        self.positions = max(self.positions, int(positions))
 
     def __repr__(self) -> str:
         return f"PlainAllowance({self.positions})"
