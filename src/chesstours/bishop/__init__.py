@@ -31,7 +31,7 @@ n x n and n x (n + 2) board with n even up to 32 gets its route in a fraction
 of a second, but 4 x 4 and 6 x 6, which have none (the theory proves it for
 4 x 4, the search for 6 x 6). Counting stays exhaustive: a count that Knuth's
 estimate of the search puts past an hour is refused up front, with the
-estimate (12x12: about 4e12 steps, five days).
+estimate (12x12: about 3e12 steps, four or five days).
 
 Before searching, two facts answer many boards at once. A square of the
 start's colour with no diagonal neighbour can never be reached. A square with

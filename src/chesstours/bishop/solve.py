@@ -386,7 +386,7 @@ def count_bishop_routes(
     Without a time or node limit, a count that Knuth's estimate of the search
     says would take more than an hour is refused before it starts
     (:func:`chesstours.bishop.methods.count_refusal`): 10x10 counts in about
-    15 s, 12x12 would take days. A limit lets any count run as far as it gets.
+    13 s, 12x12 would take days. A limit lets any count run as far as it gets.
 
     :raises InvalidArgument: when the count is refused, with the estimate.
 

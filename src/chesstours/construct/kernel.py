@@ -23,8 +23,8 @@ def follow(step, start, path):
 
     Stops at a square whose step is 0 (the end of an open tour) or when the
     path is full; returns -1 squares if the start is off the board or a step
-    leaves it (a bug). Read unsigned, the steps of 6000x6000 are followed in
-    0.165 s instead of 0.182.
+    leaves it (a bug). The steps are read as unsigned indexes, so that numba
+    adds no test for negative indices to each read.
     """
     size = step.size
     v = start

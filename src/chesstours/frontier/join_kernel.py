@@ -333,9 +333,8 @@ def index_parts(read: list, nslots: int, pool: Executor | None = None) -> tuple:
     (``2 * nslots + 2`` bits) so that the states of one degree key make one
     run, and a hash table from a degree key to the first index of its run
     (:func:`run_table`). Its arrays take 24 bytes a state. Gathering the parts
-    and sorting them whole took as much again, twice: the parts beside their
-    concatenation, then a sort's buffers beside it (8x8 closed: 0.35 GiB more
-    resident while the index was built). Here the parts go straight into
+    and sorting them whole would take as much again, twice: the parts beside
+    their concatenation, then a sort's buffers beside it. Here the parts go straight into
     buckets by the hash of their degree keys, each part into its own share of
     each bucket, and each bucket is sorted alone: the arrays are written as
     the parts are freed, and the buffers are a bucket's. On ``pool``'s
@@ -639,8 +638,8 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
     The states are read, then sorted as the index is (by the bucket of
     their degree keys, then by degree key: :func:`index_parts`), so that they
     meet their runs of partners in the order of the index: each run is found
-    once and read front to back, instead of four misses of the cache a state
-    (which took most of the join's time). The states of one degree key then
+    once and read front to back, rather than with four misses of the cache a
+    state, which would take most of the join's time. The states of one degree key then
     go against their run together (:func:`_join_group`).
     """
     codes = np.zeros(32, np.int64)
@@ -723,8 +722,8 @@ def _against_run(a_lo, a_hi, mb, cb, fixed_lo, fixed_hi, active, cycle, ones, tw
     shuffle (AVX2).
 
     The partners are views of the run, indexed from 0: an index that cannot be negative is read without numba's
-    wraparound test (a run indexed from ``j`` kept its size and the test in the loop, and the loop's values
-    left the registers: 10 to 25 per cent slower).
+    wraparound test (a run indexed from ``j`` would keep its size and the test in the loop, and push the
+    loop's values out of the registers).
     """
     s_lo = np.uint64(0)
     s_hi = np.uint64(0)
@@ -804,9 +803,8 @@ def _join_group(mas, cnt, i, g1, mates_b, counts_b, j, j1, active, cycle, ones, 
     each block of :data:`BLOCK` partners goes against the whole tile, four states at a time and two a shuffle
     (:data:`~chesstours.frontier.shuffle.cycles_two_of`): a partner's mates are read and laid out once for four
     states, not once for each, and the block is read from the first-level cache, not from memory for each
-    state. 8x8 closed: ``join_states`` took 44.7 CPU-s for its 14.2 billion pairs, against 61.8 one state at a
-    time, two partners a shuffle (``python benchmarks/bench_frontier.py --kernels 8x8 --closed``, the tree before
-    and after in turn).
+    state: on 8x8 closed, whose 14.2 billion pairs are most of its join, about 0.7 of the time of one state at a
+    time (``python benchmarks/bench_frontier.py --kernels 8x8 --closed``).
     """
     for t0 in range(i, g1, TILE_STATES):
         m = min(g1, t0 + TILE_STATES) - t0

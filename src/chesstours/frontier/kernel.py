@@ -196,9 +196,8 @@ def pack_at(work, slots, first, size, ends):
     :func:`expand`'s time. Where the processor has SSSE3's byte shuffle
     (:data:`~chesstours.frontier.shuffle.SHUFFLE`) and the slots are at most
     sixteen, they are gathered into two words, a byte a slot, and renumbered
-    all at once (:func:`~chesstours.frontier.shuffle.canonical_key`): ``expand``
-    on 262,144 states of 8x8 closed's widest steps, captured, 211 to 218 ns a
-    state against 244 to 248 (medians of 25 calls, five rounds in turn).
+    all at once (:func:`~chesstours.frontier.shuffle.canonical_key`), which
+    breaks that chain and makes :func:`expand` quicker on the widest steps.
     """
     if SHUFFLE:  # numba drops the branch before typing where SHUFFLE is False: no x86 instruction is named
         if size <= 16:  # all the slots at once
@@ -231,8 +230,8 @@ def fold(work, sides, size, ends):
 
     A slot's kind is two bits: free 0, a fragment's end 1, ``ENDED`` 2,
     ``FULL`` 3; the word holds them the first slot lowest. The slots are read
-    from the last, and the first pair of kinds that differ decides (6x8 open:
-    ``expand`` 4 to 5 per cent quicker than making both words whole).
+    from the last, and the first pair of kinds that differ decides, which
+    costs :func:`expand` less than making both words whole.
 
     ``sides`` holds the ``size`` kept slots, then the slots of their images.
     The kinds weigh the last slots most, the squares the frontier keeps

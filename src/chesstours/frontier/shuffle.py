@@ -25,8 +25,8 @@ them, and the fragments make one path exactly when ``P`` has one cycle:
 four rounds, for up to sixteen places.
 
 Fifteen vector instructions a pair, none waiting on a branch, against a
-walk of up to eight dependent steps: 2.4 ns a pair in a loop, against 7 to
-15 ns for one walk at a time (measured on this project's 2-core machine).
+walk of up to eight dependent steps: several times quicker than one walk at
+a time.
 The shuffle is an x86 instruction: elsewhere, or where numba compiles for
 another processor than this one, :data:`SHUFFLE` is False and the join
 walks. Where the processor has AVX2 (:data:`SHUFFLE_TWO`), whose 32-byte

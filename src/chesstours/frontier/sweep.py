@@ -33,12 +33,12 @@ __all__ = ["FrontierProgress", "FrontierResult", "FrontierEstimate", "count_stri
 
 #: Bytes a live state takes at the peak of a step (a table slot per state and a third, and the input).
 _PEAK_BYTES = 40
-#: The share of that memory a count holds when it keeps one state of each mirror pair (8x8 closed: 3.8 of
-#: 5.2 GiB resident; 7x7 open: 1.1 of 2.0 GiB at the peak) ...
+#: The share of that memory a count holds when it keeps one state of each mirror pair (measured on 8x8 closed
+#: and 7x7 open) ...
 MIRRORED_MEMORY = 0.7
-#: ... and of the time it takes (7x7 open: 0.58 of the wall time on two threads, 0.51 on one;
-#: ``python benchmarks/bench_scale.py --only parts --parts-board 7x7 --parts-open``), where nothing else
-#: changes: a closed count through a given square or edge (7x8: 3.8 s folded, 6.9 and 6.3 s without).
+#: ... and of the time it takes, where nothing else changes (measured on 7x7 open, on one and two threads,
+#: ``python benchmarks/bench_scale.py --only parts --parts-board 7x7 --parts-open``, and on 7x8 closed through
+#: a given square or edge).
 MIRRORED_WORK = 0.55
 #: Whole boards of at least this many lines (and squares a line) are counted by meet in the middle.
 HALVES_FROM_LINES = 5
@@ -125,12 +125,11 @@ def choose_halves(board: Board, piece: Leaper, closed: bool, start: int | None =
     line instead: the left half's last two steps are the widest of the count,
     and the right half adds those two squares for less. 8x8 closed: after 5
     lines, 80.8 and 9.3 million states on the middle frontier (folded), 288
-    million extended, 7.9 billion pairs joined, 104.5 s; a pair earlier, 51.0
-    and 13.1 million, 211 million extended, 14.2 billion pairs, 93.3 s (two
-    cores, in turn); two pairs earlier, 28.0 and 50.2 million, 127 s. On
-    lines of 6 the end of the line stays best (6x6 open 0.45 s against 0.58
-    a pair earlier, 6x8 open 3.05 against 3.24). A count split on classes
-    is cut at the end of the line.
+    million extended, 7.9 billion pairs joined; a pair earlier, 51.0 and
+    13.1 million, 211 million extended, 14.2 billion pairs, and the count is
+    quicker; two pairs earlier, 28.0 and 50.2 million, and slower again. On
+    lines of 6 (6x6 and 6x8 open) the end of the line stays quickest. A count
+    split on classes is cut at the end of the line.
     """
     lines = line_orders(board, piece)["greedy"]
     width = max(len(line) for line in lines)
@@ -160,9 +159,8 @@ def estimate_seconds(slots: int, closed: bool, threads: int, mirrored: bool = Tr
     """A rough estimate of the seconds a count with a frontier of ``slots`` squares takes on ``threads`` threads.
 
     About 1.7 microseconds of one core for each state of the widest step of
-    the whole board, the mirror pairs counted twice (8x8 closed: 161 million
-    states, 126 s on two cores; 7x7 open: 43 million, 35 s; 6x8 open: 5.5
-    million, 3.9 s), where the count keeps one state of each mirror pair;
+    the whole board, the mirror pairs counted twice (fitted to 8x8 closed,
+    7x7 open and 6x8 open), where the count keeps one state of each mirror pair;
     without ``mirrored`` (a closed count through a given square, a part of a
     split count), each state takes ``1 / MIRRORED_WORK`` times as long.
     """
@@ -211,8 +209,8 @@ RUNS_LOW_CAVEAT = ("the forecast reads the frontier's width alone, as for a boar
 
 def given_squares(closed: bool, start: int | None, end: int | None) -> tuple[int | None, int | None]:
     """The squares a count is asked to run from and to, as the sweep takes them: a cycle passes through every
-    square, so a closed count through one square alone is the whole board's, which folds mirror pairs (7x8
-    closed from a1 took 1.6 to 1.8 times as long unfolded)."""
+    square, so a closed count through one square alone is the whole board's, which folds mirror pairs (unfolded,
+    it would take 1.6 to 1.8 times as long)."""
     if closed and (start is None) != (end is None):
         return None, None
     return start, end
@@ -252,7 +250,7 @@ def _works_as_folded(board: Board, start: int | None, end: int | None, closed: b
     with both ends given 0.10 to 0.16 (6x8); a hole 0.24 to 1.6 (6x6 without b1:
     0.52; 6x7, 6x8, 5x9 open; 6x8 and 7x8 closed, 0.6 and 0.8). A closed count
     through a given edge is most of the cycles, unfolded: 1.6 to 1.8 times it
-    (7x8, measured through a given square, which now folds: :func:`given_squares`),
+    (7x8, measured through a given square, which folds: :func:`given_squares`),
     which :data:`MIRRORED_WORK` stands for.
     """
     return mirrored or bool(board.holes) or (not closed and (start is not None or end is not None))

@@ -106,8 +106,8 @@ def insert(tab, stride, size, h, key, lo, hi, fill, err, modulus):
     out by the caller once for a run of inserts, and ``h`` the key's
     :func:`home` slot, which the caller has worked out too. The one-limb count
     without a modulus is added here rather than by :func:`add_count`:
-    together, the two halve the time of an insert (30 ns to 13 ns a state in
-    a table in cache).
+    together, the two make an insert into a table in cache about twice as
+    quick.
     """
     while True:
         at = h * stride
@@ -170,8 +170,8 @@ def insert_run(sk, sl, sh, i0, nb, tab, stride, pbits, fill, max_fill, err, modu
 
     ``sh`` may be empty: every high limb is then zero. The states come sorted
     by hash, a few table lines apart: the home slot of the state
-    :data:`PREFETCH_AHEAD` places on is fetched while this one goes in (the
-    inserts of 6x8 open took 0.64 of their time with it, replayed), and kept
+    :data:`PREFETCH_AHEAD` places on is fetched while this one goes in (so
+    that an insert seldom waits for its table line), and kept
     until it goes in, in ``homes`` (:data:`PREFETCH_AHEAD` slots, a power of
     two: the caller's scratch), so that each home is worked out once.
     """
@@ -228,10 +228,9 @@ def space(*sizes: int) -> list[np.ndarray]:
     """Arrays of 64-bit words (not set) for a kernel to write, made by numpy.
 
     numpy asks the system for huge pages for a large array, and numba does
-    not: an array a kernel made was written a 4 KiB page fault at a time
-    (7x7 open: 4.4 of 27 CPU-seconds in the system, most of them in the
-    join's kernels and the sweep's compacting, before their arrays came from
-    here).
+    not: an array a kernel made would be written a 4 KiB page fault at a
+    time, and the join's kernels and the sweep's compacting would spend much
+    of their time in the system.
     """
     return [np.empty(n, np.uint64) for n in sizes]
 

@@ -34,10 +34,10 @@ def _path_array(n: int) -> np.ndarray:
     """An empty int32 array for a path of ``n`` squares, written once, in order, by the walk.
 
     numpy asks Linux for huge pages for a large array; the walk then faults
-    its path in 2 MiB at a time, and in a fresh process those faults cost:
-    on 5000x5000, the first walks took 0.52 to 0.62 s against 0.42 s for the
-    next ones. On ordinary pages (an anonymous map, which numpy does not
-    advise) every walk takes 0.44 s.
+    its path in 2 MiB at a time, and in a fresh process those faults make the
+    first walks markedly slower than the later ones. A large path is therefore
+    an anonymous map on ordinary pages, which numpy does not advise, and every
+    walk takes the same time.
     """
     if 4 * n < PLAIN_PAGES_FROM:
         return np.empty(n, dtype=np.int32)
