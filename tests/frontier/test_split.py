@@ -203,7 +203,7 @@ def test_a_part_is_held_to_its_memory_as_it_counts_not_to_the_whole_boards_forec
     with pytest.raises(ResourceError, match=r"^A part of the count of the tours of 6x6 by the frontier method "
                                             r"outgrew the 30\.0 MiB of memory a worker has .*--split-on"):
         count_part(PartJob(board, KNIGHT, False, None, None, parts[1], memory_limit=30 << 20))
-    assert worker_memory() == ct.machine.memory_limit()  # outside a Dask worker: this machine's share
+    assert worker_memory() == ct.runtime.memory_limit()  # outside a Dask worker: this machine's share
 
 
 def test_the_plan_of_a_split_count_lists_its_parts():
