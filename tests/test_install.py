@@ -131,8 +131,8 @@ def started(monkeypatch):
     procs = []
     compile_in_background = background.compile_in_background
 
-    def start(module, call="warm()"):
-        procs.append((module, compile_in_background(module, call)))
+    def start(warm, *args):
+        procs.append((warm.__name__, compile_in_background(warm, *args)))
         return procs[-1][1]
 
     monkeypatch.setattr(cache, "in_cache_folder", lambda source, name: False)
@@ -148,13 +148,13 @@ def test_a_count_on_an_empty_cache_waits_for_the_kernels_compiled_beside_it(star
 
     assert count_tours("6x6").directed == 6_637_920  # by backtracking, which an estimate chose, compiled here
     assert frontier_count(Board(6, 6), KNIGHT, True).count == 9862
-    assert [m for m, _ in started] == ["chesstours.frontier.join_kernel"]
+    assert [m for m, _ in started] == ["warm_join"]
     assert all(p.returncode == 0 for _, p in started)  # waited for, and warm() ran through
 
 
 def test_a_count_that_needs_no_search_kernel_stops_compiling_it(started):
     assert count_tours("6x7", closed=True).method == "frontier"  # the estimate of backtracking chose it
-    assert [m for m, _ in started] == ["chesstours.frontier.join_kernel"]  # the search's kernel never compiles
+    assert [m for m, _ in started] == ["warm_join"]  # the search's kernel never compiles
     assert started[0][1].returncode == 0
 
 

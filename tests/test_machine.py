@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 
 import pytest
 
@@ -80,6 +81,7 @@ def warmer(tmp_path, monkeypatch):
         "        f.write(' '.join([word, os.environ['CHESSTOURS_COMPILING'], os.readlink('/proc/self/fd/1'),\n"
         "                          sys.stderr.name, str(signal.getsignal(signal.SIGINT) is signal.SIG_DFL)]))\n")
     monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "fake_warm", raising=False)  # each test's own, writing to its own file
     return out
 
 
@@ -87,9 +89,11 @@ linux = pytest.mark.skipif(not background.sys.platform.startswith("linux"), reas
 
 
 @linux
-@pytest.mark.parametrize("call, word", [("warm()", "plain"), ("warm('bishop')", "bishop")])
-def test_a_copy_of_the_process_calls_warm_with_its_arguments_and_ends_with_status_0(warmer, call, word):
-    copy = background.Forked("fake_warm", call)
+@pytest.mark.parametrize("args, word", [((), "plain"), (("bishop",), "bishop")])
+def test_a_copy_of_the_process_calls_warm_with_its_arguments_and_ends_with_status_0(warmer, args, word):
+    import fake_warm
+
+    copy = background.Forked(fake_warm.warm, args)
     assert copy.wait(timeout=60) == 0 and copy.poll() == 0 and copy.returncode == 0
     # told it compiles (no copy of its own), its output on the null device, Ctrl-C at its default
     assert warmer.read_text() == f"{word} fake_warm {os.devnull} {os.devnull} True"
@@ -98,8 +102,10 @@ def test_a_copy_of_the_process_calls_warm_with_its_arguments_and_ends_with_statu
 
 @linux
 def test_a_copy_whose_call_raises_ends_with_status_1_and_a_killed_one_with_the_signal(warmer):
-    assert background.Forked("fake_warm", "warm('fail')").wait(timeout=60) == 1
-    copy = background.Forked("fake_warm", "warm('wait')")
+    import fake_warm
+
+    assert background.Forked(fake_warm.warm, ("fail",)).wait(timeout=60) == 1
+    copy = background.Forked(fake_warm.warm, ("wait",))
     with pytest.raises(background.subprocess.TimeoutExpired):
         copy.wait(timeout=0.05)
     assert copy.poll() is None
@@ -114,8 +120,10 @@ def test_threads_that_ask_at_once_whether_a_copy_still_runs_all_see_it_end(warme
     # and another asking at that moment must not wait for it a second time (no such child)
     import threading
 
+    import fake_warm
+
     for _ in range(5):
-        copy = background.Forked("fake_warm", "warm()")
+        copy = background.Forked(fake_warm.warm, ())
         seen: list[object] = []
 
         def ask(copy=copy, seen=seen):
@@ -155,13 +163,13 @@ def test_a_process_with_a_thread_of_its_own_compiles_in_a_new_interpreter(monkey
     pool.start()
     try:
         assert not background._forks_to_compile()
-        process = background.compile_in_background("math", "floor(1.5)")
+        process = background.compile_in_background(os.path.normpath, "x")
         assert isinstance(process, background.subprocess.Popen) and process.wait(timeout=60) == 0
     finally:
         go.set()
         pool.join()
         daemon.join()
-    process = background.compile_in_background("math", "floor(1.5)")
+    process = background.compile_in_background(os.path.normpath, "x")
     assert isinstance(process, background.Forked) and process.wait(timeout=60) == 0
 
 
@@ -173,7 +181,9 @@ def test_a_copy_started_by_an_allowance_under_its_lock_can_take_that_lock(warmer
     monkeypatch.delenv("CHESSTOURS_COMPILING", raising=False)
     monkeypatch.setattr(cache, "in_cache_folder", lambda source, name: False)
     monkeypatch.setattr(background, "_COMPILING", {})
-    allowance = engine.PlainAllowance(0, "fake_warm", ("fake_warm.py", "fake_warm.warm"))
+    import fake_warm
+
+    allowance = engine.PlainAllowance(0, fake_warm.warm, ("fake_warm.py", "fake_warm.warm"))
     allowance.lasts()  # positions spent: the process is started (it may have ended already: not asserted)
     copy = allowance.compiling
     try:

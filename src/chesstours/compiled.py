@@ -197,7 +197,7 @@ def compile_kernels(jobs: int | None = None, report: Callable[[Compiled], None] 
         while todo or running:
             while todo and len(running) < at_once:
                 f = todo.pop(0)
-                process = compile_in_background(__name__, f"warm({f.name!r})")
+                process = compile_in_background(warm, f.name)
                 if process is None:
                     raise RuntimeError("the kernels cannot be compiled ahead here: no compile cache folder can be "
                                        "written (see NUMBA_CACHE_DIR), or this process may not start one to "

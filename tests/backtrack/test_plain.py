@@ -219,7 +219,7 @@ def test_a_count_whose_estimate_foresees_a_small_search_probes_in_python_with_th
     # loading numba (0.6 to 0.9 s) would take longer than the whole count in Python
     monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)  # a fresh process ...
     monkeypatch.setattr(cache, "in_cache_folder", lambda source, name: True)  # ... every kernel cached
-    monkeypatch.setattr(background, "compile_in_background", lambda module, call="warm()": None)
+    monkeypatch.setattr(background, "compile_in_background", lambda warm, *args: None)
     in_python, in_kernel = _spy(monkeypatch, python), _spy(monkeypatch, compiled)
     searched = _spy(monkeypatch, compiled, "advance_count")
     c = ct.count_tours("6x6", piece="zebra")
@@ -233,7 +233,7 @@ def empty_cache(monkeypatch):
     started: list[subprocess.Popen] = []
 
     def start(seconds: float) -> None:
-        def compile_in_background(module, call="warm()"):
+        def compile_in_background(warm, *args):
             started.append(subprocess.Popen([sys.executable, "-c", f"import time; time.sleep({seconds})"]))
             return started[-1]
 
@@ -300,7 +300,7 @@ def test_a_warm_cache_starts_no_compiling_process(monkeypatch):
     by_frontier = ct.count_tours("5x6", method="frontier").directed
     monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)
     monkeypatch.setattr(cache, "in_cache_folder", lambda source, name: True)
-    monkeypatch.setattr(background, "compile_in_background", lambda module, call="warm()": pytest.fail("compiled again"))
+    monkeypatch.setattr(background, "compile_in_background", lambda warm, *args: pytest.fail("compiled again"))
     in_kernel = _spy(monkeypatch, compiled, "advance_count")
     assert ct.count_tours("5x6").directed == by_frontier and in_kernel
 

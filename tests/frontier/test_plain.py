@@ -93,13 +93,13 @@ def compiling(monkeypatch, tmp_path):
     ready = tmp_path / "compiled"
 
     def start(seconds: float | None = 60.0, steps: int | None = None) -> None:
-        def compile_in_background(module: str, call: str = "warm()") -> subprocess.Popen | None:
+        def compile_in_background(warm, *args) -> subprocess.Popen | None:
             if seconds is None:
                 return None
             wait = f"import time; time.sleep({seconds})" if steps is None else (
                 f"import os, time\nt = time.time() + {seconds}\n"
                 f"while not os.path.exists({str(ready)!r}) and time.time() < t: time.sleep(0.002)")
-            started.append((module, subprocess.Popen([sys.executable, "-c", wait])))
+            started.append((warm.__name__, subprocess.Popen([sys.executable, "-c", wait])))
             return started[-1][1]
 
         for module in (plain, background):
@@ -133,7 +133,7 @@ def test_a_small_count_runs_in_python_and_never_compiles_the_join(compiling, row
     assert counted.count == compiled.count and counted.states_total == compiled.states_total
     assert counted.pairs == compiled.pairs and counted.how == compiled.how
     assert counted.plain_states == counted.states_total and counted.threads == 1  # every state in Python
-    assert [m for m, _ in started] == ["chesstours.frontier.run"]  # no process for the join's kernels
+    assert [m for m, _ in started] == ["warm_sweep"]  # no process for the join's kernels
     assert started[0][1].poll() is not None  # stopped with the count
 
 
@@ -189,7 +189,7 @@ def test_a_count_moves_to_the_kernels_once_they_are_compiled(compiling):
     assert counted.count == compiled.count == 55_488_142 and counted.states_total == compiled.states_total
     assert 0 < counted.plain_states < counted.states_total
     # the join's kernels compile once the count leaves Python, and it waits for them
-    assert [m for m, _ in started] == ["chesstours.frontier.run", "chesstours.frontier.join_kernel"]
+    assert [m for m, _ in started] == ["warm_sweep", "warm_join"]
     assert all(p.returncode == 0 for _, p in started)
 
 
@@ -202,7 +202,7 @@ def test_a_count_past_its_states_in_python_compiles_the_join_and_goes_on_in_pyth
     assert counted.count == compiled.count == 1_067_638
     assert counted.plain_states == counted.states_total == compiled.states_total > 5_000
     # past 5,000 states the join's kernels start compiling too; both processes are stopped with the count
-    assert [m for m, _ in started] == ["chesstours.frontier.run", "chesstours.frontier.join_kernel"]
+    assert [m for m, _ in started] == ["warm_sweep", "warm_join"]
     assert all(p.poll() is not None for _, p in started)
 
 
@@ -229,10 +229,10 @@ def test_a_long_count_by_halves_starts_in_the_kernels_with_the_join_compiling_be
     assert counted.count == compiled.count and counted.states_total == compiled.states_total
     if in_python:  # Python first, until the sweep's kernels are ready; then the join's compile
         assert counted.plain_states > 0
-        assert [m for m, _ in started] == ["chesstours.frontier.run", "chesstours.frontier.join_kernel"]
+        assert [m for m, _ in started] == ["warm_sweep", "warm_join"]
     else:  # this process compiles the sweep's kernels while another compiles the join's, from the start
         assert counted.plain_states == 0
-        assert [m for m, _ in started] == ["chesstours.frontier.join_kernel"]
+        assert [m for m, _ in started] == ["warm_join"]
 
 
 def test_strips_count_every_length_in_python(compiling):

@@ -87,7 +87,14 @@ if TYPE_CHECKING:
 
 #: The module of the join's kernels, and its kernel numba's cache tells compiled (without numba:
 #: :func:`chesstours.runtime.in_cache_folder`).
-JOIN_MODULE = "chesstours.frontier.join_kernel"
+def warm_join() -> None:
+    """Compile the join's kernels (:func:`chesstours.frontier.join_kernel.warm`): a function this module names
+    without loading numba, for a process that compiles them."""
+    from .join_kernel import warm
+
+    warm()
+
+
 JOIN_KERNEL = (str(Path(__file__).with_name("join_kernel.py")), "join_kernel.join_states")
 
 __all__ = ["Halves", "plan_halves", "count_by_halves"]
@@ -285,7 +292,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
             raise
     # an empty compile cache: the join's kernels compile in another process while the halves are swept (the
     # allowance's process, where there is one)
-    with compiled_beside(JOIN_MODULE, None if allowance is not None else JOIN_KERNEL) as warming:
+    with compiled_beside(warm_join, None if allowance is not None else JOIN_KERNEL) as warming:
         for sweep, phase in zip(sweeps, ("left half", "right half")):
             # the second half is swept beside the states of the first
             held = sum(a.nbytes for r in runs for x in r.states for a in x if not isinstance(a, Spilled))

@@ -61,6 +61,7 @@ import numpy as np
 from ..runtime import (
     COMPILE_WAIT,
     Compiling,
+    Warm,
     await_compiled,
     compile_in_background,
     compile_unless_cached,
@@ -674,7 +675,7 @@ class FrontierAllowance:
     #: The process compiling the sweep's kernels; None where the whole count runs here (:data:`PLAIN_ONLY_EXTENDED`).
     compiling: Compiling | None
     #: ``(module, (source, kernel))``: compiled once the count leaves Python, unless that kernel is cached.
-    then: list[tuple[str, tuple[str, str]]] = field(default_factory=list)
+    then: list[tuple[Warm, tuple[str, str]]] = field(default_factory=list)
     #: States extended here.
     states: int = 0
     later: list[Compiling] = field(default_factory=list)
@@ -698,8 +699,8 @@ class FrontierAllowance:
         if not self.stopped and (self.compiling.poll() is not None or sweep_kernels_cached()):
             self.stopped = True
         if self.then and (self.stopped or self.states + pending > PLAIN_STATES):
-            for module, kernel in self.then:
-                process = compile_unless_cached(module, kernel)
+            for warm, kernel in self.then:
+                process = compile_unless_cached(warm, kernel)
                 if process is not None:
                     self.later.append(process)
             self.then = []
@@ -727,6 +728,14 @@ class FrontierAllowance:
                 stop_compiling(process)
 
 
+def warm_sweep() -> None:
+    """Compile the sweep's kernels (:func:`chesstours.frontier.run.warm`): a function this module names without
+    loading numba, for a process that compiles them."""
+    from .run import warm
+
+    warm()
+
+
 def runs_wholly_here(forecast: float, extended: float, beside: bool = False) -> bool:
     """Whether a count whose widest step is forecast at ``forecast`` states, and which is forecast to extend
     ``extended`` states in all, runs here to its end, without loading the kernels (see :func:`allowance`);
@@ -739,7 +748,7 @@ def _runs_here(forecast: float, extended: float, beside: bool = False) -> bool:
     return forecast <= PLAIN_FORECAST and extended <= most and _plain_only_states < PLAIN_ONLY_PROCESS
 
 
-def allowance(forecast: float, then: list[tuple[str, tuple[str, str]]] | None = None,
+def allowance(forecast: float, then: list[tuple[Warm, tuple[str, str]]] | None = None,
               extended: float = 0.0, beside: bool = False) -> FrontierAllowance | None:
     """A :class:`FrontierAllowance` for a count starting now whose widest step is forecast at ``forecast``
     states, or None: its kernels run from the start. ``then``: as the allowance's; ``extended``: the states
@@ -754,7 +763,7 @@ def allowance(forecast: float, then: list[tuple[str, tuple[str, str]]] | None = 
     large = forecast > PLAIN_FORECAST or (bool(then) and extended > PLAIN_EXTENDED)
     if large or sweep_kernels_cached():
         return None  # a large count, or the kernels are cached
-    process = compile_in_background("chesstours.frontier.run")
+    process = compile_in_background(warm_sweep)
     return None if process is None else FrontierAllowance(process, then=list(then or []))
 
 

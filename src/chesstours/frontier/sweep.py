@@ -21,7 +21,7 @@ from ..runtime import forks, worker_count
 from ..words import about_duration, format_bytes
 from . import plain
 from .disk import Layers, disk_needed
-from .join import JOIN_KERNEL, JOIN_MODULE, Halves, count_by_halves, plan_halves
+from .join import JOIN_KERNEL, Halves, count_by_halves, plan_halves, warm_join
 from .layout import MAX_MIDDLE, MAX_SLOTS
 from .plain import FrontierAllowance
 from .plan import Fixed, Sweep, best_plan, line_orders, neighbours, symmetric
@@ -456,7 +456,7 @@ def _allowance(board: Board, piece: Leaper, closed: bool, spill_dir, halves: boo
     join's too for a meet in the middle (``halves``) that outlasts them; the processes are stopped when the count
     ends first. A meet in the middle on ``workers`` threads that may run in two processes
     (:func:`chesstours.runtime.forks`) runs wholly in plain Python up to a larger forecast."""
-    then = [(JOIN_MODULE, JOIN_KERNEL)] if halves else []
+    then = [(warm_join, JOIN_KERNEL)] if halves else []
     forecast = estimate_states(_quick_slots(board, piece), closed)
     extended = estimate_extended(board, forecast, closed)
     beside = halves and forks(thread_count(workers))

@@ -9,6 +9,7 @@ from typing import Literal, get_args
 
 from ..backtrack import ORDERS, Order
 from ..backtrack.search import COUNT_KERNEL, SEARCH_KERNEL
+from ..backtrack.search import warm as warm_search
 from ..bishop.methods import BISHOP_METHOD_HELP, BISHOP_METHODS, BishopMethod
 from ..board import Board
 from ..construct import COMPILED_ABOVE as CONSTRUCT_COMPILED_ABOVE
@@ -31,7 +32,7 @@ __all__ = [
     "DEFAULT_TIEBREAK", "FIND_ORDER", "LIST_ORDER",
     "CONSTRUCT_ABOVE", "FRONTIER_ABOVE_SECONDS", "FRONTIER_FORECAST_HIGH", "PROBES_RUN_LOW", "MAX_BACKTRACK_COUNT_SQUARES", "MAX_UNLIMITED_SECONDS",
     "ESTIMATE_ABOVE_SQUARES", "TASKS_PER_WORKER", "MIN_TASKS", "CLUSTER_WORKERS", "MAX_SPLIT_ON", "MAX_CLASS_SPLIT_ON", "BACKTRACK_IN_TASKS_SECONDS", "WALK_COMPILED_ABOVE", "CONSTRUCT_COMPILED_ABOVE", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
-    "plain_allowance", "COUNT_FIRST", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
+    "plain_allowance", "RANDOM_WALKS", "BACKWARD_WALKS", "HEURISTIC_STARTS",
     "FIND_METHOD_HELP", "COUNT_METHOD_HELP", "describe", "task_target", "walk_schedule", "check_find", "check_count", "worker_count", "memory_limit", "default_start", "starts_to_try",
     ]
 
@@ -173,14 +174,9 @@ def plain_allowance(board: Board, counting: bool = False) -> PlainAllowance | No
     (``counting``: :data:`~chesstours.backtrack.search.COUNT_KERNEL`) first where the query counts, the
     search kernel first where it lists tours or looks for one.
     """
-    kernel, call = (COUNT_KERNEL, COUNT_FIRST) if counting else (SEARCH_KERNEL, "warm()")
-    return _plain_allowance(board.free_count, kernels="chesstours.backtrack.kernel",
-                            compiles="chesstours.backtrack.search", kernel=kernel, call=call)
-
-
-#: How a count has the kernels of backtracking compiled in another process: the count's kernel first
-#: (:func:`chesstours.backtrack.search.warm`).
-COUNT_FIRST = "warm('count')"
+    kernel, first = (COUNT_KERNEL, "count") if counting else (SEARCH_KERNEL, "search")
+    return _plain_allowance(board.free_count, kernels="chesstours.backtrack.kernel", compiles=warm_search,
+                            kernel=kernel, args=(first,))
 
 
 def default_start(board: Board) -> int:

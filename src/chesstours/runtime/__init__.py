@@ -12,6 +12,7 @@ from .background import (
     COMPILE_WAIT,
     Compiling,
     Forked,
+    Warm,
     await_compiled,
     compile_in_background,
     compile_unless_cached,
@@ -39,4 +40,4 @@ __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cac
            "PlainAllowance", "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
            "use_compiled_only", "compiled_below", "kernels_loaded", "compile_in_background", "compile_unless_cached",
            "compiled_beside", "compiling", "await_compiled", "stop_compiling", "ready_numba", "lowest_priority",
-           "forks", "Forked", "Compiling", "Beside", "Talk", "run_beside", "interrupts_deferred", "COMPILE_WAIT"]
+           "forks", "Forked", "Compiling", "Beside", "Talk", "run_beside", "interrupts_deferred", "COMPILE_WAIT", "Warm"]

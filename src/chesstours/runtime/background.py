@@ -8,10 +8,8 @@ from the cache once they are there.
 
 from __future__ import annotations
 
-import ast
 import atexit
 import contextlib
-import importlib
 import multiprocessing
 import os
 import signal
@@ -19,22 +17,27 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from . import cache
 from .processes import interrupts_deferred, may_fork
 
 __all__ = ["compile_in_background", "compile_unless_cached", "compiled_beside", "compiling", "await_compiled",
-           "stop_compiling", "compiling_for", "ready_numba", "lowest_priority", "Forked", "Compiling", "COMPILE_WAIT"]
+           "stop_compiling", "compiling_for", "Warm", "ready_numba", "lowest_priority", "Forked", "Compiling", "COMPILE_WAIT"]
 
 
 #: Set in the environment of a process of :func:`compile_in_background`, which compiles what it needs itself.
 _COMPILER = "CHESSTOURS_COMPILING"
 
 
-def compile_in_background(module: str, call: str = "warm()") -> Compiling | None:
-    """Start a process that compiles the kernels of ``module`` into numba's cache, by calling its ``warm()``
-    (or the ``call`` given, such as ``warm('bishop')``).
+#: A function of a module of kernels that compiles them (or loads them from the cache) by small jobs of the
+#: kinds the queries run, given its arguments (words such as ``"count"``): each family's ``warm``.
+Warm = Callable[..., None]
+
+
+def compile_in_background(warm: Warm, *args: str) -> Compiling | None:
+    """Start a process that compiles kernels into numba's cache by calling ``warm(*args)`` (a module-level
+    function, such as :func:`chesstours.backtrack.search.warm`, and words for it).
 
     On an empty cache a job compiles its kernels one after the other on one core, and a count by the meet
     in the middle compiles some ten of them (seconds each); the process compiles the kernels a job needs
@@ -46,7 +49,7 @@ def compile_in_background(module: str, call: str = "warm()") -> Compiling | None
 
     Where this process may fork (:func:`_forks_to_compile`) the process is a copy of this one
     (:class:`Forked`), which has Python, numpy and chesstours loaded and compiles at once; else a new
-    interpreter, which imports them first (0.15 s on the machine of the benchmarks).
+    interpreter, which imports them first (``python -m chesstours.runtime MODULE FUNCTION ARGS``).
     """
     if (multiprocessing.parent_process() is not None or os.environ.get(_COMPILER) or not sys.executable
             or not os.environ.get("NUMBA_CACHE_DIR")):
@@ -54,11 +57,12 @@ def compile_in_background(module: str, call: str = "warm()") -> Compiling | None
     try:
         with interrupts_deferred(stop_compiling) as started:
             if _forks_to_compile():
-                started.append(Forked(module, call))
+                started.append(Forked(warm, args))
             else:
-                started.append(subprocess.Popen([sys.executable, "-c", f"import {module} as m; m.{call}"],
-                                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                                stderr=subprocess.DEVNULL, env={**os.environ, _COMPILER: module}))
+                started.append(subprocess.Popen(
+                    [sys.executable, "-m", "chesstours.runtime", warm.__module__, warm.__qualname__, *args],
+                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                    env={**os.environ, _COMPILER: warm.__module__}))
         return started[0]
     except OSError:  # pragma: no cover - no process to spare
         return None
@@ -79,12 +83,12 @@ class Forked:
     """A process of :func:`compile_in_background` made by forking this one, as much of
     :class:`subprocess.Popen` as its callers use (``pid``, ``returncode``, ``poll``, ``wait``, ``kill``).
 
-    The copy calls ``module``'s ``call`` with its signals at their defaults and its standard streams on the
+    The copy calls ``warm(*args)`` with its signals at their defaults and its standard streams on the
     null device (new streams, whose locks no thread holds), and ends at once (``os._exit``: no exit handler of
     this process, no flush of the output buffers it shares): status 0 if the call returned, 1 if it raised.
     """
 
-    def __init__(self, module: str, call: str):
+    def __init__(self, warm: Warm, args: tuple[str, ...]):
         self.returncode: int | None = None
         self._reaping = threading.Lock()
         self.pid = os.fork()
@@ -98,11 +102,9 @@ class Forked:
                     os.dup2(null, fd)
                 # streams of its own: a display's thread may have held the lock of this process's at the fork
                 sys.stdin, sys.stdout, sys.stderr = (open(os.devnull, mode) for mode in "rww")  # noqa: SIM115
-                os.environ[_COMPILER] = module
+                os.environ[_COMPILER] = warm.__module__
                 _forget_compiling()
-                name, _, args = call.partition("(")  # "warm()", "warm('bishop')"
-                args = args.removesuffix(")")
-                getattr(importlib.import_module(module), name)(*(ast.literal_eval(f"({args},)") if args else ()))
+                warm(*args)
                 status = 0
             finally:
                 os._exit(status)
@@ -214,16 +216,16 @@ _COMPILING: dict[str, Compiling] = {}
 _COMPILING_LOCK = threading.Lock()
 
 
-def compiling_for(module: str, call: str = "warm()") -> Compiling | None:
-    """The process that compiles the kernels of ``module`` (by ``call``) for this process's queries: the one
-    already running, else one started now (:func:`compile_in_background`); one a module at a time, however
-    many queries wait for it, stopped at exit if it still runs. None where none can be started."""
+def compiling_for(warm: Warm, *args: str) -> Compiling | None:
+    """The process that compiles kernels by ``warm(*args)`` for this process's queries: the one already
+    running for that module, else one started now (:func:`compile_in_background`); one a module at a time,
+    however many queries wait for it, stopped at exit if it still runs. None where none can be started."""
     with _COMPILING_LOCK:
-        running = _COMPILING.get(module)
+        running = _COMPILING.get(warm.__module__)
         if running is None or running.poll() is not None:
-            running = compile_in_background(module, call)
+            running = compile_in_background(warm, *args)
             if running is not None:
-                _COMPILING[module] = running
+                _COMPILING[warm.__module__] = running
         return running
 
 
@@ -253,20 +255,20 @@ def stop_compiling(process: Compiling | None) -> None:
         process.wait()
 
 
-def compile_unless_cached(module: str, kernel: tuple[str, str], call: str = "warm()") -> Compiling | None:
-    """Start compiling the kernels of ``module`` in a second process (:func:`compile_in_background`, by ``call``)
+def compile_unless_cached(warm: Warm, kernel: tuple[str, str], *args: str) -> Compiling | None:
+    """Start compiling kernels in a second process (:func:`compile_in_background`, by ``warm(*args)``)
     unless ``kernel`` (one of them: its source file and name, as :func:`in_cache_folder` takes them, which needs
     no numba) is in the compile cache; the process, or None."""
-    return None if cache.in_cache_folder(*kernel) else compile_in_background(module, call)
+    return None if cache.in_cache_folder(*kernel) else compile_in_background(warm, *args)
 
 
 @contextlib.contextmanager
-def compiled_beside(module: str, kernel: tuple[str, str] | None, call: str = "warm()") -> Iterator[Compiling | None]:
-    """Compile the kernels of ``module`` in a second process (by ``call``) while the ``with`` body runs, unless
+def compiled_beside(warm: Warm, kernel: tuple[str, str] | None, *args: str) -> Iterator[Compiling | None]:
+    """Compile kernels in a second process (by ``warm(*args)``) while the ``with`` body runs, unless
     ``kernel`` is in the compile cache (:func:`compile_unless_cached`); None: none is needed. Gives the process (or
     None) to :func:`await_compiled` before the body needs the kernels, and stops it on the way out, however
     the body ends."""
-    process = None if kernel is None else compile_unless_cached(module, kernel, call)
+    process = None if kernel is None else compile_unless_cached(warm, kernel, *args)
     try:
         yield process
     finally:

@@ -45,9 +45,9 @@ class PlainAllowance:
     Python's pace once it is spent.
 
     When the positions run out on an empty compile cache, an allowance that
-    names the kernels its query goes on in (``compiles``: the module whose
-    ``warm()`` compiles them, or the call of it given, ``call``; ``kernel``: the file
-    of the kernel it loads first, and that kernel's name) has them compiled in another process
+    names the kernels its query goes on in (``compiles``: the family's ``warm``, called
+    with the words ``args``; ``kernel``: the file of the kernel it loads first, and that
+    kernel's name) has them compiled in another process
     (:func:`compile_in_background`), and its query goes on in Python, some
     :data:`WHILE_COMPILING` positions at a time, until they are in the cache:
     a search that ends before that never waits for the compiler.
@@ -56,11 +56,11 @@ class PlainAllowance:
     70
     """
 
-    def __init__(self, positions: int, compiles: str | None = None, kernel: tuple[str, str] | None = None,
-                 call: str = "warm()"):
+    def __init__(self, positions: int, compiles: background.Warm | None = None, kernel: tuple[str, str] | None = None,
+                 args: tuple[str, ...] = ()):
         self.positions = max(0, int(positions))
         self.compiles = compiles
-        self.call = call
+        self.args = args
         self.kernel = kernel
         self.compiling: background.Compiling | None = None
         self._asked = False
@@ -87,7 +87,7 @@ class PlainAllowance:
         with self._asking:  # the threads of a query share its allowance: one asks, the others wait for its answer
             if not self._asked:
                 if self.compiles is not None and self.kernel is not None and not cache.in_cache_folder(*self.kernel):
-                    self.compiling = background.compiling_for(self.compiles, self.call)
+                    self.compiling = background.compiling_for(self.compiles, *self.args)
                 self._asked = True
         if background.compiling(self.compiling, self.kernel):
             self._compiling_until = time.perf_counter() + background.COMPILE_POLL
@@ -122,16 +122,16 @@ def advance_in_turn(plain: PlainAllowance | None, budget: int, python: Any, engi
             return status
 
 
-def plain_allowance(free_squares: int, kernels: str | None = None, compiles: str | None = None,
-                    kernel: tuple[str, str] | None = None, call: str = "warm()") -> PlainAllowance | None:
+def plain_allowance(free_squares: int, kernels: str | None = None, compiles: background.Warm | None = None,
+                    kernel: tuple[str, str] | None = None, args: tuple[str, ...] = ()) -> PlainAllowance | None:
     """The plain-Python allowance of a query on a board of ``free_squares`` squares: :data:`PLAIN_SEARCH_POSITIONS`
     positions up to :data:`PLAIN_SEARCH_SQUARES` squares; None (compiled code from the start) above, after
     :func:`use_compiled_only`, or once the module ``kernels`` (the family's compiled kernels) is loaded in
     this process: there is no compiling left to save, and plain Python is fifty times slower. ``compiles``,
-    ``kernel`` and ``call``: as :class:`PlainAllowance`'s."""
+    ``kernel`` and ``args``: as :class:`PlainAllowance`'s."""
     if compiled_below(free_squares, PLAIN_SEARCH_SQUARES, kernels):
         return None
-    return PlainAllowance(PLAIN_SEARCH_POSITIONS, compiles, kernel, call)
+    return PlainAllowance(PLAIN_SEARCH_POSITIONS, compiles, kernel, args)
 
 
 def kernels_loaded(module: str) -> bool:
