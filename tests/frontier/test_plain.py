@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from chesstours import Board
 from chesstours.errors import LimitReached
-from chesstours.frontier import count_strip, frontier_count, plain
+from chesstours.frontier import count_strip, frontier_count, plain, run
 from chesstours.frontier import kernel as fk
 from chesstours.frontier.plan import best_plan
 from chesstours.frontier.sweep import _quick_slots, choose_halves, estimate_extended, estimate_states
@@ -133,7 +133,7 @@ def test_a_small_count_runs_in_python_and_never_compiles_the_join(compiling, row
     assert counted.count == compiled.count and counted.states_total == compiled.states_total
     assert counted.pairs == compiled.pairs and counted.how == compiled.how
     assert counted.plain_states == counted.states_total and counted.threads == 1  # every state in Python
-    assert [m for m, _ in started] == ["warm_sweep"]  # no process for the join's kernels
+    assert [m for m, _ in started] == ["warm"]  # no process for the join's kernels
     assert started[0][1].poll() is not None  # stopped with the count
 
 
@@ -154,7 +154,7 @@ def test_a_count_forecast_small_runs_wholly_in_python_without_compiling(compilin
     assert plain.allowance(1e5, [], 1e5).compiling is None and plain.runs_wholly_here(1e5, 1e5)
     # a process that has counted a million states so loads the kernels for its later counts
     monkeypatch.setattr(plain, "_plain_only_states", plain.PLAIN_ONLY_PROCESS)
-    assert cached == (plain.allowance(1e5, [], 1e5) is None)  # else a process compiles them while it counts
+    assert cached == (plain.allowance(1e5, [], 1e5, sweep=run.warm) is None)  # else a process compiles them
     assert not plain.runs_wholly_here(1e5, 1e5)
     # a process that has loaded the kernels counts in them
     monkeypatch.setattr(plain, "_plain_only_states", 0)
@@ -189,7 +189,7 @@ def test_a_count_moves_to_the_kernels_once_they_are_compiled(compiling):
     assert counted.count == compiled.count == 55_488_142 and counted.states_total == compiled.states_total
     assert 0 < counted.plain_states < counted.states_total
     # the join's kernels compile once the count leaves Python, and it waits for them
-    assert [m for m, _ in started] == ["warm_sweep", "warm_join"]
+    assert [m for m, _ in started] == ["warm", "warm_join"]
     assert all(p.returncode == 0 for _, p in started)
 
 
@@ -202,7 +202,7 @@ def test_a_count_past_its_states_in_python_compiles_the_join_and_goes_on_in_pyth
     assert counted.count == compiled.count == 1_067_638
     assert counted.plain_states == counted.states_total == compiled.states_total > 5_000
     # past 5,000 states the join's kernels start compiling too; both processes are stopped with the count
-    assert [m for m, _ in started] == ["warm_sweep", "warm_join"]
+    assert [m for m, _ in started] == ["warm", "warm_join"]
     assert all(p.poll() is not None for _, p in started)
 
 
@@ -210,7 +210,7 @@ def test_a_large_count_starts_in_the_kernels(compiling):
     start, started = compiling
     start(60)
     assert plain.allowance(4e6) is None and not started  # a forecast past PLAIN_FORECAST (7x7 closed's is 6.5 million)
-    assert plain.allowance(2.7e6, extended=5.4e5).compiling is started[0][1]  # 6x6 open: in Python while they compile
+    assert plain.allowance(2.7e6, extended=5.4e5, sweep=run.warm).compiling is started[0][1]  # 6x6 open: in Python while they compile
 
 
 @pytest.mark.parametrize(("rows", "cols", "closed", "in_python"),
@@ -229,7 +229,7 @@ def test_a_long_count_by_halves_starts_in_the_kernels_with_the_join_compiling_be
     assert counted.count == compiled.count and counted.states_total == compiled.states_total
     if in_python:  # Python first, until the sweep's kernels are ready; then the join's compile
         assert counted.plain_states > 0
-        assert [m for m, _ in started] == ["warm_sweep", "warm_join"]
+        assert [m for m, _ in started] == ["warm", "warm_join"]
     else:  # this process compiles the sweep's kernels while another compiles the join's, from the start
         assert counted.plain_states == 0
         assert [m for m, _ in started] == ["warm_join"]

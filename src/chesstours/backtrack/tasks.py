@@ -51,6 +51,7 @@ from ..board import Board
 from ..colours import end_squares
 from ..pieces import Leaper, move_table
 from ..runtime import PlainAllowance, worker_count
+from ..settings import NODES_PER_SECOND, PLAIN_PROBE_SQUARES
 from ..words import Status
 from .layout import Order
 from .search import Search
@@ -192,15 +193,8 @@ def closed_tasks(board: Board, piece: Leaper, start: int | None = None, end: int
     return [Task((start, nbrs[i]), 1, nbrs[j]) for i in range(len(nbrs)) for j in range(i + 1, len(nbrs))]
 
 
-#: Positions per second per core, for turning node estimates into time (measured on counts of half a second or
-#: more, one thread: 22-28 million; 6x6 from a1 25 million, 4x9 28 million, 5x7 from a1 22 million).
-NODES_PER_SECOND = 25_000_000
 
 
-#: An estimate whose probes descend at most this many squares in all runs them in plain Python, whatever is
-#: left of its query's allowance, when that query has one (its kernels are neither loaded nor compiled yet):
-#: compiling the probes' kernel takes longer than a second or two of Python.
-PLAIN_PROBE_SQUARES = 500_000
 
 
 def estimate_nodes(board: Board, piece: Leaper, tasks: list[Task], probes: int = 4000, seed: int = 0,

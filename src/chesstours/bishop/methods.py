@@ -41,6 +41,10 @@ from typing import TYPE_CHECKING, Literal, get_args
 
 from ..board import Board
 from ..errors import InvalidArgument
+from ..settings import BISHOP_ESTIMATE_ABOVE_SQUARES as ESTIMATE_ABOVE_SQUARES
+from ..settings import BISHOP_ESTIMATE_PROBES as ESTIMATE_PROBES
+from ..settings import BISHOP_STEPS_PER_SECOND as STEPS_PER_SECOND
+from ..settings import MAX_UNLIMITED_SECONDS
 from ..words import about_duration
 
 if TYPE_CHECKING:
@@ -64,15 +68,6 @@ BISHOP_METHOD_HELP: dict[str, str] = {
                  "from a corner to the opposite corner",
 }
 
-#: Steps a second of the bishop search here, for estimates only (measured counting 10x10 and 8x12).
-STEPS_PER_SECOND = 8e6
-#: Counts of boards with more free squares than this are estimated before they start (8x10 counts in 0.15 s).
-ESTIMATE_ABOVE_SQUARES = 80
-#: Random descents of the estimate: a few hundredths of a second, within about 25% on 8x12 and 10x10.
-ESTIMATE_PROBES = 4000
-#: Without a time or node limit, counts estimated to take longer than this are refused (the hour of
-#: :data:`chesstours.policy.MAX_UNLIMITED_SECONDS`).
-MAX_UNLIMITED_SECONDS = 3600.0
 
 
 def check_method(method: str) -> None:

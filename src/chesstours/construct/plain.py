@@ -11,11 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..rng import xorshift
+from ..settings import CONSTRUCT_COMPILED_ABOVE as COMPILED_ABOVE
 
 __all__ = ["COMPILED_ABOVE", "KERNELS", "follow_python", "knight_distance", "rotate_python"]
 
-#: Tours of more squares than this are followed and rotated by the compiled loops, smaller ones here.
-COMPILED_ABOVE = 4096
 #: The module of the compiled loops: once a process has loaded it, the loops run compiled on every board.
 KERNELS = "chesstours.construct.kernel"
 

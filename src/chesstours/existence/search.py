@@ -36,18 +36,13 @@ from ..backtrack import closed_tasks, first_tour, open_tasks
 from ..board import Board
 from ..pieces import Leaper, move_table
 from ..runtime import PlainAllowance
+from ..settings import ALL_STARTS_UP_TO, BACKWARD_WALKS_UP_TO, SEARCH_CELLS
 from ..tour import Tour
 from ..warnsdorff import warnsdorff
 from ..words import Status
 
 __all__ = ["search_tour", "as_tour"]
 
-#: Open tours with no start given are searched from every start up to this many squares.
-_ALL_STARTS_UP_TO = 4096
-#: Backtracking keeps about 100 bytes per square per task: at most this many squares x tasks.
-_SEARCH_CELLS = 4_000_000
-#: Walks into the target square from the other end are tried on boards up to this size.
-_BACKWARD_WALKS_UP_TO = 250_000
 
 
 def search_tour(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool,
@@ -73,7 +68,7 @@ def search_tour(board: Board, piece: Leaper, s: int | None, e: int | None, close
         [last] if last is not None else [c for c in board.corners() if c != first and c not in board.holes]
 
     walks = [(root, last, rule, seed) for root in _walk_roots(board, piece, first, closed) for rule, seed in schedule]
-    if board.free_count <= _BACKWARD_WALKS_UP_TO:
+    if board.free_count <= BACKWARD_WALKS_UP_TO:
         walks += [(root, first, rule, seed) for root in backward for rule, seed in schedule[:backward_walks]]
     for root, end, rule, seed in walks:
         if deadline is not None and time.perf_counter() > deadline:
@@ -87,13 +82,13 @@ def search_tour(board: Board, piece: Leaper, s: int | None, e: int | None, close
     if closed:
         tasks = closed_tasks(board, piece, s, e) if s is not None and e is not None else \
             closed_tasks(board, piece, None, None)
-    elif first is not None or board.free_count <= _ALL_STARTS_UP_TO:
+    elif first is not None or board.free_count <= ALL_STARTS_UP_TO:
         tasks = open_tasks(board, piece, first, last)
     else:  # too many start squares to search them all: try the walk roots only
         tasks = [t for root in _walk_roots(board, piece, None, False)
                  for t in open_tasks(board, piece, root, last, symmetry=False)]
         complete = False
-    most = max(1, _SEARCH_CELLS // board.free_count)  # each task's search holds arrays of the board's size
+    most = max(1, SEARCH_CELLS // board.free_count)  # each task's search holds arrays of the board's size
     if len(tasks) > most:
         tasks, complete = tasks[:most], False
     # The same tours entered from the other end: redundant for completeness, often found sooner.

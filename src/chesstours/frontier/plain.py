@@ -728,14 +728,6 @@ class FrontierAllowance:
                 stop_compiling(process)
 
 
-def warm_sweep() -> None:
-    """Compile the sweep's kernels (:func:`chesstours.frontier.run.warm`): a function this module names without
-    loading numba, for a process that compiles them."""
-    from .run import warm
-
-    warm()
-
-
 def runs_wholly_here(forecast: float, extended: float, beside: bool = False) -> bool:
     """Whether a count whose widest step is forecast at ``forecast`` states, and which is forecast to extend
     ``extended`` states in all, runs here to its end, without loading the kernels (see :func:`allowance`);
@@ -749,7 +741,7 @@ def _runs_here(forecast: float, extended: float, beside: bool = False) -> bool:
 
 
 def allowance(forecast: float, then: list[tuple[Warm, tuple[str, str]]] | None = None,
-              extended: float = 0.0, beside: bool = False) -> FrontierAllowance | None:
+              extended: float = 0.0, beside: bool = False, sweep: Warm | None = None) -> FrontierAllowance | None:
     """A :class:`FrontierAllowance` for a count starting now whose widest step is forecast at ``forecast``
     states, or None: its kernels run from the start. ``then``: as the allowance's; ``extended``: the states
     the whole count is forecast to extend, which for a meet in the middle (``then`` given) may be at most
@@ -763,7 +755,7 @@ def allowance(forecast: float, then: list[tuple[Warm, tuple[str, str]]] | None =
     large = forecast > PLAIN_FORECAST or (bool(then) and extended > PLAIN_EXTENDED)
     if large or sweep_kernels_cached():
         return None  # a large count, or the kernels are cached
-    process = compile_in_background(warm_sweep)
+    process = None if sweep is None else compile_in_background(sweep)
     return None if process is None else FrontierAllowance(process, then=list(then or []))
 
 

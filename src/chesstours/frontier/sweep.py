@@ -26,7 +26,7 @@ from .layout import MAX_MIDDLE, MAX_SLOTS
 from .plain import FrontierAllowance
 from .plan import Fixed, Sweep, best_plan, line_orders, neighbours, symmetric
 from .residues import count_bound, from_residues, moduli_for
-from .run import FrontierProgress, FrontierResult, NarrowOverflow, OverMemory, WideOverflow, run_sweep
+from .run import FrontierProgress, FrontierResult, NarrowOverflow, OverMemory, WideOverflow, run_sweep, warm
 
 __all__ = ["FrontierProgress", "FrontierResult", "FrontierEstimate", "count_strip", "estimate", "estimate_states",
            "estimate_extended", "estimate_seconds", "frontier_count", "choose_halves", "refusal", "thread_count"]
@@ -460,7 +460,7 @@ def _allowance(board: Board, piece: Leaper, closed: bool, spill_dir, halves: boo
     forecast = estimate_states(_quick_slots(board, piece), closed)
     extended = estimate_extended(board, forecast, closed)
     beside = halves and forks(thread_count(workers))
-    allowance = plain.allowance(forecast, then, extended, beside) if spill_dir is None else None
+    allowance = plain.allowance(forecast, then, extended, beside, sweep=warm) if spill_dir is None else None
     try:
         yield allowance
     finally:

@@ -23,6 +23,24 @@ from ..runtime import (
     worker_count,
 )
 from ..runtime import plain_allowance as _plain_allowance
+from ..settings import (
+    BACKTRACK_IN_TASKS_SECONDS,
+    BACKWARD_WALKS,
+    CLUSTER_WORKERS,
+    CONSTRUCT_ABOVE,
+    ESTIMATE_ABOVE_SQUARES,
+    FRONTIER_ABOVE_SECONDS,
+    FRONTIER_FORECAST_HIGH,
+    HEURISTIC_STARTS,
+    MAX_BACKTRACK_COUNT_SQUARES,
+    MAX_CLASS_SPLIT_ON,
+    MAX_SPLIT_ON,
+    MAX_UNLIMITED_SECONDS,
+    MIN_TASKS,
+    PROBES_RUN_LOW,
+    RANDOM_WALKS,
+    TASKS_PER_WORKER,
+)
 from ..warnsdorff import COMPILED_ABOVE as WALK_COMPILED_ABOVE
 from ..warnsdorff.rule import TIEBREAKS, Tiebreak
 
@@ -51,55 +69,6 @@ DEFAULT_TIEBREAK: Tiebreak = "roth"
 FIND_ORDER: Order = "warnsdorff"
 #: The move order of backtracking when it lists tours: the leaper's fixed order, as the classic programs list them.
 LIST_ORDER: Order = "fixed"
-
-# -- thresholds ----------------------------------------------------------------------
-
-#: ``auto`` builds knight's tours of whole boards with more squares than this by construction
-#: (:mod:`chesstours.construct`) instead of walking Warnsdorff's rule first.
-CONSTRUCT_ABOVE = 10_000
-#: ``auto`` counts by the frontier method when backtracking is estimated to take longer than this
-#: (measured on two cores: backtracking wins below a few tenths of a second, the frontier above) ...
-FRONTIER_ABOVE_SECONDS = 0.25
-#: ... and longer than the frontier method's own estimate divided by this. That estimate, from the width
-#: of the frontier alone, runs high on small boards (6x6 open: 2.3 s forecast, 0.52 s run, where
-#: backtracking takes 0.5 s; 6x7 closed: 0.22 s forecast, 0.07 s run), is about right on larger boards as
-#: long as wide or a line or two longer (7x7 open: 37 s forecast, 35 s run; 6x8 open: 2.3 s, 3.9 s), and
-#: high again for open tours since they end only where the colours allow (7x7: about half those 35 s), and
-#: runs low on longer ones (6x10 open: 2.3 s forecast, 31 s run on a day 6x8 open took 6 s), where
-#: backtracking is out of reach anyway (see chesstours.frontier).
-FRONTIER_FORECAST_HIGH = 4.0
-#: Knuth's probes estimate a count's positions low: its typical value lies below its mean, which a few long
-#: subtrees hold. On eleven counts of 4x8 to 6x6 (knight, open and closed, from a start and from every
-#: start, with a hole or not) the search visited 1.4 to 3.0 times the positions estimated, 1.9 times in the
-#: median; the estimate of a count by backtracking is this many times the probes'.
-PROBES_RUN_LOW = 2.0
-#: Exhaustive counts by backtracking are refused outright above this many free squares.
-MAX_BACKTRACK_COUNT_SQUARES = 400
-#: Without a time limit, counts estimated to take longer than this are refused (a time limit lets them run).
-MAX_UNLIMITED_SECONDS = 3600.0
-#: Counts of boards with more free squares than this are estimated before they start.
-ESTIMATE_ABOVE_SQUARES = 30
-#: Seeded random walks that ``auto`` takes after the fixed tie-breaks.
-RANDOM_WALKS = 8
-#: Walks into a fixed square from the tour's other end (:func:`~chesstours.tour_exists`): the schedule's first.
-BACKWARD_WALKS = 4
-#: Without a start square, a heuristic method tries at most this many start squares.
-HEURISTIC_STARTS = 16
-#: A search run as tasks (``jobs``, ``cluster``) is cut into this many tasks a worker, and at least
-#: :data:`MIN_TASKS`: enough for the pool to keep every worker busy to the end.
-TASKS_PER_WORKER = 32
-MIN_TASKS = 128
-#: Workers a cluster is assumed to have when a plan is made for it (it may have more).
-CLUSTER_WORKERS = 8
-#: A frontier count split on edges is conditioned on at most this many squares (the parts grow as 36 to the
-#: power), and one split on classes on at most :data:`MAX_CLASS_SPLIT_ON` (3 to the power).
-MAX_SPLIT_ON = 3
-MAX_CLASS_SPLIT_ON = 8
-#: A count run in tasks by ``auto`` backtracks unless backtracking is refused, or forecast past this many
-#: seconds where the frontier count in parts is forecast to be faster (a count with a time limit, which
-#: backtracking is not refused for however long it would take).
-BACKTRACK_IN_TASKS_SECONDS = 60.0
-
 
 def task_target(jobs: int | None = None, cluster: str | None = None) -> int:
     """How many tasks a search run on ``jobs`` processes (or a cluster) is cut into."""

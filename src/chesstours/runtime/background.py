@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
+from ..settings import COMPILE_POLL, COMPILE_WAIT
 from . import cache
 from .processes import interrupts_deferred, may_fork
 
@@ -173,9 +174,6 @@ def lowest_priority() -> None:
         pass
 
 
-#: Seconds a job waits at most for the kernels compiling in another process (a few on an empty cache; ten
-#: for the join's): past them, or past the job's deadline, it compiles them itself.
-COMPILE_WAIT = 60.0
 
 
 def compiling(process: Compiling | None, kernel: tuple[str, str] | None = None) -> bool:
@@ -186,8 +184,6 @@ def compiling(process: Compiling | None, kernel: tuple[str, str] | None = None) 
     return process is not None and process.poll() is None and (kernel is None or not cache.in_cache_folder(*kernel))
 
 
-#: Seconds between two looks at the compile cache while waiting for a kernel (:func:`await_compiled`).
-COMPILE_POLL = 0.02
 
 
 def await_compiled(process: Compiling | None, deadline: float | None = None,

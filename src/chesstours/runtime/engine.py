@@ -14,24 +14,17 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..settings import PLAIN_SEARCH_POSITIONS, PLAIN_SEARCH_SQUARES, WHILE_COMPILING
 from . import background, cache
 
 __all__ = ["PlainAllowance", "advance_in_turn", "plain_allowance", "use_compiled_only", "compiled_below",
            "kernels_loaded", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS"]
 
 
-#: Searches on boards of at most this many free squares start in plain Python, which needs no compiling ...
-PLAIN_SEARCH_SQUARES = 256
 
 
-#: ... and take at most this many positions there for the whole query (a few tenths of a second at the
-#: 200,000 to 300,000 positions a second of plain Python), then go on in compiled code, some fifty times faster.
-PLAIN_SEARCH_POSITIONS = 50_000
 
 
-#: Positions a query takes in plain Python at a time while its kernels compile in another process (a tenth
-#: of a second or so), between looks at whether they are ready.
-WHILE_COMPILING = 20_000
 
 
 class PlainAllowance:

@@ -15,12 +15,11 @@ from __future__ import annotations
 import os
 
 from ..errors import InvalidArgument
+from ..settings import MEMORY_SHARE
 
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE"]
 
 
-#: The share of this machine's memory that one job may plan to use.
-MEMORY_SHARE = 0.75
 
 
 def cores() -> int:

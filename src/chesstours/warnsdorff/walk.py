@@ -17,13 +17,11 @@ from ..errors import InvalidArgument
 from ..pieces import KNIGHT, Leaper
 from ..rng import seeded
 from ..runtime import compiled_below
+from ..settings import WALK_COMPILED_ABOVE as COMPILED_ABOVE
 from .rule import BLOCKED, TIEBREAKS, walk_python
 
 __all__ = ["WarnsdorffResult", "warnsdorff", "COMPILED_ABOVE"]
 
-#: Boards with more free squares than this use the compiled kernel; smaller
-#: ones use :func:`walk_python`, which answers before numba could even load.
-COMPILED_ABOVE = 4096
 
 
 #: A path of more bytes than this is kept on the system's ordinary pages (see :func:`_path_array`).

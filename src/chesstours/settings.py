@@ -1,0 +1,97 @@
+"""Every threshold, budget and schedule of chesstours, defined once.
+
+The choices that :mod:`chesstours.policy` makes on a user's behalf, the
+sizes from which a family runs its compiled kernels rather than plain
+Python, and the budgets of the searches all read their numbers here, one
+line of meaning each. Why each value is what it is, and how it was measured,
+is in the guide (``docs/guide/policy.md``) and the benchmarks page
+(``docs/benchmarks.md``). This module imports nothing of chesstours: every
+layer may read it.
+
+>>> CONSTRUCT_ABOVE, MAX_BACKTRACK_COUNT_SQUARES
+(10000, 400)
+"""
+
+from __future__ import annotations
+
+# -- which method answers ------------------------------------------------------------------------------
+
+#: ``auto`` builds knight's tours of whole boards of more squares than this by construction.
+CONSTRUCT_ABOVE = 10_000
+#: ``auto`` counts by the frontier method only where backtracking is estimated to take longer than this ...
+FRONTIER_ABOVE_SECONDS = 0.25
+#: ... and longer than the frontier method's forecast divided by this (that forecast runs high on small boards).
+FRONTIER_FORECAST_HIGH = 4.0
+#: The estimate of a count by backtracking is this many times Knuth's probes, whose typical value runs low.
+PROBES_RUN_LOW = 2.0
+#: Exhaustive counts by backtracking are refused outright above this many free squares.
+MAX_BACKTRACK_COUNT_SQUARES = 400
+#: Without a time limit, counts estimated to take longer than this many seconds are refused.
+MAX_UNLIMITED_SECONDS = 3600.0
+#: Counts of boards with more free squares than this are estimated before they start.
+ESTIMATE_ABOVE_SQUARES = 30
+#: A count run in tasks by ``auto`` backtracks unless that is forecast past this many seconds.
+BACKTRACK_IN_TASKS_SECONDS = 60.0
+
+# -- walks and starts ----------------------------------------------------------------------------------
+
+#: Seeded random walks that ``auto`` takes after the fixed tie-breaks.
+RANDOM_WALKS = 8
+#: Walks into a fixed square from the tour's other end (:func:`~chesstours.tour_exists`): the schedule's first.
+BACKWARD_WALKS = 4
+#: Without a start square, a heuristic method tries at most this many start squares.
+HEURISTIC_STARTS = 16
+
+# -- tasks and parts -----------------------------------------------------------------------------------
+
+#: A search run as tasks is cut into this many tasks a worker ...
+TASKS_PER_WORKER = 32
+#: ... and at least this many.
+MIN_TASKS = 128
+#: Workers a cluster is assumed to have when a plan is made for it.
+CLUSTER_WORKERS = 8
+#: A frontier count split on edges is conditioned on at most this many squares ...
+MAX_SPLIT_ON = 3
+#: ... and one split on classes on at most this many.
+MAX_CLASS_SPLIT_ON = 8
+#: The share of this machine's memory that one job may plan to use.
+MEMORY_SHARE = 0.75
+
+# -- plain Python or compiled --------------------------------------------------------------------------
+
+#: Warnsdorff's walk runs compiled on boards of more free squares than this, in plain Python below.
+WALK_COMPILED_ABOVE = 4096
+#: The construction's loops run compiled on tours of more squares than this, in plain Python below.
+CONSTRUCT_COMPILED_ABOVE = 4096
+#: Searches on boards of at most this many free squares start in plain Python ...
+PLAIN_SEARCH_SQUARES = 256
+#: ... for at most this many positions of the whole query, then go on in the compiled kernel.
+PLAIN_SEARCH_POSITIONS = 50_000
+#: Positions a query takes in plain Python at a time while its kernels compile in another process.
+WHILE_COMPILING = 20_000
+#: An estimate whose probes descend at most this many squares in all runs them in plain Python.
+PLAIN_PROBE_SQUARES = 500_000
+#: Seconds a job waits at most for kernels compiling in another process before it compiles them itself.
+COMPILE_WAIT = 60.0
+#: Seconds between two looks at the compile cache while a job waits for a kernel.
+COMPILE_POLL = 0.02
+
+# -- cost models ---------------------------------------------------------------------------------------
+
+#: Positions a second a core of backtracking, to turn an estimate of positions into seconds.
+NODES_PER_SECOND = 25_000_000
+#: Steps a second of the bishop search, to turn an estimate of steps into seconds.
+BISHOP_STEPS_PER_SECOND = 8e6
+#: Counts of bishop routes on boards of more free squares than this are estimated before they start.
+BISHOP_ESTIMATE_ABOVE_SQUARES = 80
+#: Random descents of the bishop count's estimate.
+BISHOP_ESTIMATE_PROBES = 4000
+
+# -- the existence search ------------------------------------------------------------------------------
+
+#: Open tours with no start given are searched from every start up to this many squares.
+ALL_STARTS_UP_TO = 4096
+#: Backtracking keeps about 100 bytes per square per task: at most this many squares x tasks.
+SEARCH_CELLS = 4_000_000
+#: Walks into the target square from the other end are tried on boards up to this size.
+BACKWARD_WALKS_UP_TO = 250_000
