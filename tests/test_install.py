@@ -136,7 +136,7 @@ def started(monkeypatch):
         return procs[-1][1]
 
     monkeypatch.setattr(cache, "in_cache_folder", lambda source, name: False)
-    monkeypatch.setattr(background, "_forks_to_compile", lambda: False)
+    monkeypatch.setattr(background, "forks_to_compile", lambda: False)
     monkeypatch.setattr(background, "compile_in_background", start)
     return procs
 
@@ -203,7 +203,7 @@ def test_a_wait_for_one_kernel_ends_when_it_is_in_the_cache_though_its_process_c
         assert time.perf_counter() - t0 < 2 and slow.poll() is None  # at once, and the process goes on
     finally:
         background.stop_compiling(slow)
-        background._COMPILING.pop("kernels", None)
+        background.COMPILING.pop("kernels", None)
     assert not background.compiling(slow)
 
 

@@ -75,7 +75,7 @@ def warmer(tmp_path, monkeypatch):
         "    if word == 'wait':\n"
         "        time.sleep(30)\n"
         "    from chesstours.runtime import background, cache, engine, processes\n"
-        "    with background._COMPILING_LOCK:  # as a search's allowance takes it\n"
+        "    with background.COMPILING_LOCK:  # as a search's allowance takes it\n"
         "        pass\n"
         f"    with open({str(out)!r}, 'w') as f:\n"
         "        f.write(' '.join([word, os.environ['CHESSTOURS_COMPILING'], os.readlink('/proc/self/fd/1'),\n"
@@ -148,21 +148,21 @@ def test_a_process_with_a_thread_of_its_own_compiles_in_a_new_interpreter(monkey
     monkeypatch.delenv("CHESSTOURS_COMPILING", raising=False)
     import threading
 
-    assert background._forks_to_compile()
+    assert background.forks_to_compile()
     go = threading.Event()
     daemon = threading.Thread(target=go.wait, daemon=True)  # a live display's thread
     daemon.start()
-    assert background._forks_to_compile()
+    assert background.forks_to_compile()
     ours = threading.Thread(target=go.wait, daemon=True, name="chesstours-warm-up")  # may hold numba's lock
     ours.start()
-    assert not background._forks_to_compile()
+    assert not background.forks_to_compile()
     go.set()
     ours.join()
     go.clear()
     pool = threading.Thread(target=go.wait)  # a pool's, which may too
     pool.start()
     try:
-        assert not background._forks_to_compile()
+        assert not background.forks_to_compile()
         process = background.compile_in_background(os.path.normpath, "x")
         assert isinstance(process, background.subprocess.Popen) and process.wait(timeout=60) == 0
     finally:
@@ -180,7 +180,7 @@ def test_a_copy_started_by_an_allowance_under_its_lock_can_take_that_lock(warmer
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("CHESSTOURS_COMPILING", raising=False)
     monkeypatch.setattr(cache, "in_cache_folder", lambda source, name: False)
-    monkeypatch.setattr(background, "_COMPILING", {})
+    monkeypatch.setattr(background, "COMPILING", {})
     import fake_warm
 
     allowance = engine.PlainAllowance(0, fake_warm.warm, ("fake_warm.py", "fake_warm.warm"))

@@ -145,7 +145,7 @@ def test_small_queries_never_load_numba(tmp_path):
 
 def test_a_process_that_asks_for_compiled_code_only_gets_it_on_every_board(monkeypatch):
     # What the web server does once its kernels are loaded: plain Python would hold the interpreter lock.
-    monkeypatch.setattr(engine, "_compiled_only", False)
+    engine.use_compiled_only(False)  # a process that has not asked for compiled code only
     monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)
     python_walk = ct.find_tour("12x12", method="warnsdorff").path.tolist()
     assert engine.compiled_below(144, 4096) is False
@@ -173,7 +173,7 @@ def test_the_server_runs_small_searches_compiled_once_warmed_up(tmp_path):
 def test_walks_and_rotations_run_compiled_on_small_boards_once_their_loops_are_loaded(monkeypatch):
     from chesstours.construct.plain import KERNELS
 
-    monkeypatch.setattr(engine, "_compiled_only", False)
+    engine.use_compiled_only(False)  # a process that has not asked for compiled code only
     monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)
     assert engine.compiled_below(30, 4096, KERNELS) is False  # a fresh process: plain Python
     monkeypatch.setattr(engine, "kernels_loaded", lambda module: module == KERNELS)
@@ -241,7 +241,7 @@ def empty_cache(monkeypatch):
 
     monkeypatch.setattr(engine, "kernels_loaded", lambda module: False)
     monkeypatch.setattr(cache, "in_cache_folder", lambda source, name: False)
-    monkeypatch.setattr(background, "_COMPILING", {})
+    monkeypatch.setattr(background, "COMPILING", {})
     yield start, started
     for process in started:
         background.stop_compiling(process)
@@ -283,7 +283,7 @@ def test_a_count_goes_on_in_python_while_the_kernel_compiles_beside_its_estimate
     counted = ct.count_tours("4x8")  # 748,000 positions, after an estimate: past the allowance, compiled elsewhere
     assert counted.method == "backtrack" and counted.directed == by_frontier and not in_kernel
     assert len(started) == 1 and started[0].poll() is None  # never waited for, and not started twice
-    assert background._COMPILING["chesstours.backtrack.search"] is started[0]  # stopped at exit, or by the fixture
+    assert background.COMPILING["chesstours.backtrack.search"] is started[0]  # stopped at exit, or by the fixture
 
 
 def test_a_count_moves_to_the_kernel_compiled_beside_its_estimate(empty_cache, monkeypatch):
@@ -308,7 +308,7 @@ def test_a_warm_cache_starts_no_compiling_process(monkeypatch):
 def test_the_compiling_process_is_stopped_when_the_query_ends_before_it(tmp_path):
     code = ("import sys, chesstours as ct\nfrom chesstours.runtime import background, cache, engine, processes\n"
             "ct.find_tour('4x9', start='a1', method='backtrack')\n"
-            "print('numba' in sys.modules, [p.pid for p in background._COMPILING.values() if p.poll() is None])\n")
+            "print('numba' in sys.modules, [p.pid for p in background.COMPILING.values() if p.poll() is None])\n")
     env = {**__import__("os").environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
     assert out.returncode == 0, out.stderr

@@ -269,16 +269,16 @@ def test_the_join_counts_the_same_by_walks(monkeypatch):
 
 @pytest.mark.skipif(not shuffle.SHUFFLE_TWO, reason="the join tiles its states only with AVX2")
 def test_the_join_counts_the_same_in_small_tiles_and_blocks(monkeypatch):
-    """States of one degree key go against their run in tiles and blocks (join_kernel._join_group): with tiles of
+    """States of one degree key go against their run in tiles and blocks (join_kernel.join_group): with tiles of
     five states and blocks of seven partners, every way a tile and a block end is met (four states at a time, two,
     one; a run cut in blocks), and the counts stay."""
     cases = [((6, 7), True), ((6, 8), True), ((5, 8), False), ((6, 6), False)]
     monkeypatch.setattr(jk, "TILE_STATES", 5)
     monkeypatch.setattr(jk, "BLOCK", 7)
-    monkeypatch.setattr(jk, "_join_group", njit(jk._join_group.py_func))
+    monkeypatch.setattr(jk, "join_group", njit(jk.join_group.py_func))
     monkeypatch.setattr(jk, "join_states", njit(nogil=True)(jk.join_states.py_func))
     counts = [frontier_count(Board(*size), KNIGHT, closed).count for size, closed in cases]
-    assert jk.join_states.signatures and jk._join_group.signatures  # these joined them
+    assert jk.join_states.signatures and jk.join_group.signatures  # these joined them
     assert counts == [1_067_638, 55_488_142, 18_061_054, 3_318_960]
 
 

@@ -618,9 +618,9 @@ def mul_add_wide(acc, t, c, err):
             err[0] = OVERFLOW
 
 
-#: States of one degree key laid out together for the join's tiles (:func:`_join_group`).
+#: States of one degree key laid out together for the join's tiles (:func:`join_group`).
 TILE_STATES = 256
-#: Partners of a run tested against every tile of states before the next (:func:`_join_group`): 16 KiB of mates
+#: Partners of a run tested against every tile of states before the next (:func:`join_group`): 16 KiB of mates
 #: and counts, which stay in the first-level cache while the tiles go by.
 BLOCK = 1024
 
@@ -640,7 +640,7 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
     meet their runs of partners in the order of the index: each run is found
     once and read front to back, rather than with four misses of the cache a
     state, which would take most of the join's time. The states of one degree key then
-    go against their run together (:func:`_join_group`).
+    go against their run together (:func:`join_group`).
     """
     codes = np.zeros(32, np.int64)
     total = np.zeros(2, np.uint64)
@@ -691,7 +691,7 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
             j1 += 1
         tried += (j1 - j) * (g1 - i)
         if SHUFFLE_TWO:  # states of the key two a shuffle, against blocks of the run
-            _join_group(mas, cnt, i, g1, mates_b, counts_b, j, j1, active, cycle, ones, tile, total, acc, err)
+            join_group(mas, cnt, i, g1, mates_b, counts_b, j, j1, active, cycle, ones, tile, total, acc, err)
         else:
             for a in range(i, g1):
                 ma = mas[a]
@@ -795,7 +795,7 @@ def _add_to_tile(tile, a, lo, hi):
 
 
 @njit(cache=True, inline="always")
-def _join_group(mas, cnt, i, g1, mates_b, counts_b, j, j1, active, cycle, ones, tile, total, acc, err):
+def join_group(mas, cnt, i, g1, mates_b, counts_b, j, j1, active, cycle, ones, tile, total, acc, err):
     """Add to ``acc`` the tours of the states ``i .. g1`` (mates ``mas``, counts ``cnt``), all of one degree key,
     with its run of partners ``j .. j1`` (fragment ends ``active``), where the processor has AVX2.
 

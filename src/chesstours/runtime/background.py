@@ -48,7 +48,7 @@ def compile_in_background(warm: Warm, *args: str) -> Compiling | None:
     before it needs the kernels (:func:`await_compiled`), and stops it if it stops first
     (:func:`stop_compiling`).
 
-    Where this process may fork (:func:`_forks_to_compile`) the process is a copy of this one
+    Where this process may fork (:func:`forks_to_compile`) the process is a copy of this one
     (:class:`Forked`), which has Python, numpy and chesstours loaded and compiles at once; else a new
     interpreter, which imports them first (``python -m chesstours.runtime MODULE FUNCTION ARGS``).
     """
@@ -57,7 +57,7 @@ def compile_in_background(warm: Warm, *args: str) -> Compiling | None:
         return None  # a worker, or such a process; no interpreter to start; or no cache folder to hand them over in
     try:
         with interrupts_deferred(stop_compiling) as started:
-            if _forks_to_compile():
+            if forks_to_compile():
                 started.append(Forked(warm, args))
             else:
                 started.append(subprocess.Popen(
@@ -69,7 +69,7 @@ def compile_in_background(warm: Warm, *args: str) -> Compiling | None:
         return None
 
 
-def _forks_to_compile() -> bool:
+def forks_to_compile() -> bool:
     """Whether :func:`compile_in_background` may compile in a copy of this process: on Linux, from the main
     thread, where every other thread is a daemon of another library (a live display's, which writes to the
     terminal). A copy inherits every lock as it was at the fork, and none is freed there: a pool's thread, or
@@ -148,9 +148,9 @@ def _forget_compiling() -> None:  # pragma: no cover - in a copy of :class:`Fork
     """In a copy of :class:`Forked`: no process compiling for this one, and their lock free. An allowance
     starts its process holding that lock (:meth:`PlainAllowance.lasts`), and the copy, whose own searches ask
     their allowances, would wait for it forever."""
-    global _COMPILING_LOCK
-    _COMPILING_LOCK = threading.Lock()
-    _COMPILING.clear()
+    global COMPILING_LOCK
+    COMPILING_LOCK = threading.Lock()
+    COMPILING.clear()
 
 
 #: Seconds between two looks at whether a copy of :class:`Forked` has ended, while waiting for it.
@@ -206,29 +206,29 @@ def await_compiled(process: Compiling | None, deadline: float | None = None,
 
 
 #: The processes that allowances started, by the module they compile, and the lock that starts them.
-_COMPILING: dict[str, Compiling] = {}
+COMPILING: dict[str, Compiling] = {}
 
 
-_COMPILING_LOCK = threading.Lock()
+COMPILING_LOCK = threading.Lock()
 
 
 def compiling_for(warm: Warm, *args: str) -> Compiling | None:
     """The process that compiles kernels by ``warm(*args)`` for this process's queries: the one already
     running for that module, else one started now (:func:`compile_in_background`); one a module at a time,
     however many queries wait for it, stopped at exit if it still runs. None where none can be started."""
-    with _COMPILING_LOCK:
-        running = _COMPILING.get(warm.__module__)
+    with COMPILING_LOCK:
+        running = COMPILING.get(warm.__module__)
         if running is None or running.poll() is not None:
             running = compile_in_background(warm, *args)
             if running is not None:
-                _COMPILING[warm.__module__] = running
+                COMPILING[warm.__module__] = running
         return running
 
 
 @atexit.register
 def _stop_background() -> None:
     """Stop the compiling processes that allowances started and that still run (the query ended in Python)."""
-    for process in list(_COMPILING.values()):
+    for process in list(COMPILING.values()):
         stop_compiling(process)
 
 
