@@ -136,7 +136,6 @@ def started(monkeypatch):
         return procs[-1][1]
 
     monkeypatch.setattr(cache, "in_cache_folder", lambda source, name: False)
-    monkeypatch.setattr(background, "forks_to_compile", lambda: False)
     monkeypatch.setattr(background, "compile_in_background", start)
     return procs
 

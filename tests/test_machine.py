@@ -58,136 +58,81 @@ def test_without_an_interrupt_nothing_is_stopped_and_the_handlers_are_back():
     assert stopped == [] and signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
-# -- compiling in a copy of the process (background.Forked) ---------------------------------------------------------
+# -- compiling in a second process (background.compile_in_background) ------------------------------------------
 
 
 @pytest.fixture
 def warmer(tmp_path, monkeypatch):
     """A module whose ``warm(word)`` writes, in the process that calls it, the word, the module the process
-    is told it compiles, and what it finds on its standard output and on its SIGINT handler; ``warm('fail')``
-    raises, ``warm('wait')`` sleeps."""
+    is told it compiles, and where its standard output goes; ``warm('fail')`` raises, ``warm('wait')`` sleeps.
+    The processes started find it on their path; compiling needs a cache folder."""
     out = tmp_path / "said.txt"
     (tmp_path / "fake_warm.py").write_text(
-        "import os, signal, sys, time\n"
+        "import os, time\n"
         "def warm(word='plain'):\n"
         "    if word == 'fail':\n"
         "        raise ValueError(word)\n"
         "    if word == 'wait':\n"
         "        time.sleep(30)\n"
-        "    from chesstours.runtime import background, cache, engine, processes\n"
-        "    with background.COMPILING_LOCK:  # as a search's allowance takes it\n"
-        "        pass\n"
         f"    with open({str(out)!r}, 'w') as f:\n"
-        "        f.write(' '.join([word, os.environ['CHESSTOURS_COMPILING'], os.readlink('/proc/self/fd/1'),\n"
-        "                          sys.stderr.name, str(signal.getsignal(signal.SIGINT) is signal.SIG_DFL)]))\n")
+        "        f.write(' '.join([word, os.environ['CHESSTOURS_COMPILING'], os.readlink('/proc/self/fd/1')]))\n")
     monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), *sys.path]))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("CHESSTOURS_COMPILING", raising=False)
     monkeypatch.delitem(sys.modules, "fake_warm", raising=False)  # each test's own, writing to its own file
     return out
 
 
-linux = pytest.mark.skipif(not background.sys.platform.startswith("linux"), reason="copies of the process: Linux")
+linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
 
 @linux
 @pytest.mark.parametrize("args, word", [((), "plain"), (("bishop",), "bishop")])
-def test_a_copy_of_the_process_calls_warm_with_its_arguments_and_ends_with_status_0(warmer, args, word):
+def test_a_compiling_process_calls_warm_with_its_words_and_ends_with_status_0(warmer, args, word):
     import fake_warm
 
-    copy = background.Forked(fake_warm.warm, args)
-    assert copy.wait(timeout=60) == 0 and copy.poll() == 0 and copy.returncode == 0
-    # told it compiles (no copy of its own), its output on the null device, Ctrl-C at its default
-    assert warmer.read_text() == f"{word} fake_warm {os.devnull} {os.devnull} True"
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # this process's are left as they were
+    process = background.compile_in_background(fake_warm.warm, *args)
+    assert process is not None and process.wait(timeout=60) == 0 and process.poll() == 0
+    # told it compiles (so that it starts no process of its own), its output on the null device
+    assert warmer.read_text() == f"{word} fake_warm {os.devnull}"
 
 
 @linux
-def test_a_copy_whose_call_raises_ends_with_status_1_and_a_killed_one_with_the_signal(warmer):
+def test_a_compiling_process_whose_warm_raises_ends_with_status_1_and_a_stopped_one_with_the_signal(warmer):
     import fake_warm
 
-    assert background.Forked(fake_warm.warm, ("fail",)).wait(timeout=60) == 1
-    copy = background.Forked(fake_warm.warm, ("wait",))
+    assert background.compile_in_background(fake_warm.warm, "fail").wait(timeout=60) == 1
+    process = background.compile_in_background(fake_warm.warm, "wait")
     with pytest.raises(background.subprocess.TimeoutExpired):
-        copy.wait(timeout=0.05)
-    assert copy.poll() is None
-    background.stop_compiling(copy)
-    assert copy.returncode == -signal.SIGKILL and not warmer.exists()
-    copy.kill()  # ended: nothing to do
+        process.wait(timeout=0.05)
+    assert process.poll() is None
+    background.stop_compiling(process)
+    assert process.returncode == -signal.SIGKILL and not warmer.exists()
+    background.stop_compiling(process)  # ended: nothing to do
 
 
-@linux
-def test_threads_that_ask_at_once_whether_a_copy_still_runs_all_see_it_end(warmer):
-    # the threads of a search each ask their allowance whether the kernels still compile: one reaps the copy,
-    # and another asking at that moment must not wait for it a second time (no such child)
-    import threading
-
+def test_no_compiling_process_without_a_cache_folder_or_from_a_compiling_process(warmer, monkeypatch):
     import fake_warm
 
-    for _ in range(5):
-        copy = background.Forked(fake_warm.warm, ())
-        seen: list[object] = []
-
-        def ask(copy=copy, seen=seen):
-            try:
-                while copy.poll() is None:
-                    pass
-                seen.append(copy.poll())
-            except BaseException as exc:  # noqa: BLE001 - reported below
-                seen.append(exc)
-
-        threads = [threading.Thread(target=ask) for _ in range(6)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=60)
-        assert seen == [0] * 6 and copy.wait(timeout=1) == 0
+    monkeypatch.setenv("CHESSTOURS_COMPILING", "fake_warm")  # such a process compiles what it needs itself
+    assert background.compile_in_background(fake_warm.warm) is None
+    monkeypatch.delenv("CHESSTOURS_COMPILING")
+    monkeypatch.delenv("NUMBA_CACHE_DIR")  # nowhere to hand the kernels over
+    assert background.compile_in_background(fake_warm.warm) is None
 
 
 @linux
-def test_a_process_with_a_thread_of_its_own_compiles_in_a_new_interpreter(monkeypatch, tmp_path):
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("CHESSTOURS_COMPILING", raising=False)
-    import threading
+def test_queries_that_ask_at_once_share_one_compiling_process(warmer, monkeypatch):
+    import fake_warm
 
-    assert background.forks_to_compile()
-    go = threading.Event()
-    daemon = threading.Thread(target=go.wait, daemon=True)  # a live display's thread
-    daemon.start()
-    assert background.forks_to_compile()
-    ours = threading.Thread(target=go.wait, daemon=True, name="chesstours-warm-up")  # may hold numba's lock
-    ours.start()
-    assert not background.forks_to_compile()
-    go.set()
-    ours.join()
-    go.clear()
-    pool = threading.Thread(target=go.wait)  # a pool's, which may too
-    pool.start()
-    try:
-        assert not background.forks_to_compile()
-        process = background.compile_in_background(os.path.normpath, "x")
-        assert isinstance(process, background.subprocess.Popen) and process.wait(timeout=60) == 0
-    finally:
-        go.set()
-        pool.join()
-        daemon.join()
-    process = background.compile_in_background(os.path.normpath, "x")
-    assert isinstance(process, background.Forked) and process.wait(timeout=60) == 0
-
-
-@linux
-def test_a_copy_started_by_an_allowance_under_its_lock_can_take_that_lock(warmer, monkeypatch, tmp_path):
-    # an allowance starts the process compiling its kernels holding the lock of those processes; the copy's
-    # own searches take it too (their allowances), and would wait forever for the lock it inherited held
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("CHESSTOURS_COMPILING", raising=False)
     monkeypatch.setattr(cache, "in_cache_folder", lambda source, name: False)
     monkeypatch.setattr(background, "COMPILING", {})
-    import fake_warm
-
-    allowance = engine.PlainAllowance(0, fake_warm.warm, ("fake_warm.py", "fake_warm.warm"))
-    allowance.lasts()  # positions spent: the process is started (it may have ended already: not asserted)
-    copy = allowance.compiling
+    allowances = [engine.PlainAllowance(0, fake_warm.warm, ("fake_warm.py", "fake_warm.warm"), ("wait",))
+                  for _ in range(3)]
     try:
-        assert isinstance(copy, background.Forked)
-        assert copy.wait(timeout=30) == 0 and warmer.read_text().startswith("plain fake_warm")
+        assert all(allowance.lasts() for allowance in allowances)  # in Python while the process compiles
+        assert len({id(allowance.compiling) for allowance in allowances}) == 1
     finally:
-        background.stop_compiling(copy)
+        background.stop_compiling(allowances[0].compiling)
+

@@ -11,7 +11,6 @@ compile cache. The algorithm families ask it for threads and memory
 from .background import (
     COMPILE_WAIT,
     Compiling,
-    Forked,
     Warm,
     await_compiled,
     compile_in_background,
@@ -40,4 +39,4 @@ __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cac
            "PlainAllowance", "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
            "use_compiled_only", "compiled_below", "kernels_loaded", "compile_in_background", "compile_unless_cached",
            "compiled_beside", "compiling", "await_compiled", "stop_compiling", "ready_numba", "lowest_priority",
-           "forks", "Forked", "Compiling", "Beside", "Talk", "run_beside", "interrupts_deferred", "COMPILE_WAIT", "Warm"]
+           "forks", "Compiling", "Beside", "Talk", "run_beside", "interrupts_deferred", "COMPILE_WAIT", "Warm"]

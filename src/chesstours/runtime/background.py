@@ -12,7 +12,6 @@ import atexit
 import contextlib
 import multiprocessing
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -21,10 +20,10 @@ from collections.abc import Callable, Iterator
 
 from ..settings import COMPILE_POLL, COMPILE_WAIT
 from . import cache
-from .processes import interrupts_deferred, may_fork
+from .processes import interrupts_deferred
 
 __all__ = ["compile_in_background", "compile_unless_cached", "compiled_beside", "compiling", "await_compiled",
-           "stop_compiling", "compiling_for", "Warm", "ready_numba", "lowest_priority", "Forked", "Compiling", "COMPILE_WAIT"]
+           "stop_compiling", "compiling_for", "Warm", "ready_numba", "lowest_priority", "Compiling", "COMPILE_WAIT"]
 
 
 #: Set in the environment of a process of :func:`compile_in_background`, which compiles what it needs itself.
@@ -48,117 +47,25 @@ def compile_in_background(warm: Warm, *args: str) -> Compiling | None:
     before it needs the kernels (:func:`await_compiled`), and stops it if it stops first
     (:func:`stop_compiling`).
 
-    Where this process may fork (:func:`forks_to_compile`) the process is a copy of this one
-    (:class:`Forked`), which has Python, numpy and chesstours loaded and compiles at once; else a new
-    interpreter, which imports them first (``python -m chesstours.runtime MODULE FUNCTION ARGS``).
+    The process is a new interpreter, ``python -m chesstours.runtime MODULE FUNCTION WORDS``
+    (:mod:`chesstours.runtime.__main__`), with its standard streams on the null device.
     """
     if (multiprocessing.parent_process() is not None or os.environ.get(_COMPILER) or not sys.executable
             or not os.environ.get("NUMBA_CACHE_DIR")):
         return None  # a worker, or such a process; no interpreter to start; or no cache folder to hand them over in
     try:
         with interrupts_deferred(stop_compiling) as started:
-            if forks_to_compile():
-                started.append(Forked(warm, args))
-            else:
-                started.append(subprocess.Popen(
-                    [sys.executable, "-m", "chesstours.runtime", warm.__module__, warm.__qualname__, *args],
-                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                    env={**os.environ, _COMPILER: warm.__module__}))
+            started.append(subprocess.Popen(
+                [sys.executable, "-m", "chesstours.runtime", warm.__module__, warm.__qualname__, *args],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                env={**os.environ, _COMPILER: warm.__module__}))
         return started[0]
     except OSError:  # pragma: no cover - no process to spare
         return None
 
 
-def forks_to_compile() -> bool:
-    """Whether :func:`compile_in_background` may compile in a copy of this process: on Linux, from the main
-    thread, where every other thread is a daemon of another library (a live display's, which writes to the
-    terminal). A copy inherits every lock as it was at the fork, and none is freed there: a pool's thread, or
-    one of chesstours' own (a server's, its warm-up), may be inside numba, holding its compiler's lock, which
-    the copy would wait for forever. The copy writes to streams of its own (:class:`Forked`)."""
-    here = threading.current_thread()
-    return may_fork() and all(t.daemon and not t.name.startswith("chesstours")
-                               for t in threading.enumerate() if t is not here)
-
-
-class Forked:
-    """A process of :func:`compile_in_background` made by forking this one, as much of
-    :class:`subprocess.Popen` as its callers use (``pid``, ``returncode``, ``poll``, ``wait``, ``kill``).
-
-    The copy calls ``warm(*args)`` with its signals at their defaults and its standard streams on the
-    null device (new streams, whose locks no thread holds), and ends at once (``os._exit``: no exit handler of
-    this process, no flush of the output buffers it shares): status 0 if the call returned, 1 if it raised.
-    """
-
-    def __init__(self, warm: Warm, args: tuple[str, ...]):
-        self.returncode: int | None = None
-        self._reaping = threading.Lock()
-        self.pid = os.fork()
-        if self.pid == 0:  # pragma: no cover - the copy (its coverage is not collected)
-            status = 1
-            try:
-                for sig in (signal.SIGINT, signal.SIGTERM):
-                    signal.signal(sig, signal.SIG_DFL)
-                null = os.open(os.devnull, os.O_RDWR)
-                for fd in (0, 1, 2):
-                    os.dup2(null, fd)
-                # streams of its own: a display's thread may have held the lock of this process's at the fork
-                sys.stdin, sys.stdout, sys.stderr = (open(os.devnull, mode) for mode in "rww")  # noqa: SIM115
-                os.environ[_COMPILER] = warm.__module__
-                _forget_compiling()
-                warm(*args)
-                status = 0
-            finally:
-                os._exit(status)
-
-    def poll(self) -> int | None:
-        """The exit status once the copy has ended (reaped), else None. The threads of a search ask it at
-        once (their allowance's :meth:`PlainAllowance.lasts`): one reaps the copy, and a thread that asks
-        meanwhile is told it runs, as :meth:`subprocess.Popen.poll` tells it (a second ``waitpid`` of the
-        same process would fail: no such child)."""
-        if self.returncode is None and self._reaping.acquire(blocking=False):
-            try:
-                if self.returncode is None:
-                    pid, status = os.waitpid(self.pid, os.WNOHANG)
-                    if pid:
-                        self.returncode = os.waitstatus_to_exitcode(status)
-            except ChildProcessError:  # reaped by something else of this process: its status is lost
-                self.returncode = 0
-            finally:
-                self._reaping.release()
-        return self.returncode
-
-    def wait(self, timeout: float | None = None) -> int:
-        """Wait for the copy to end, at most ``timeout`` seconds (then :class:`subprocess.TimeoutExpired`)."""
-        until = None if timeout is None else time.perf_counter() + timeout
-        while self.poll() is None:
-            if until is not None and time.perf_counter() >= until:
-                raise subprocess.TimeoutExpired(f"compile {self.pid}", timeout or 0.0)
-            time.sleep(_FORKED_POLL if until is None else max(0.0, min(_FORKED_POLL, until - time.perf_counter())))
-        assert self.returncode is not None
-        return self.returncode
-
-    def kill(self) -> None:
-        """Kill the copy if it has not ended (it is reaped by :meth:`poll` or :meth:`wait`)."""
-        if self.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.pid, signal.SIGKILL)
-
-
-def _forget_compiling() -> None:  # pragma: no cover - in a copy of :class:`Forked`
-    """In a copy of :class:`Forked`: no process compiling for this one, and their lock free. An allowance
-    starts its process holding that lock (:meth:`PlainAllowance.lasts`), and the copy, whose own searches ask
-    their allowances, would wait for it forever."""
-    global COMPILING_LOCK
-    COMPILING_LOCK = threading.Lock()
-    COMPILING.clear()
-
-
-#: Seconds between two looks at whether a copy of :class:`Forked` has ended, while waiting for it.
-_FORKED_POLL = 0.005
-
-
 #: A process of :func:`compile_in_background`.
-Compiling = subprocess.Popen | Forked
+Compiling = subprocess.Popen
 
 
 def lowest_priority() -> None:

@@ -59,7 +59,7 @@ def forks(processes: int) -> bool:
 
 
 def may_fork() -> bool:
-    """Whether this process may fork a copy of itself (:func:`forks`, :func:`forks_to_compile`): on Linux, from
+    """Whether this process may fork a copy of itself (:func:`forks`): on Linux, from
     the main thread (signals reach it alone), in a process that may have children."""
     return (sys.platform.startswith("linux") and threading.current_thread() is threading.main_thread()
             and not multiprocessing.current_process().daemon)
