@@ -1,7 +1,8 @@
 """``python -m chesstours.runtime MODULE FUNCTION [WORD ...]``: compile kernels in this new process.
 
-The process that :func:`chesstours.runtime.background.compile_in_background` starts: it imports ``MODULE``, takes its function ``FUNCTION`` (a family's ``warm``) and calls it with the
-words given. Nothing is evaluated: the module and the function are looked up by name.
+The process that :func:`chesstours.runtime.background.compile_in_background` starts: it imports
+``MODULE``, takes its function ``FUNCTION`` (a family's ``warm``) and calls it with the words given.
+Nothing is evaluated: the module and the function are looked up by name.
 """
 
 import importlib
