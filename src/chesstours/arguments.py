@@ -21,27 +21,70 @@ chesstours.errors.InvalidSquare: The start square: d4 is a hole on this board; a
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+
 from .board import Board, Holes, Square
-from .errors import InvalidArgument, InvalidSquare
+from .errors import InvalidArgument, InvalidBoard, InvalidSquare
 from .pieces import Leaper, parse_piece
+from .reading import positive_count, quoted
 
-__all__ = ["as_board", "check_limits", "prepare_query", "role_square", "query_json"]
+__all__ = ["as_board", "check_limits", "check_seed", "check_cluster", "check_spread", "prepare_query", "role_square", "query_json"]
 
 
-def as_board(board: Board | str, holes: Holes = ()) -> Board:
-    """``board`` as a :class:`Board`: a size such as ``"8x8"`` is parsed, and ``holes``
-    (names, indices, or one string ``"d4,e5"``) are added to a Board's own.
+def as_board(board: Board | str | tuple[int, int] | int, holes: Holes = ()) -> Board:
+    """``board`` as a :class:`Board`: a size such as ``"8x8"`` is parsed, ``(rows, cols)`` and a number of rows
+    and columns taken as they are, and ``holes`` (names, indices, one string ``"d4,e5"``, or an array of
+    either) are added to a Board's own.
 
-    :raises InvalidBoard, InvalidSquare: for a bad size or hole.
+    :raises InvalidBoard, InvalidSquare: for a bad size or hole, or a board of another type.
+
+    >>> as_board((5, 6)), as_board(4)
+    (Board(5x6), Board(4x4))
     """
+    holes = as_holes(holes)
+    if isinstance(board, tuple):
+        if len(board) != 2:
+            raise InvalidBoard(f"A board given as a tuple is (rows, cols), not {quoted(repr(board))}.")
+        return Board(board[0], board[1], holes)
+    if isinstance(board, (int, np.integer)) and not isinstance(board, bool):
+        return Board(board, board, holes)
+    if not isinstance(board, (Board, str)):
+        raise InvalidBoard(f"A board is a Board, a size such as '8x8', (rows, cols) or a number of rows, "
+                           f"not {type(board).__name__} {quoted(repr(board))}.")
     if isinstance(board, Board):
         if not holes:
             return board
         extra = Board(board.rows, board.cols, holes).holes
         return Board(board.rows, board.cols, set(board.holes) | extra)
     return Board.parse(board, holes)
+
+
+def as_holes(holes: Holes) -> Holes:
+    """``holes`` as :class:`~chesstours.board.Board` takes them: an array of square numbers or names as a list.
+
+    :raises InvalidSquare: for holes of another type (a number, a float).
+    """
+    if isinstance(holes, np.ndarray):
+        return holes.ravel().tolist()
+    if holes is None:
+        return ()
+    if not isinstance(holes, (str, Iterable)):
+        raise InvalidSquare(f"Holes are square names or numbers, such as 'd4,e5' or [27, 36], not "
+                            f"{type(holes).__name__} {quoted(repr(holes))}.")
+    return holes
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` as an int: a whole number, a numpy one too.
+
+    :raises InvalidArgument: for anything else (a float, a string, True).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise InvalidArgument(f"The seed is a whole number, not {type(seed).__name__} {quoted(repr(seed))}.")
+    return int(seed)
 
 
 def role_square(board: Board, square: Square | None, role: str) -> int | None:
@@ -63,6 +106,43 @@ def check_limits(time_limit: float | None, node_limit: int | None = None) -> Non
         raise InvalidArgument(f"The time limit must be a positive number of seconds, not {time_limit}.")
     if node_limit is not None and node_limit <= 0:
         raise InvalidArgument(f"The node limit must be a positive number, not {node_limit}.")
+
+
+def check_cluster(address: str | None) -> None:
+    """Refuse a cluster address that is not ``tcp://HOST:PORT`` with a port number, before connecting to it.
+
+    >>> check_cluster("tcp://127.0.0.1:8786")
+    >>> check_cluster("udp://x")
+    Traceback (most recent call last):
+    ...
+    chesstours.errors.InvalidArgument: The cluster's address is the Dask scheduler's, tcp://HOST:PORT such as tcp://127.0.0.1:8786, not 'udp://x'.
+    """
+    if address is None:
+        return
+    if not isinstance(address, str):
+        raise InvalidArgument(f"The cluster's address is a string such as tcp://127.0.0.1:8786, not {address!r}.")
+    host, colon, port = address.removeprefix("tcp://").rpartition(":")
+    if host.startswith("[") and host.endswith("]"):  # an IPv6 address: tcp://[::1]:8786
+        host = host[1:-1]
+    if not address.startswith("tcp://") or not colon or not host or any(c in host for c in "/@ ") \
+            or not (port.isascii() and port.isdigit() and len(port) <= 5 and 0 < int(port) < 65536):
+        raise InvalidArgument("The cluster's address is the Dask scheduler's, tcp://HOST:PORT such as "
+                              f"tcp://127.0.0.1:8786, not {quoted(address)}.")
+
+
+def check_spread(workers: int | None = None, jobs: int | None = None, split_on: int | None = None,
+                 cluster: str | None = None) -> None:
+    """Refuse how a search is spread before it starts: threads, processes and the squares a count is split on
+    each a whole number of at least one, and a cluster's address (:func:`check_cluster`).
+
+    :raises InvalidArgument: naming the argument (and its option on the command line).
+    """
+    from .runtime.resources import WORKERS
+
+    positive_count(workers, *WORKERS)
+    positive_count(jobs, "--jobs", "processes (jobs=)")
+    positive_count(split_on, "--split-on", "squares of the middle line to split the count on (split_on=)")
+    check_cluster(cluster)
 
 
 def prepare_query(board: Board | str, start: Square | None, end: Square | None, piece: Leaper | str,

@@ -29,6 +29,7 @@ from typing import Iterable
 import numpy as np
 
 from .errors import InvalidBoard, InvalidSquare
+from .reading import quoted, shown, whole_number
 
 __all__ = ["Board", "Holes", "Square", "file_name", "parse_file", "grid_lines", "number_grid", "MAX_SQUARES", "MAX_SIDE"]
 
@@ -105,10 +106,10 @@ class Board:
                 raise InvalidBoard(f"The number of {what} must be a whole number, not {side!r}.")
             if side < 1:
                 raise InvalidBoard(
-                    f"A board needs at least one row and one column, not {self.rows}x{self.cols}."
+                    f"A board needs at least one row and one column, not {shown(self.rows)}x{shown(self.cols)}."
                 )
             if side > MAX_SIDE:
-                raise InvalidBoard(f"A board side may be at most {MAX_SIDE:,} squares, not {side:,}.")
+                raise InvalidBoard(f"A board side may be at most {MAX_SIDE:,} squares, not {shown(side)}.")
         object.__setattr__(self, "rows", int(self.rows))
         object.__setattr__(self, "cols", int(self.cols))
         if self.rows * self.cols > MAX_SQUARES:
@@ -133,15 +134,17 @@ class Board:
         >>> Board.parse("8"), Board.parse("3x4"), Board.parse(" 5 X 6 ")
         (Board(8x8), Board(3x4), Board(5x6))
         """
+        if isinstance(holes, np.ndarray):
+            holes = holes.ravel().tolist()
         if isinstance(text, Board):
             return text if not holes else cls(text.rows, text.cols, holes)
         m = _SIZE_RE.match(str(text))
         if not m:
             raise InvalidBoard(
-                f"{str(text)!r} is not a board size; write ROWSxCOLS such as 8x8, or one number such as 8."
+                f"{quoted(str(text))} is not a board size; write ROWSxCOLS such as 8x8, or one number such as 8."
             )
-        rows = int(m.group(1))
-        cols = int(m.group(2)) if m.group(2) is not None else rows
+        rows = whole_number(m.group(1), InvalidBoard, "A board side")
+        cols = whole_number(m.group(2), InvalidBoard, "A board side") if m.group(2) is not None else rows
         return cls(rows, cols, holes)
 
     # -- squares -------------------------------------------------------------
@@ -200,13 +203,13 @@ class Board:
         if isinstance(s, (int, np.integer)) and not isinstance(s, bool):
             v = int(s)
             if not 0 <= v < self.size:
-                raise InvalidSquare(f"Square {v} is not on the {self.rows}x{self.cols} board.")
+                raise InvalidSquare(f"Square {shown(v)} is not on the {self.rows}x{self.cols} board.")
             return v
         text = str(s)
         m = _SQUARE_RE.match(text)
         if not m:
-            raise InvalidSquare(f"{text!r} is not a square name; write a file and a rank such as a1 or c3.")
-        c, r = parse_file(m.group(1)), int(m.group(2)) - 1
+            raise InvalidSquare(f"{quoted(text)} is not a square name; write a file and a rank such as a1 or c3.")
+        c, r = parse_file(m.group(1)), whole_number(m.group(2), InvalidSquare, "A rank") - 1
         if not (0 <= c < self.cols and 0 <= r < self.rows):
             raise InvalidSquare(
                 f"{text.strip()} is not on the {self.rows}x{self.cols} board "

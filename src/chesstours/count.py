@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from . import policy
-from .arguments import check_limits, prepare_query, query_json
+from .arguments import check_limits, check_spread, prepare_query, query_json
 from .backtrack import TaskResult, closed_tasks, open_tasks, run_tasks, split_tasks
 from .backtrack.where import TourProperty, parse_where
 from .board import Board, Holes
@@ -172,12 +172,11 @@ def count_tours(
     """
     board, piece, s, e = prepare_query(board, start, end, piece, holes)
     check_limits(time_limit, node_limit)
+    check_spread(workers, jobs, split_on, cluster)
     if split_on is not None:
         if method == "backtrack" or where is not None:
             raise InvalidArgument("split_on (--split-on) splits the frontier count into parts; backtracking and "
                                   "properties split into tasks on their own.")
-        if split_on < 1:
-            raise InvalidArgument(f"split_on must be at least 1, not {split_on}.")
         method = "frontier"
     if jobs is not None or cluster is not None or checkpoint is not None or where is not None or split_on is not None:
         return _count_in_tasks(board, piece, s, e, closed, method, Spread(jobs, cluster, checkpoint), where,

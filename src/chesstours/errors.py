@@ -20,6 +20,8 @@ __all__ = [
     "NoTour",
     "LimitReached",
     "ResourceError",
+    "os_problem",
+    "os_reason",
 ]
 
 
@@ -81,12 +83,30 @@ class ResourceError(ChessToursError):
         self.errno = errno
 
 
-def os_problem(exc: OSError, sentence: str) -> ChessToursError:
-    """``sentence`` as the error an :class:`OSError` stands for: a path that does not exist is the request's
-    mistake (:class:`InvalidArgument`); anything else (a full disk, a refused permission) is the machine's
-    (:class:`ResourceError`)."""
+def os_reason(exc: OSError) -> str:
+    """What an :class:`OSError` is, in a few words to go inside a sentence: "the disk is full (no space left on
+    device)", "permission denied"; the system's own words for the rest, never "None"."""
     import errno as codes
 
-    if exc.errno in (codes.ENOENT, codes.ENOTDIR, codes.ENAMETOOLONG, codes.EISDIR):
+    words = {codes.ENOSPC: "the disk is full (no space left on device)",
+             codes.EDQUOT: "the disk quota is used up",
+             codes.EACCES: "permission denied",
+             codes.EPERM: "the operation is not permitted",
+             codes.EROFS: "the file system is read-only",
+             codes.ENOMEM: "out of memory",
+             codes.ELOOP: "its symbolic links loop"}
+    if exc.errno in words:
+        return words[exc.errno]
+    text = exc.strerror or (str(exc) if str(exc) and str(exc) != "None" else type(exc).__name__)
+    return text.rstrip(".").lower()
+
+
+def os_problem(exc: OSError, sentence: str) -> ChessToursError:
+    """``sentence`` as the error an :class:`OSError` stands for: a path that does not exist, names a folder, is
+    too long or loops through symbolic links is the request's mistake (:class:`InvalidArgument`); anything else
+    (a full disk, a refused permission) is the machine's (:class:`ResourceError`)."""
+    import errno as codes
+
+    if exc.errno in (codes.ENOENT, codes.ENOTDIR, codes.ENAMETOOLONG, codes.EISDIR, codes.ELOOP):
         return InvalidArgument(sentence)
     return ResourceError(sentence, exc.errno)

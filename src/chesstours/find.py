@@ -28,19 +28,19 @@ import time
 from typing import Callable, Iterator
 
 from . import policy
-from .arguments import check_limits, prepare_query
+from .arguments import check_limits, check_seed, prepare_query
 from .backtrack import Search, closed_tasks, first_tour, open_tasks
 from .backtrack.where import TourProperty, parse_where
 from .board import Board, Holes
 from .construct import construct_tour
-from .errors import InvalidArgument, LimitReached, NoTour
+from .errors import InvalidArgument, LimitReached, NoTour, ResourceError
 from .existence.reasons import obstruction
 from .pieces import KNIGHT, Leaper, move_table
 from .policy import FindMethod, Order, Tiebreak
 from .scale import Spread, iter_spread
 from .tour import Tour
 from .warnsdorff import warnsdorff
-from .words import Status
+from .words import Status, format_bytes
 
 __all__ = ["find_tour", "iter_tours"]
 
@@ -122,11 +122,39 @@ def find_tour(
         The time or node limit ran out first.
     InvalidBoard, InvalidSquare, InvalidPiece, InvalidArgument
         Bad input.
+    ResourceError
+        The search needs more memory than this machine has (refused before it starts where its plan says so).
     """
     board, piece, s, e = prepare_query(board, start, end, piece, holes)
     policy.check_find(method, tiebreak, order)
     check_limits(time_limit, node_limit)
+    seed = check_seed(seed)
+    _check_memory(board, piece, s, e, closed, method, tiebreak, order)
     finder = _Finder(board, piece, closed, method, tiebreak, seed, order, time_limit, node_limit, progress)
+    try:
+        return _find(finder, board, s, e, closed)
+    except MemoryError:
+        raise ResourceError(f"Finding a tour of {board} ran out of memory: this machine cannot hold what the "
+                            "search needs; try a smaller board.") from None
+
+
+def _check_memory(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, method: FindMethod,
+                  tiebreak: Tiebreak | None, order: Order) -> None:
+    """Refuse, before anything is allocated, a search whose plan needs more memory than a job may use.
+
+    :raises ResourceError: naming the board, the memory needed and the memory allowed.
+    """
+    from .runtime import memory_limit
+
+    need = policy.plan_find(board, piece, s, e, closed, method, tiebreak=tiebreak, order=order).memory_bytes
+    allowed = memory_limit()
+    if need is not None and need > allowed:
+        raise ResourceError(f"Finding a tour of {board} needs about {format_bytes(need)} of memory, more than "
+                            f"the {format_bytes(allowed)} a job may use here; try a smaller board.")
+
+
+def _find(finder: "_Finder", board: Board, s: int | None, e: int | None, closed: bool) -> Tour:
+    """The tour :func:`find_tour` asks ``finder`` for: from ``s``, to ``e``, closed, or from any square."""
     if s is not None:
         return finder.tour_from(s, e).validated()
     if closed:

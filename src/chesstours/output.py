@@ -9,10 +9,18 @@ Where :func:`open_atomic` writes depends on what ``path`` names:
 - a name that does not exist yet: the same, and the new file gets the
   permissions the umask allows (as any program's new file does).
 - a symbolic link: the file it points to is written as above; the link stays.
-- a FIFO, a terminal or another device, ``/dev/stdout``, ``/dev/fd/N``: opened
-  and written in place, since it cannot be replaced.
-- a folder, an empty name, or a name in a folder that does not exist: refused
-  (:class:`~chesstours.errors.InvalidArgument`) before anything is written.
+- a FIFO, a terminal or another device (``/dev/null``): opened and written in
+  place, since it cannot be replaced. Only what is not a regular file is: a
+  regular file is replaced as above wherever it lies, ``/dev/shm`` included, and
+  a new name is a new file even under ``/dev``.
+- ``-``, ``/dev/stdout``, ``/dev/stderr``, ``/dev/fd/N``: written through the
+  descriptor already open.
+- a folder, an empty name, a name in a folder that does not exist, or symbolic
+  links that loop: refused (:class:`~chesstours.errors.InvalidArgument`) before
+  anything is written.
+
+The temporary file's name fits the folder's limit on names however long the
+target's name is (which may be up to that limit itself).
 
 A write that fails (a full disk) or is interrupted (Ctrl-C) removes its
 temporary file and leaves the old file as it was.
@@ -25,14 +33,14 @@ import secrets
 import stat
 import sys
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO, Any, Callable
 
-from .errors import InvalidArgument
+from .errors import InvalidArgument, os_problem, os_reason
 
-__all__ = ["write_atomic", "open_atomic", "check_output"]
+__all__ = ["write_atomic", "open_atomic", "check_output", "write_array", "save_npy"]
 
-#: Paths under these folders are written in place: they name open files and devices, not files to replace.
-_IN_PLACE_ROOTS = ("/dev/", "/proc/")
+#: The longest file name when the system does not say (Linux, macOS and Windows file systems alike).
+_NAME_MAX = 255
 
 
 def check_output(path: str | os.PathLike) -> None:
@@ -49,6 +57,14 @@ def check_output(path: str | os.PathLike) -> None:
         raise InvalidArgument(f"The output file name {name!r} holds a NUL character, which no file name may.")
     if os.path.isdir(name):
         raise InvalidArgument(f"Cannot write {name}: it is a folder; give a file name.")
+    try:
+        os.stat(name)
+    except FileNotFoundError:
+        pass  # a new file (or a link to one)
+    except OSError as exc:  # links that loop, a file taken for a folder, a name too long: the request's mistake
+        problem = os_problem(exc, f"Cannot write {name}: {os_reason(exc)}.")
+        if isinstance(problem, InvalidArgument):
+            raise problem from None
     target = Path(os.path.realpath(name)) if os.path.islink(name) else Path(name)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
@@ -77,7 +93,7 @@ def open_atomic(path: str | os.PathLike, write: Callable[[IO[bytes]], object]) -
         info = None  # a new file, or a link to one
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, name) from None
-    if (info is not None and not stat.S_ISREG(info.st_mode)) or _names_open_file(name):
+    if info is not None and not stat.S_ISREG(info.st_mode):
         _write_in_place(name, write)
         return
     target = os.path.realpath(name) if os.path.islink(name) else name
@@ -123,12 +139,6 @@ def _write_descriptor(fd: int, write: Callable[[IO[bytes]], object]) -> None:
         write(fh)
 
 
-def _names_open_file(name: str) -> bool:
-    """``/dev/stdout``, ``/dev/fd/1``, ``/proc/self/fd/1``: files already open, to be written in place."""
-    absolute = os.path.abspath(name)
-    return absolute.startswith(_IN_PLACE_ROOTS)
-
-
 def _write_in_place(name: str, write: Callable[[IO[bytes]], object]) -> None:
     try:
         with open(name, "wb") as fh:
@@ -141,10 +151,55 @@ def _write_in_place(name: str, write: Callable[[IO[bytes]], object]) -> None:
         raise OSError(exc.errno, exc.strerror, name) from None
 
 
+def _temporary_name(folder: str, base: str) -> str:
+    """``.BASE.XXXXXXXX.part``, ``BASE`` shortened (a character at a time) until the name fits the folder's limit."""
+    try:
+        longest = os.pathconf(folder or ".", "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        longest = _NAME_MAX
+    suffix = f".{secrets.token_hex(4)}.part"
+    room = max(1, longest) - len(os.fsencode(suffix)) - 1
+    while base and len(os.fsencode(base)) > room:
+        base = base[:-1]
+    return f".{base}{suffix}"
+
+
+class _Stream:
+    """A file object seen only through ``write``: numpy then writes an array in pieces through it.
+
+    Given a real file, numpy writes with C stdio, whose error on a full disk
+    carries no error number ("1000000 requested and 522208 written"); through
+    ``write`` the file object raises the system's own error (ENOSPC).
+    """
+
+    def __init__(self, fh: IO[bytes]):
+        self._fh = fh
+
+    def write(self, data: Any) -> int:
+        return self._fh.write(data)
+
+
+def save_npy(fh: IO[bytes], array: Any) -> None:
+    """Write ``array`` to ``fh`` in NumPy's ``.npy`` format, a full disk raising ENOSPC (see :class:`_Stream`)."""
+    import numpy as np
+
+    np.save(_Stream(fh), array, allow_pickle=False)
+
+
+def write_array(path: str | os.PathLike, array: Any) -> None:
+    """Write the raw bytes of ``array`` to a new file ``path``, as ``array.tofile(path)`` does, but a full disk
+    raising ENOSPC (see :class:`_Stream`)."""
+    import numpy as np
+
+    data = np.ascontiguousarray(array).reshape(-1).view(np.uint8)
+    with open(path, "wb") as fh:
+        fh.write(data.data)
+
+
 def _replace(target: str, write: Callable[[IO[bytes]], object], mode: int | None) -> None:
     """Write a temporary file beside ``target`` and rename it over ``target``."""
     folder, base = os.path.split(target)
-    tmp = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.part")
+    tmp = os.path.join(folder, _temporary_name(folder, base))
     try:
         # 0o666 less the umask, as for any new file; an existing file's own mode replaces it below
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)

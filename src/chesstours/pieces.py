@@ -37,6 +37,7 @@ import numpy as np
 
 from .board import Board
 from .errors import InvalidPiece
+from .reading import quoted, shown, whole_number
 
 __all__ = [
     "Leaper",
@@ -88,14 +89,14 @@ class Leaper:
                 raise InvalidPiece(f"A leap is two whole numbers such as 1,2, not {a!r},{b!r}.")
         a, b = int(a), int(b)
         if a < 0 or b < 0:
-            raise InvalidPiece(f"A leap is two non-negative numbers, not {a},{b}.")
+            raise InvalidPiece(f"A leap is two non-negative numbers, not {shown(a)},{shown(b)}.")
         if a > b:
             a, b = b, a
         if b == 0:
             raise InvalidPiece("A (0,0) leap does not move; a leaper needs a leap such as 1,2.")
         if b > MAX_LEAP:
             raise InvalidPiece(f"A leap is at most {MAX_LEAP:,} squares long (a longer one leaves every board), "
-                               f"not {b:,}.")
+                               f"not {shown(b)}.")
         object.__setattr__(self, "a", a)
         object.__setattr__(self, "b", b)
 
@@ -161,16 +162,19 @@ def parse_piece(text: str | Leaper | tuple[int, int]) -> Leaper:
     """
     if isinstance(text, Leaper):
         return text
-    if isinstance(text, tuple):
+    if isinstance(text, tuple) and len(text) == 2:
         return Leaper(*text)
-    key = str(text).strip().lower()
+    if not isinstance(text, str):
+        raise InvalidPiece(f"A piece is a Leaper, a name such as 'knight', a leap such as '1,2' or (1, 2), not "
+                           f"{type(text).__name__} {quoted(repr(text))}.")
+    key = text.strip().lower()
     if key in NAMED_PIECES:
         return NAMED_PIECES[key]
     m = _LEAP_RE.match(key)
     if not m:
         names = ", ".join(sorted(("knight", "camel", "zebra", "giraffe")))
-        raise InvalidPiece(f"{text!r} is not a piece; use {names}, or a leap such as 1,2.")
-    return Leaper(int(m.group(1)), int(m.group(2)))
+        raise InvalidPiece(f"{quoted(str(text))} is not a piece; use {names}, or a leap such as 1,2.")
+    return Leaper(whole_number(m.group(1), InvalidPiece, "A leap"), whole_number(m.group(2), InvalidPiece, "A leap"))
 
 
 @lru_cache(maxsize=64)

@@ -20,7 +20,8 @@ _MASK64 = (1 << 64) - 1
 
 
 def seeded(seed: int) -> int:
-    """The generator's first state for ``seed``: any integer gives an odd 64-bit number."""
+    """The generator's first state for ``seed``: any integer (a numpy one too) gives an odd 64-bit number."""
+    seed = int(seed)  # a numpy integer would overflow in the product below
     return (seed * 0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D) % 2**64 | 1
 
 

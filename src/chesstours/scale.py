@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from .arguments import query_json
+from .arguments import check_spread, query_json
 from .backtrack import closed_tasks, open_tasks
 from .backtrack.split import TaskJob, balanced_tasks, count_task, list_task, random_tasks
 from .backtrack.tasks import Task, TaskResult
@@ -47,6 +47,7 @@ from .errors import InvalidArgument, LimitReached
 from .jobs import Checkpoint, Extrapolation, mean_estimate, run_tasks_on
 from .pieces import Leaper
 from .policy import task_target
+from .reading import positive_count
 from .runtime import memory_limit, worker_count
 from .tour import Tour
 
@@ -68,6 +69,10 @@ class Spread:
     cluster: str | None = None
     checkpoint: str | os.PathLike[str] | None = None
     tasks: int | None = None
+
+    def __post_init__(self) -> None:
+        check_spread(jobs=self.jobs, cluster=self.cluster)
+        positive_count(self.tasks, "tasks", "tasks to cut the search into")
 
     def target(self) -> int:
         return self.tasks or task_target(self.jobs, self.cluster)

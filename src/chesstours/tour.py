@@ -30,6 +30,7 @@ import numpy as np
 from .board import Board, number_grid, parse_file
 from .errors import ChessToursError, InvalidSquare
 from .pieces import KNIGHT, Leaper, move_table, parse_piece
+from .reading import load_json, quoted, shown, whole_number
 
 __all__ = ["Tour", "Drawable", "InvalidTour", "first_problem", "jsonable", "path_array"]
 
@@ -103,7 +104,7 @@ def path_array(squares: Any) -> np.ndarray:
             array = np.array(items, dtype=object)
     if array.dtype == object:
         big = next(i for i, v in enumerate(array.tolist()) if not _INT32_MIN <= v <= _INT32_MAX)
-        raise InvalidTour(f"Square {big + 1} of the path ({array[big]}) is not on any board.", big)
+        raise InvalidTour(f"Square {big + 1} of the path ({shown(array[big])}) is not on any board.", big)
     if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
         raise InvalidTour("The squares of a path are whole numbers.")
     if array.ndim != 1:
@@ -290,10 +291,7 @@ class Tour:
         if not text:
             raise InvalidTour("The tour is empty.")
         if text.startswith("{"):
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise InvalidTour(f"The tour is not valid JSON: {exc.msg} at line {exc.lineno}.") from None
+            data = load_json(text, InvalidTour, "The tour")
             if not isinstance(data, dict) or "path" not in data or "board" not in data:
                 raise InvalidTour("A JSON tour needs a 'board' and a 'path'.")
             if board is not None:
@@ -313,8 +311,8 @@ class Tour:
         for w in names:
             m = _NAME_RE.match(w)
             if not m:
-                raise InvalidTour(f"{w!r} is not a square name; a tour is a list such as a1 c2 e1.")
-            squares.append((int(m.group(2)) - 1, parse_file(m.group(1))))
+                raise InvalidTour(f"{quoted(w)} is not a square name; a tour is a list such as a1 c2 e1.")
+            squares.append((whole_number(m.group(2), InvalidSquare, "A rank") - 1, parse_file(m.group(1))))
         if board is None:
             rows = max(r for r, _ in squares) + 1
             cols = max(c for _, c in squares) + 1
@@ -494,7 +492,15 @@ class Tour:
         """Inverse of :meth:`to_dict` (``piece`` and ``closed`` optional).
 
         The board may be ``{"rows": R, "cols": C, "holes": [...]}`` or ``"8x8"``.
+
+        :raises InvalidTour: if ``data`` is not a dict or lacks ``board`` or ``path``.
         """
+        if not isinstance(data, dict):
+            raise InvalidTour(f"A tour as a dict has a 'board' and a 'path', not {type(data).__name__}.")
+        missing = [key for key in ("board", "path") if key not in data]
+        if missing:
+            raise InvalidTour(f"A tour as a dict needs {' and '.join(repr(k) for k in missing)}; it has "
+                              f"{', '.join(repr(str(k))[:40] for k in list(data)[:8]) or 'no key'}.")
         board = Board.from_spec(data["board"])
         piece_spec = data.get("piece", {"leap": [1, 2]})
         if isinstance(piece_spec, dict):

@@ -172,3 +172,49 @@ def test_hostile_boards_and_pieces_end_in_one_sentence(capsys, monkeypatch, args
     code = main([*args, "--time-limit", "0.5"] if args[0] != "trace" else args)
     _, err = capsys.readouterr()
     assert code in (0, 1, 2, 3, 4) and "Traceback" not in err and len(err.splitlines()) <= 2
+
+
+# -- hypothesis: the inputs a security review found ending in a bug ------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+#: Digits long enough to pass Python's limit on converting numbers to and from text (4,300 digits).
+_LONG_DIGITS = st.integers(min_value=4301, max_value=6000).map(lambda n: "9" * n)
+_HOSTILE_ARGS = st.one_of(
+    _LONG_DIGITS.map(lambda d: ["tour", f"{d}x8"]),
+    _LONG_DIGITS.map(lambda d: ["tour", "5x5", "--start", f"a{d}"]),
+    _LONG_DIGITS.map(lambda d: ["tour", "5x5", "--holes", f"b{d}"]),
+    _LONG_DIGITS.map(lambda d: ["tour", "5x5", "--piece", f"{d},1"]),
+    st.text(max_size=30).map(lambda a: ["count", "5x5", "--cluster", a]),
+    st.sampled_from(["tcp", "udp", "inproc", "tls", "ucx", ""]).flatmap(
+        lambda scheme: st.text(max_size=12).map(lambda rest: ["count", "5x5", "--cluster", f"{scheme}://{rest}"])),
+    st.integers(min_value=-5, max_value=0).flatmap(
+        lambda n: st.sampled_from(["-j", "--jobs", "--split-on"]).map(lambda o: ["count", "5x5", o, str(n)])),
+    st.integers(min_value=31, max_value=40).map(lambda r: ["count", "--strip", str(r), "--cols", "3"]),
+    st.sampled_from(["--plan", "--jobs 2", "--where symmetric", "--split-on 2", "-j 2"]).map(
+        lambda extra: ["count", "--strip", "4", "--cols", "4..6", *extra.split()]),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(args=_HOSTILE_ARGS)
+def test_hostile_inputs_end_in_one_sentence(capsys, args):
+    code = main(args)
+    _, err = capsys.readouterr()
+    assert code in (0, 2) and "Traceback" not in err and "internal error" not in err
+    assert code == 0 or len(err.splitlines()) == 1
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(
+    _LONG_DIGITS.map(lambda d: f"a1 c{d}"),
+    _LONG_DIGITS.map(lambda d: '{"board": "8x8", "path": [' + d + "]}"),
+    st.integers(min_value=2000, max_value=200_000).map(lambda n: '{"board": ' + "[" * n + "]" * n + "}"),
+    st.binary(max_size=64).map(lambda b: b.decode("latin-1")),
+))
+def test_hostile_check_files_end_in_one_sentence(capsys, monkeypatch, text):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    code = main(["check", "-"])
+    _, err = capsys.readouterr()
+    assert code in (1, 2) and "Traceback" not in err and "internal error" not in err and len(err.splitlines()) == 1

@@ -39,6 +39,7 @@ import numpy as np
 
 from ..board import Board
 from ..errors import InvalidArgument, InvalidSquare
+from ..reading import whole_number
 
 __all__ = ["TourProperty", "parse_where", "rotation"]
 
@@ -133,7 +134,7 @@ def parse_where(text: str, board: Board, closed: bool) -> TourProperty:
                     square = board.square(m.group(1).lower())
                 except InvalidSquare as exc:
                     raise InvalidArgument(f"The clue {clue.strip()}: {exc}") from None
-                step = int(m.group(2))
+                step = whole_number(m.group(2), InvalidArgument, "The move of a clue")
                 if not 1 <= step <= n:
                     raise InvalidArgument(f"The clue {clue.strip()} asks for move {step}; a tour of {board} has "
                                           f"moves 1 to {n}.")

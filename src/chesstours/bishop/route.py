@@ -41,6 +41,7 @@ import numpy as np
 
 from ..board import Board, grid_lines, parse_file
 from ..errors import ChessToursError, InvalidArgument, InvalidSquare
+from ..reading import load_json, quoted, whole_number
 from ..tour import InvalidTour, jsonable
 
 __all__ = ["BishopRoute", "route_problem", "opposite_square", "slide_corners", "resolve_end", "END_RULES",
@@ -369,10 +370,7 @@ class BishopRoute:
         if not text:
             raise InvalidTour("The route is empty.")
         if text.startswith("{"):
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise InvalidTour(f"The route is not valid JSON: {exc.msg} at line {exc.lineno}.") from None
+            data = load_json(text, InvalidTour, "The route")
             if not isinstance(data, dict) or "board" not in data:
                 raise InvalidTour("A JSON bishop route needs a 'board' and 'steps'.")
             if board is not None:
@@ -388,9 +386,9 @@ class BishopRoute:
         for w in words:
             m = _NAME_RE.match(w)
             if not m:
-                raise InvalidTour(f"{w!r} is not a square name; a route is a list such as a1 b2 c3 "
+                raise InvalidTour(f"{quoted(w)} is not a square name; a route is a list such as a1 b2 c3 "
                                   f"or a1-c3-a5.")
-            squares.append((int(m.group(2)) - 1, parse_file(m.group(1))))
+            squares.append((whole_number(m.group(2), InvalidSquare, "A rank") - 1, parse_file(m.group(1))))
         if board is None:
             the_board = Board(max(r for r, _ in squares) + 1, max(c for _, c in squares) + 1, holes)
         else:

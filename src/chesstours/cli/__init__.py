@@ -17,7 +17,6 @@ the order ``--help`` lists them.
 from __future__ import annotations
 
 import atexit
-import errno
 import functools
 import os
 import signal
@@ -30,7 +29,7 @@ import typer
 import typer.main
 
 from .. import __version__
-from ..errors import ChessToursError, InvalidArgument, LimitReached, NoTour, ResourceError
+from ..errors import ChessToursError, InvalidArgument, LimitReached, NoTour, ResourceError, os_reason
 from .common import (
     EXIT_ENVIRONMENT,
     EXIT_INTERNAL,
@@ -223,12 +222,7 @@ def _one_line(message: str) -> str:
 
 def _os_sentence(exc: OSError) -> str:
     """One sentence for an error of the system: what it is, and the file it concerns."""
-    why = {errno.ENOSPC: "the disk is full (no space left on device)",
-           errno.EDQUOT: "the disk quota is used up",
-           errno.EACCES: "permission denied",
-           errno.EPERM: "the operation is not permitted",
-           errno.EROFS: "the file system is read-only",
-           errno.ENOMEM: "out of memory"}.get(exc.errno or 0, (exc.strerror or str(exc)).rstrip(".").lower())
+    why = os_reason(exc)
     where = f" ({exc.filename})" if exc.filename else ""
     return f"{why[:1].upper()}{why[1:]}{where}; this is a problem of the machine, not of the request."
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Optional
 
 import typer
 
 from ..errors import InvalidArgument
+from ..reading import read_input
 from ..tour import Tour
 from . import bishop as bishop_cli
 from .common import HolesOpt, app, fail, npy_tour
@@ -27,21 +26,17 @@ def check(
     end: Optional[str] = typer.Option(None, "--end", metavar="opposite|any|SQ", help="With --bishop: the end rule (default: the JSON's own, else opposite)."),
 ) -> None:
     """Check a tour (or, with --bishop, a bishop route): exit 0 when valid, 1 naming the first illegal step."""
+    data = read_input(file)  # at most reading.MAX_INPUT_BYTES, whatever the file is
     if file.endswith(".npy"):
         text = None
-    elif file == "-":
-        try:
-            text = sys.stdin.read()
-        except UnicodeDecodeError:
-            raise InvalidArgument("Standard input is not text (UTF-8): give a tour as moves or JSON.") from None
     else:
         try:
-            text = Path(file).read_text(encoding="utf-8")
+            text = data.decode("utf-8")
         except UnicodeDecodeError:
+            if file == "-":
+                raise InvalidArgument("Standard input is not text (UTF-8): give a tour as moves or JSON.") from None
             raise InvalidArgument(f"{file} is not text (UTF-8): give a tour as moves or JSON, or a .npy file.") \
                 from None
-        except OSError as exc:
-            raise InvalidArgument(f"Cannot read {file}: {exc.strerror or exc}.") from None
     if bishop:
         if closed is not None or piece is not None:
             raise InvalidArgument("--closed and --piece are for tours; a bishop route has neither.")
@@ -52,7 +47,7 @@ def check(
     if end is not None:
         raise InvalidArgument("--end applies to bishop routes only (with --bishop).")
     if text is None:
-        t = npy_tour(file, board, holes, piece, closed)
+        t = npy_tour(file, board, holes, piece, closed, data)
     else:
         t = Tour.parse(text, board=board, holes=holes, piece=piece, closed=closed)
     problem = t.problem()

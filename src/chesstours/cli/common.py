@@ -17,7 +17,7 @@ from typer.core import TyperGroup
 from .. import policy
 from ..board import Board
 from ..errors import InvalidArgument, NoTour
-from ..output import check_output, open_atomic, write_atomic
+from ..output import check_output, open_atomic, save_npy, write_atomic
 from ..pieces import parse_piece
 from ..render.text import render_tour, tour_chunks
 from ..tour import Tour
@@ -257,7 +257,7 @@ def emit_tour(found: Tour, fmt: str, output: Optional[Path]) -> None:
     if fmt == "npy":
         if output is None:
             raise InvalidArgument("--format npy writes a binary file; give it with -o FILE.")
-        open_atomic(output, lambda fh: np.save(fh, found.path))
+        open_atomic(output, lambda fh: save_npy(fh, found.path))
         return
     if len(found) <= STREAM_ABOVE:
         emit(render_tour(found, fmt), output)
@@ -275,15 +275,16 @@ def emit_tour(found: Tour, fmt: str, output: Optional[Path]) -> None:
         open_atomic(output, write)
 
 
-def npy_tour(file: str, board: Optional[str], holes: str, piece: Optional[str], closed: Optional[bool]) -> Tour:
-    """A tour saved with ``--format npy``: the path alone, so the board must be given."""
+def npy_tour(file: str, board: Optional[str], holes: str, piece: Optional[str], closed: Optional[bool],
+             data: bytes) -> Tour:
+    """A tour saved with ``--format npy``, read into ``data``: the path alone, so the board must be given."""
+    import io
+
     if board is None:
         raise InvalidArgument(f"{file} holds only the squares of a path; give the board with --board ROWSxCOLS.")
     try:
-        path = np.load(file, allow_pickle=False)
-    except OSError as exc:
-        raise InvalidArgument(f"Cannot read {file}: {exc.strerror or exc}.") from None
-    except ValueError:
+        path = np.load(io.BytesIO(data), allow_pickle=False)
+    except (ValueError, EOFError, OSError):
         raise InvalidArgument(f"{file} is not a NumPy array file (.npy) of square numbers.") from None
     if path.ndim != 1 or not np.issubdtype(path.dtype, np.integer):
         raise InvalidArgument(f"{file} is not a path: a one-dimensional array of square numbers.")

@@ -15,11 +15,13 @@ import typer
 
 from .. import count as counting
 from .. import policy
-from ..arguments import prepare_query
+from ..arguments import check_spread, prepare_query
 from ..board import Board
 from ..count import count_strip
 from ..errors import InvalidArgument, LimitReached
+from ..output import check_output
 from ..pieces import parse_piece
+from ..reading import whole_number
 from ..words import about_duration
 from .common import (
     EXIT_LIMIT,
@@ -53,7 +55,7 @@ def parse_lengths(text: str) -> list[int]:
         m = re.fullmatch(r"\s*(\d+)\s*(?:\.\.\s*(\d+)\s*)?", part)
         if not m:
             raise InvalidArgument(f"--cols takes lengths such as 5..40 or 6,8,10, not {text!r}.")
-        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        lo, hi = (whole_number(m.group(g) or m.group(1), InvalidArgument, "A strip length") for g in (1, 2))
         if lo < 1 or hi < lo:
             raise InvalidArgument(f"--cols needs lengths of at least 1, low to high, not {part.strip()!r}.")
         out.extend(range(lo, hi + 1))
@@ -120,11 +122,18 @@ def count(
              "all of them more time (default with --jobs, --cluster or --checkpoint: the fewest that fit)."),
 ) -> None:
     """Count tours exactly: directed (sequences) and undirected (paths; closed: cycles)."""
+    check_spread(workers, jobs, split_on, cluster)
+    if checkpoint is not None:
+        check_output(checkpoint)
     if strip is not None:
         if board is not None or start or end or holes:
             raise InvalidArgument("--strip counts whole strips: give no BOARD, --start, --end or --holes with it.")
         if cols is None:
             raise InvalidArgument("--strip needs --cols, such as --cols 5..40.")
+        _refuse_unused("--strip counts every length in one frontier sweep", {
+            "--method": method.value not in ("auto", "frontier"), "--plan": plan, "-j/--workers": workers,
+            "--jobs": jobs, "--cluster": cluster, "--checkpoint": checkpoint, "--where": where,
+            "--split-on": split_on})
         _strip(strip, parse_lengths(cols), closed, piece, as_json, time_limit, progress, spill_dir)
         return
     if board is None:
@@ -132,13 +141,8 @@ def count(
     if cols is not None:
         raise InvalidArgument("--cols goes with --strip.")
     b = parse_board(board, holes)
-    if workers is not None and workers < 1:
-        raise InvalidArgument(f"--workers must be at least 1, not {workers}.")
-    if jobs is not None and jobs < 1:
-        raise InvalidArgument(f"--jobs must be at least 1, not {jobs}.")
-    if split_on is not None and split_on < 1:
-        raise InvalidArgument(f"--split-on must be at least 1, not {split_on}.")
     if plan:
+        _refuse_unused("--plan says how a count would run", {"--where": where})
         query = prepare_query(b, start, end, parse_piece(piece))
         split = jobs is not None or cluster is not None or checkpoint is not None or split_on is not None
         print_plan(policy.plan_count(*query, closed, "frontier" if split_on is not None else method.value,
@@ -192,6 +196,14 @@ def count(
         typer.echo(f"seconds:    {result.seconds:.3f}")
     if code:
         raise typer.Exit(code)
+
+
+def _refuse_unused(what: str, given: dict[str, object]) -> None:
+    """Refuse the options in ``given`` that were given (a true value): ``what`` says why they do not apply."""
+    unused = [name for name, value in given.items() if value is not None and value is not False]
+    if unused:
+        names = unused[0] if len(unused) == 1 else ", ".join(unused[:-1]) + " and " + unused[-1]
+        raise InvalidArgument(f"{what}, which does not use {names}.")
 
 
 def _strip(rows: int, lengths: list[int], closed: bool, piece: str, as_json: bool, time_limit, progress,

@@ -25,7 +25,8 @@ import threading
 
 import numpy as np
 
-from ..errors import InvalidArgument, ResourceError, os_problem
+from ..errors import InvalidArgument, ResourceError, os_problem, os_reason
+from ..output import write_array
 
 __all__ = ["Layers", "Spilled", "disk_needed", "load", "remove_stale", "FOLDER_PREFIX"]
 
@@ -54,7 +55,7 @@ class Spilled:
             values = np.fromfile(self.path, dtype=np.uint64)
         except OSError as exc:
             raise os_problem(exc, f"Reading the frontier's layers back from {self.path} failed: "
-                                  f"{exc.strerror}.") from None
+                                  f"{os_reason(exc)}.") from None
         if values.size != self.size:
             raise InvalidArgument(f"The frontier's layer {self.path} holds {values.size:,} values where "
                                   f"{self.size:,} were written; the count stops rather than go on wrong.")
@@ -114,7 +115,7 @@ class Layers:
             remove_stale(spill_dir)
             self.dir = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-", dir=spill_dir)
         except OSError as exc:
-            raise os_problem(exc, f"Cannot keep the frontier's layers in {spill_dir}: {exc.strerror}.") from None
+            raise os_problem(exc, f"Cannot keep the frontier's layers in {spill_dir}: {os_reason(exc)}.") from None
         self._next = 0
         self._lock = threading.Lock()  # the threads of a sweep write and remove files at once
         self.bytes = 0
@@ -140,9 +141,9 @@ class Layers:
                 continue
             path = self._name()
             try:
-                a.tofile(path)
+                write_array(path, a)
             except OSError as exc:
-                raise ResourceError(f"Writing the frontier's layers to {self.dir} failed: {exc.strerror}.",
+                raise ResourceError(f"Writing the frontier's layers to {self.dir} failed: {os_reason(exc)}.",
                                     exc.errno) from None
             self._account(a.nbytes)
             paths.append(path)

@@ -33,11 +33,30 @@ import numpy as np
 
 from ..board import Board
 from ..colours import ANYWHERE, EndRule, end_rule
+from ..errors import InvalidArgument
 from ..pieces import Leaper, move_table
-from .layout import CAP
+from .layout import CAP, MAX_SLOTS
 
-__all__ = ["Step", "Sweep", "HandOver", "Fixed", "edges_given", "plan", "line_orders", "best_plan", "greedy", "paired",
+__all__ = ["Step", "Sweep", "HandOver", "Fixed", "FrontierTooWide", "PLANNED_SLOTS", "edges_given", "plan", "line_orders", "best_plan", "greedy", "paired",
            "neighbours", "mirror_map", "mirrored", "symmetric"]
+
+
+#: Most squares a plan's frontier may hold: a step's masks (``choice_mask``, ``free_need``) give each slot, and
+#: the new square, a bit of a signed 64-bit word. A state holds far fewer (:data:`~.layout.MAX_SLOTS`), so a
+#: sweep this wide is refused whatever the plan.
+PLANNED_SLOTS = 62
+
+
+class FrontierTooWide(InvalidArgument):
+    """A sweep whose frontier passes :data:`PLANNED_SLOTS` squares: it cannot even be planned.
+
+    ``slots`` is how many the frontier had reached when planning stopped (more than :data:`PLANNED_SLOTS`).
+    """
+
+    def __init__(self, slots: int):
+        super().__init__(f"The frontier method's states hold at most {MAX_SLOTS} squares of the frontier, and "
+                         f"this board's frontier holds more than {PLANNED_SLOTS}; count a narrower board.")
+        self.slots = slots
 
 
 @dataclass
@@ -311,6 +330,8 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
     for t, v in enumerate(order):
         fronts.append(frontier)
         combined = frontier + [v]
+        if len(combined) > PLANNED_SLOTS:
+            raise FrontierTooWide(len(combined))
         slot = {u: i for i, u in enumerate(combined)}
         for u in back[v]:
             to_come[u] -= 1

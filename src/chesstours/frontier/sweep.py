@@ -24,7 +24,7 @@ from .disk import Layers, disk_needed
 from .join import JOIN_KERNEL, Halves, count_by_halves, plan_halves, warm_join
 from .layout import MAX_MIDDLE, MAX_SLOTS
 from .plain import FrontierAllowance
-from .plan import Fixed, Sweep, best_plan, line_orders, neighbours, symmetric
+from .plan import PLANNED_SLOTS, Fixed, FrontierTooWide, Sweep, best_plan, line_orders, neighbours, symmetric
 from .residues import count_bound, from_residues, moduli_for
 from .run import FrontierProgress, FrontierResult, NarrowOverflow, OverMemory, WideOverflow, run_sweep, warm
 
@@ -56,7 +56,10 @@ def _short_slots(w: int, n: int, piece: Leaper) -> int:
     """:func:`_quick_slots` of a board ``w`` by ``n``, planned once (a count's checks and forecasts ask it four
     times)."""
     short = Board(w, min(n, 3 * w + 4 * piece.b + 4))
-    return best_plan(short, piece, None, None, True).max_slots if w <= 64 else w
+    try:
+        return best_plan(short, piece, None, None, True).max_slots if w <= 64 else w
+    except FrontierTooWide as exc:  # wider than any state: what the plan reached is enough to refuse it
+        return exc.slots
 
 
 def estimate_states(slots: int, closed: bool = True) -> float:
@@ -410,7 +413,11 @@ def count_strip(
     """
     t0 = time.perf_counter()
     board = Board(rows, max(length, rows))
-    sweep = best_plan(board, piece, None, None, closed, whole=False)
+    try:
+        sweep = best_plan(board, piece, None, None, closed, whole=False)
+    except FrontierTooWide as exc:  # refused below, naming the board, as any frontier too wide for a state
+        _check_size(board, exc.slots, closed, memory_limit, spill_dir, mirrored=True)
+        raise
     _check_size(board, sweep.max_slots, closed, memory_limit, spill_dir, mirrored=True)
     with _layers(spill_dir) as layers, _guarded(board), _allowance(board, piece, closed, spill_dir) as allowance:
         result = _run(sweep, closed, 2, deadline, progress, t0, strip=True, workers=workers, layers=layers,
@@ -491,6 +498,11 @@ def _check_size(board: Board, slots: int, closed: bool, memory_limit: int | None
                 mirrored: bool = False) -> None:
     states = estimate_states(slots, closed)
     need = _memory(states, mirrored)
+    if slots > PLANNED_SLOTS:  # planning stopped: the frontier is wider still
+        raise InvalidArgument(
+            f"Counting tours of {board} by the frontier method needs a frontier of more than {PLANNED_SLOTS} "
+            f"squares; the frontier method's states hold at most {MAX_SLOTS}."
+        )
     if slots > MAX_SLOTS:
         raise InvalidArgument(
             f"Counting tours of {board} by the frontier method needs a frontier of {slots} squares "

@@ -103,6 +103,9 @@ def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, e
     (:func:`plain_allowance`), which the estimate's probes take from and the
     count that follows the plan shares; by default the plan's own.
     """
+    from ..arguments import check_spread
+
+    check_spread(workers, jobs, split_on, cluster)
     allowance = plain if plain is not None else plain_allowance(board, counting=True)
 
     def planned(how: str) -> Plan:

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import os
 
-from ..errors import InvalidArgument
+from ..reading import positive_count
 from ..settings import MEMORY_SHARE
 
+#: How a number of workers is named where it is refused: its option, and what it counts.
+WORKERS = ("-j/--workers", "threads (workers=)")
+
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE"]
-
-
 
 
 def cores() -> int:
@@ -37,8 +38,7 @@ def worker_count(workers: int | None = None) -> int:
     """
     if workers is None:
         return cores()
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InvalidArgument(f"The number of workers must be a whole number of at least 1, not {workers!r}.")
+    positive_count(workers, *WORKERS)
     return workers
 
 
