@@ -41,7 +41,7 @@ from . import drawing
 from .limits import Busy, Lanes, Limits
 from .routes import ROUTERS
 
-__all__ = ["STATIC", "create_app"]
+__all__ = ["STATIC", "create_app", "security_headers"]
 
 #: The page's files, shipped in the package.
 STATIC = Path(__file__).parent / "static"
@@ -55,6 +55,14 @@ _DOCS_POLICY = _PAGE_POLICY.replace("script-src 'self'", "script-src 'self' 'uns
 #: Headers of every answer, pages, api and errors alike.
 _HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
             (b"referrer-policy", b"no-referrer"), (b"cross-origin-opener-policy", b"same-origin")]
+_PAGE_HEADERS = [*_HEADERS, (b"content-security-policy", _PAGE_POLICY.encode())]
+_DOCS_HEADERS = [*_HEADERS, (b"content-security-policy", _DOCS_POLICY.encode())]
+
+
+def security_headers(path: str = "/") -> list[tuple[bytes, bytes]]:
+    """The security headers of an answer to ``path``: the same on every answer, but for the content security
+    policy, which lets the api's schema page run its inline script."""
+    return _DOCS_HEADERS if path.startswith(("/docs", "/openapi", "/static-offline-docs")) else _PAGE_HEADERS
 
 
 def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only: bool = False) -> FastAPI:
@@ -144,7 +152,8 @@ def _sentence(error: dict) -> str:
 
 
 class _Guard:
-    """ASGI middleware: refuse long queries (414) and bodies (413); set security headers on every answer.
+    """ASGI middleware: set security headers on every answer, its own refusals included; refuse long queries
+    (414) and bodies (413).
 
     HEAD is answered as GET without the body; OPTIONS with the methods allowed (204).
     """
@@ -156,6 +165,21 @@ class _Guard:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        headers = security_headers(scope["path"])
+        head = scope["method"] == "HEAD"
+        if head:
+            scope = {**scope, "method": "GET"}
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *headers]}
+            elif head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        return await self._refuse_or_serve(scope, receive, send_with_headers)
+
+    async def _refuse_or_serve(self, scope, receive, send):
         query = scope.get("query_string", b"")
         if len(query) > self.limits.query_chars:
             return await _refuse(send, 414, f"The query is {len(query):,} characters long; this server accepts "
@@ -165,26 +189,10 @@ class _Guard:
                 return await _refuse(send, 413, "The api reads no request body; send the parameters in the query.")
             if key == b"transfer-encoding":
                 return await _refuse(send, 413, "The api reads no request body; send the parameters in the query.")
-        docs = scope["path"].startswith(("/docs", "/openapi", "/static-offline-docs"))
-        policy = (_DOCS_POLICY if docs else _PAGE_POLICY).encode()
-        head = scope["method"] == "HEAD"
-        if head:
-            scope = {**scope, "method": "GET"}
-
-        async def send_with_headers(message):
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", [])) + _HEADERS
-                headers.append((b"content-security-policy", policy))
-                message = {**message, "headers": headers}
-            elif head and message["type"] == "http.response.body":
-                message = {**message, "body": b""}
-            await send(message)
-
         if scope["method"] == "OPTIONS":
-            await send_with_headers({"type": "http.response.start", "status": 204,
-                                     "headers": [(b"allow", b"GET, HEAD, OPTIONS")]})
-            return await send_with_headers({"type": "http.response.body", "body": b""})
-        return await self.app(scope, receive, send_with_headers)
+            await send({"type": "http.response.start", "status": 204, "headers": [(b"allow", b"GET, HEAD, OPTIONS")]})
+            return await send({"type": "http.response.body", "body": b""})
+        return await self.app(scope, receive, send)
 
 
 async def _refuse(send, status: int, sentence: str) -> None:
