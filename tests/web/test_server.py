@@ -1,8 +1,8 @@
-"""The server's own answers: the size of a request's head, the connection limit, requests its parser cannot
-read, and the app's refusals.
+"""The server's own answers: the Host names it answers, the size of a request's head, the connection limit,
+requests its parser cannot read, and the app's refusals.
 
 Each answer here once came without the security headers, or did not come at all (a 2 MB header was read
-and answered 200).
+and answered 200; any Host was answered, so a page of another site could rebind its name to this server).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from chesstours.web import Limits, create_app, running_server, service
 from chesstours.web import server as web_server
+from chesstours.web.server import hosts
 
 
 def _exchange(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
@@ -60,6 +61,44 @@ def _get(host: str, path: str = "/api/info", extra: bytes = b"") -> bytes:
 def _has_security_headers(headers: dict[str, str]) -> bool:
     return (headers.get("x-content-type-options") == "nosniff" and headers.get("x-frame-options") == "DENY"
             and "frame-ancestors 'none'" in headers.get("content-security-policy", ""))
+
+
+# -- Host ---------------------------------------------------------------------------------------------------
+
+
+def test_a_host_name_of_another_site_is_refused_and_the_loopback_names_are_answered():
+    with running_server() as base:
+        port = base.rpartition(":")[2]
+        for host in ("evil.example", f"evil.example:{port}", "127.0.0.1.evil.example", "localhost.evil.example"):
+            status, headers, _ = _exchange(base, _get(host))
+            assert status == 400 and _has_security_headers(headers), host
+        for host in ("127.0.0.1", f"127.0.0.1:{port}", "localhost", f"localhost:{port}", "LOCALHOST", "[::1]",
+                     f"[::1]:{port}"):
+            status, headers, body = _exchange(base, _get(host))
+            assert status == 200 and json.loads(body)["version"] and _has_security_headers(headers), host
+
+
+def test_the_host_names_of_a_server_are_the_loopback_names_and_its_own_address():
+    assert hosts("127.0.0.1") == ["127.0.0.1", "localhost", "[::1]"]
+    assert hosts("::1") == ["127.0.0.1", "localhost", "[::1]"]
+    assert hosts("192.168.1.5") == ["127.0.0.1", "localhost", "[::1]", "192.168.1.5"]
+    assert hosts("Tours.Example") == ["127.0.0.1", "localhost", "[::1]", "tours.example"]
+    assert socket.gethostname().lower() in hosts("0.0.0.0") and "[::]" in hosts("::")
+
+
+def test_a_server_on_every_interface_answers_its_addresses_but_not_other_names():
+    client = TestClient(create_app(warm_up=False, hosts=hosts("0.0.0.0")), base_url="http://localhost")
+    for host in ("192.168.1.5:8000", "10.0.0.7", "[fe80::1]:8080", "localhost:8000", socket.gethostname()):
+        assert client.get("/api/info", headers={"host": host}).status_code == 200, host
+    for host in ("evil.example", "192.168.1.5.evil.example", "[::1].example", "[::1]x", "10.0.0.7:http"):
+        r = client.get("/api/info", headers={"host": host})
+        assert r.status_code == 400 and r.headers["x-frame-options"] == "DENY", host
+    # The Host is checked before any other answer.
+    assert client.options("/api/tour", headers={"host": "evil.example"}).status_code == 400
+    assert client.get("/api/tour?board=8x8&start=" + "a" * 5000, headers={"host": "evil.example"}).status_code == 400
+    named = TestClient(create_app(warm_up=False, hosts=hosts("tours.example")), base_url="http://tours.example")
+    assert named.get("/api/info").status_code == 200
+    assert named.get("/api/info", headers={"host": "192.168.1.5"}).status_code == 400
 
 
 # -- the server's own answers -------------------------------------------------------------------------------
@@ -132,10 +171,11 @@ def test_an_answer_the_app_gives_without_its_headers_gets_them_from_the_server(m
 
 
 def test_the_apps_own_refusals_have_the_security_headers():
-    client = TestClient(create_app(warm_up=False))
+    client = TestClient(create_app(warm_up=False, hosts=["localhost"]), base_url="http://localhost")
     refused = [client.get("/api/tour", params={"board": "8x8", "start": "a" * 5000}),
-               client.request("GET", "/api/tour?board=8x8", content=b"x" * 5000)]
-    assert [r.status_code for r in refused] == [414, 413]
+               client.request("GET", "/api/tour?board=8x8", content=b"x" * 5000),
+               client.get("/api/info", headers={"host": "evil.example"})]
+    assert [r.status_code for r in refused] == [414, 413, 400]
     for r in refused:
         assert r.headers["x-content-type-options"] == "nosniff" and r.headers["x-frame-options"] == "DENY"
         assert "frame-ancestors 'none'" in r.headers["content-security-policy"]

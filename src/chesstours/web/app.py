@@ -20,7 +20,9 @@ package's ``static`` folder and nothing else on disk is reachable.
 
 from __future__ import annotations
 
+import ipaddress
 import threading
+from collections.abc import Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -31,6 +33,8 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from starlette.datastructures import Headers
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .. import __version__
 from ..count import count_tours, estimate_count
@@ -65,13 +69,19 @@ def security_headers(path: str = "/") -> list[tuple[bytes, bytes]]:
     return _DOCS_HEADERS if path.startswith(("/docs", "/openapi", "/static-offline-docs")) else _PAGE_HEADERS
 
 
-def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only: bool = False) -> FastAPI:
+def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only: bool = False,
+               hosts: Sequence[str] | None = None) -> FastAPI:
     """Build the app: the api under ``/api``, its schema at ``/docs``, the page at ``/``.
 
     ``warm_up`` loads the compiled kernels in a background thread at start-up,
     so that the first visitor does not wait for them. ``compiled_only`` then runs every
     search of this process in compiled code (:func:`chesstours.runtime.use_compiled_only`):
     for a server that owns its process, not for one started inside another program.
+    ``hosts`` are the names a request's ``Host`` header may give (the port aside), so that a page of another
+    site cannot reach the api through a name of its own that resolves to this server (DNS rebinding); any
+    other is answered 400. Where they hold ``0.0.0.0`` or ``[::]`` (a server on every interface), every IP
+    address is answered too. Without ``hosts`` every name is answered: :mod:`.server` gives the names of the
+    address it listens on.
     """
     limits = limits or Limits()
 
@@ -102,7 +112,7 @@ def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only
     _errors(app)
     # A trace repeats its path in every event: compressed, it is a tenth of the size.
     app.add_middleware(GZipMiddleware, minimum_size=4096)
-    app.add_middleware(_Guard, limits=limits)
+    app.add_middleware(_Guard, limits=limits, hosts=None if hosts is None else list(hosts))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -152,15 +162,17 @@ def _sentence(error: dict) -> str:
 
 
 class _Guard:
-    """ASGI middleware: set security headers on every answer, its own refusals included; refuse long queries
-    (414) and bodies (413).
+    """ASGI middleware: set security headers on every answer; answer only the ``hosts`` named (400); refuse long
+    queries (414) and bodies (413).
 
     HEAD is answered as GET without the body; OPTIONS with the methods allowed (204).
     """
 
-    def __init__(self, app, limits: Limits):
+    def __init__(self, app, limits: Limits, hosts: list[str] | None = None):
         self.app = app
         self.limits = limits
+        # The Host is checked first, before any other answer: no answer goes to a page of another site.
+        self.checked = self._refuse_or_serve if hosts is None else _Hosts(self._refuse_or_serve, hosts)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -177,7 +189,7 @@ class _Guard:
                 message = {**message, "body": b""}
             await send(message)
 
-        return await self._refuse_or_serve(scope, receive, send_with_headers)
+        return await self.checked(scope, receive, send_with_headers)
 
     async def _refuse_or_serve(self, scope, receive, send):
         query = scope.get("query_string", b"")
@@ -193,6 +205,38 @@ class _Guard:
             await send({"type": "http.response.start", "status": 204, "headers": [(b"allow", b"GET, HEAD, OPTIONS")]})
             return await send({"type": "http.response.body", "body": b""})
         return await self.app(scope, receive, send)
+
+
+class _Hosts(TrustedHostMiddleware):
+    """Starlette's check of the ``Host`` header, which answers any IP address too where the hosts hold a wildcard
+    address: a browser names an address only when the page itself is served from it, so no other site can
+    rebind it."""
+
+    def __init__(self, app, allowed_hosts: list[str]):
+        super().__init__(app, allowed_hosts=allowed_hosts, www_redirect=False)
+        self.any_address = not {"0.0.0.0", "[::]"}.isdisjoint(self.allowed_hosts)
+
+    async def __call__(self, scope, receive, send):
+        if self.any_address and scope["type"] == "http" and _is_address(Headers(scope=scope).get("host", "")):
+            return await self.app(scope, receive, send)
+        return await super().__call__(scope, receive, send)
+
+
+def _is_address(host: str) -> bool:
+    """Whether a ``Host`` header names an IP address (``192.168.1.5:8000``, ``[fe80::1]``), not a name."""
+    if host.startswith("["):
+        name, bracket, port = host[1:].partition("]")
+        if not bracket or port and not (port[0] == ":" and port[1:].isdigit()):
+            return False
+    else:
+        name, colon, port = host.partition(":")
+        if colon and not port.isdigit():
+            return False
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 async def _refuse(send, status: int, sentence: str) -> None:

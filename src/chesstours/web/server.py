@@ -17,7 +17,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from .app import create_app, security_headers
 from .limits import Limits
 
-__all__ = ["free_port", "running_server", "serve"]
+__all__ = ["free_port", "hosts", "running_server", "serve"]
 
 
 class _HeadTimer:
@@ -168,10 +168,28 @@ def _connections() -> int:
     return max(64, min(4096, soft - 64)) if soft > 0 else 4096
 
 
+#: The names a request's Host may give, whatever address the server listens on: those of the loopback addresses.
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+#: The addresses that listen on every interface.
+EVERY_INTERFACE = ("0.0.0.0", "::")
+
+
+def hosts(host: str) -> list[str]:
+    """The names a request's ``Host`` header may give a server listening on ``host`` (the port aside).
+
+    The loopback names and ``host`` itself (an IPv6 address in brackets); on every interface
+    (``0.0.0.0``, ``::``), also this machine's name, and any IP address (see :func:`~chesstours.web.create_app`).
+    """
+    names = [*LOOPBACK_HOSTS, f"[{host}]" if ":" in host else host]
+    if host in EVERY_INTERFACE:
+        names.append(socket.gethostname())
+    return list(dict.fromkeys(name.lower() for name in names if name))
+
+
 def _config(host: str, port: int, limits: Limits, log_level: str, own_process: bool = False) -> uvicorn.Config:
     protocol = _protocol(limits)
     return uvicorn.Config(
-        create_app(limits, compiled_only=own_process),
+        create_app(limits, compiled_only=own_process, hosts=hosts(host)),
         host=host,
         port=port,
         http=protocol,
