@@ -1,5 +1,5 @@
 """The server's own answers: the Host names it answers, the size of a request's head, the connection limit,
-requests its parser cannot read, and the app's refusals.
+requests its parser cannot read; and the address ``chesstours serve`` listens on.
 
 Each answer here once came without the security headers, or did not come at all (a 2 MB header was read
 and answered 200; any Host was answered, so a page of another site could rebind its name to this server).
@@ -11,11 +11,25 @@ import json
 import socket
 import threading
 
+import pytest
 from fastapi.testclient import TestClient
 
+from chesstours.cli import main
 from chesstours.web import Limits, create_app, running_server, service
 from chesstours.web import server as web_server
-from chesstours.web.server import hosts
+from chesstours.web.server import hosts, url
+
+
+def _ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as sock:
+            sock.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+needs_ipv6 = pytest.mark.skipif(not _ipv6_loopback(), reason="this machine has no IPv6 loopback")
 
 
 def _exchange(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
@@ -101,6 +115,14 @@ def test_a_server_on_every_interface_answers_its_addresses_but_not_other_names()
     assert named.get("/api/info", headers={"host": "192.168.1.5"}).status_code == 400
 
 
+@needs_ipv6
+def test_a_server_on_the_ipv6_loopback_is_reached_at_its_bracketed_address():
+    with running_server(host="::1") as base:
+        assert base.startswith("http://[::1]:")
+        status, _, body = _exchange(base, _get(base.removeprefix("http://")))
+        assert status == 200 and json.loads(body)["version"]
+
+
 # -- the server's own answers -------------------------------------------------------------------------------
 
 
@@ -181,3 +203,31 @@ def test_the_apps_own_refusals_have_the_security_headers():
         assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
     head = client.head("/api/tour", params={"board": "8x8", "start": "a" * 5000})
     assert head.status_code == 414 and head.content == b"" and head.headers["x-frame-options"] == "DENY"
+
+
+# -- chesstours serve --host --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("host", ["", " "])
+def test_serve_refuses_an_empty_host(capsys, host):
+    assert main(["serve", "--host", host, "--port", "0"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("chesstours: --host must name an address to listen on, such as 127.0.0.1, ::1 "
+                                 "or 0.0.0.0 (every interface).\n")
+
+
+def test_the_address_of_a_server_puts_an_ipv6_address_in_brackets():
+    assert url("127.0.0.1", 8000) == "http://127.0.0.1:8000"
+    assert url("::1", 8000) == "http://[::1]:8000"
+    assert url("localhost", 80) == "http://localhost:80"
+
+
+@needs_ipv6
+def test_serve_names_an_ipv6_address_in_brackets(capsys):
+    with socket.socket(socket.AF_INET6) as taken:
+        taken.bind(("::1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--host", "::1", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"chesstours: Cannot listen on [::1]:{port}: ") and err.count("\n") == 1

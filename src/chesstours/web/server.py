@@ -14,10 +14,11 @@ from http import HTTPStatus
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from ..errors import InvalidArgument
 from .app import create_app, security_headers
 from .limits import Limits
 
-__all__ = ["free_port", "hosts", "running_server", "serve"]
+__all__ = ["check_host", "free_port", "hosts", "running_server", "serve", "url"]
 
 
 class _HeadTimer:
@@ -186,6 +187,18 @@ def hosts(host: str) -> list[str]:
     return list(dict.fromkeys(name.lower() for name in names if name))
 
 
+def check_host(host: str) -> None:
+    """:raises InvalidArgument: when ``host`` names no address (an empty one would listen on every interface)."""
+    if not host.strip():
+        raise InvalidArgument("--host must name an address to listen on, such as 127.0.0.1, ::1 or 0.0.0.0 "
+                              "(every interface).")
+
+
+def url(host: str, port: int) -> str:
+    """The address of a server listening on ``host`` and ``port``: ``http://127.0.0.1:8000``, ``http://[::1]:8000``."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def _config(host: str, port: int, limits: Limits, log_level: str, own_process: bool = False) -> uvicorn.Config:
     protocol = _protocol(limits)
     return uvicorn.Config(
@@ -206,13 +219,14 @@ def _config(host: str, port: int, limits: Limits, log_level: str, own_process: b
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, limits: Limits | None = None) -> None:
-    """Run the app with uvicorn until Ctrl-C."""
+    """Run the app with uvicorn until Ctrl-C; :raises InvalidArgument: when ``host`` names no address."""
+    check_host(host)
     uvicorn.Server(_config(host, port, limits or Limits(), "info", own_process=True)).run()
 
 
 def free_port(host: str = "127.0.0.1") -> int:
     """A TCP port nobody listens on now."""
-    with socket.socket() as sock:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
         sock.bind((host, 0))
         return sock.getsockname()[1]
 
@@ -220,7 +234,7 @@ def free_port(host: str = "127.0.0.1") -> int:
 @contextmanager
 def running_server(limits: Limits | None = None, host: str = "127.0.0.1", port: int | None = None,
                    start_timeout: float = 30.0) -> Iterator[str]:
-    """Serve the app from a background thread; yield its base url (``http://127.0.0.1:PORT``).
+    """Serve the app from a background thread; yield its base url (``http://127.0.0.1:PORT``, ``http://[::1]:PORT``).
 
     The server stops when the block ends.
     """
@@ -235,7 +249,7 @@ def running_server(limits: Limits | None = None, host: str = "127.0.0.1", port: 
             raise RuntimeError(f"The test server on {host}:{port} did not start.")
         time.sleep(0.02)
     try:
-        yield f"http://{host}:{port}"
+        yield url(host, port)
     finally:
         server.should_exit = True
         thread.join(timeout=10)
