@@ -91,14 +91,17 @@ def serve(
     import socket
 
     from ..web import serve as run_server
+    from ..web.server import check_host, url
 
+    check_host(host)
+    address = url(host, port).removeprefix("http://")
     try:  # a clear sentence, before uvicorn starts, when the address cannot be used
-        with socket.create_server((host, port)):
+        with socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET):
             pass
     except OSError as exc:
         why = (exc.strerror or str(exc)).split(" (while")[0]
-        raise InvalidArgument(f"Cannot listen on {host}:{port}: {why}.") from None
-    typer.echo(f"chesstours: serving on http://{host}:{port}/ (api schema at /docs); Ctrl-C stops.", err=True)
+        raise InvalidArgument(f"Cannot listen on {address}: {why}.") from None
+    typer.echo(f"chesstours: serving on {url(host, port)}/ (api schema at /docs); Ctrl-C stops.", err=True)
     run_server(host, port)
 
 

@@ -20,7 +20,9 @@ package's ``static`` folder and nothing else on disk is reachable.
 
 from __future__ import annotations
 
+import ipaddress
 import threading
+from collections.abc import Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -31,6 +33,8 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from starlette.datastructures import Headers
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .. import __version__
 from ..count import count_tours, estimate_count
@@ -41,7 +45,7 @@ from . import drawing
 from .limits import Busy, Lanes, Limits
 from .routes import ROUTERS
 
-__all__ = ["STATIC", "create_app"]
+__all__ = ["STATIC", "create_app", "security_headers"]
 
 #: The page's files, shipped in the package.
 STATIC = Path(__file__).parent / "static"
@@ -55,15 +59,29 @@ _DOCS_POLICY = _PAGE_POLICY.replace("script-src 'self'", "script-src 'self' 'uns
 #: Headers of every answer, pages, api and errors alike.
 _HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
             (b"referrer-policy", b"no-referrer"), (b"cross-origin-opener-policy", b"same-origin")]
+_PAGE_HEADERS = [*_HEADERS, (b"content-security-policy", _PAGE_POLICY.encode())]
+_DOCS_HEADERS = [*_HEADERS, (b"content-security-policy", _DOCS_POLICY.encode())]
 
 
-def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only: bool = False) -> FastAPI:
+def security_headers(path: str = "/") -> list[tuple[bytes, bytes]]:
+    """The security headers of an answer to ``path``: the same on every answer, but for the content security
+    policy, which lets the api's schema page run its inline script."""
+    return _DOCS_HEADERS if path.startswith(("/docs", "/openapi", "/static-offline-docs")) else _PAGE_HEADERS
+
+
+def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only: bool = False,
+               hosts: Sequence[str] | None = None) -> FastAPI:
     """Build the app: the api under ``/api``, its schema at ``/docs``, the page at ``/``.
 
     ``warm_up`` loads the compiled kernels in a background thread at start-up,
     so that the first visitor does not wait for them. ``compiled_only`` then runs every
     search of this process in compiled code (:func:`chesstours.runtime.use_compiled_only`):
     for a server that owns its process, not for one started inside another program.
+    ``hosts`` are the names a request's ``Host`` header may give (the port aside), so that a page of another
+    site cannot reach the api through a name of its own that resolves to this server (DNS rebinding); any
+    other is answered 400. Where they hold ``0.0.0.0`` or ``[::]`` (a server on every interface), every IP
+    address is answered too. Without ``hosts`` every name is answered: :mod:`.server` gives the names of the
+    address it listens on.
     """
     limits = limits or Limits()
 
@@ -94,7 +112,7 @@ def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only
     _errors(app)
     # A trace repeats its path in every event: compressed, it is a tenth of the size.
     app.add_middleware(GZipMiddleware, minimum_size=4096)
-    app.add_middleware(_Guard, limits=limits)
+    app.add_middleware(_Guard, limits=limits, hosts=None if hosts is None else list(hosts))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -144,18 +162,36 @@ def _sentence(error: dict) -> str:
 
 
 class _Guard:
-    """ASGI middleware: refuse long queries (414) and bodies (413); set security headers on every answer.
+    """ASGI middleware: set security headers on every answer; answer only the ``hosts`` named (400); refuse long
+    queries (414) and bodies (413).
 
     HEAD is answered as GET without the body; OPTIONS with the methods allowed (204).
     """
 
-    def __init__(self, app, limits: Limits):
+    def __init__(self, app, limits: Limits, hosts: list[str] | None = None):
         self.app = app
         self.limits = limits
+        # The Host is checked first, before any other answer: no answer goes to a page of another site.
+        self.checked = self._refuse_or_serve if hosts is None else _Hosts(self._refuse_or_serve, hosts)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        headers = security_headers(scope["path"])
+        head = scope["method"] == "HEAD"
+        if head:
+            scope = {**scope, "method": "GET"}
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *headers]}
+            elif head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        return await self.checked(scope, receive, send_with_headers)
+
+    async def _refuse_or_serve(self, scope, receive, send):
         query = scope.get("query_string", b"")
         if len(query) > self.limits.query_chars:
             return await _refuse(send, 414, f"The query is {len(query):,} characters long; this server accepts "
@@ -165,26 +201,42 @@ class _Guard:
                 return await _refuse(send, 413, "The api reads no request body; send the parameters in the query.")
             if key == b"transfer-encoding":
                 return await _refuse(send, 413, "The api reads no request body; send the parameters in the query.")
-        docs = scope["path"].startswith(("/docs", "/openapi", "/static-offline-docs"))
-        policy = (_DOCS_POLICY if docs else _PAGE_POLICY).encode()
-        head = scope["method"] == "HEAD"
-        if head:
-            scope = {**scope, "method": "GET"}
-
-        async def send_with_headers(message):
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", [])) + _HEADERS
-                headers.append((b"content-security-policy", policy))
-                message = {**message, "headers": headers}
-            elif head and message["type"] == "http.response.body":
-                message = {**message, "body": b""}
-            await send(message)
-
         if scope["method"] == "OPTIONS":
-            await send_with_headers({"type": "http.response.start", "status": 204,
-                                     "headers": [(b"allow", b"GET, HEAD, OPTIONS")]})
-            return await send_with_headers({"type": "http.response.body", "body": b""})
-        return await self.app(scope, receive, send_with_headers)
+            await send({"type": "http.response.start", "status": 204, "headers": [(b"allow", b"GET, HEAD, OPTIONS")]})
+            return await send({"type": "http.response.body", "body": b""})
+        return await self.app(scope, receive, send)
+
+
+class _Hosts(TrustedHostMiddleware):
+    """Starlette's check of the ``Host`` header, which answers any IP address too where the hosts hold a wildcard
+    address: a browser names an address only when the page itself is served from it, so no other site can
+    rebind it."""
+
+    def __init__(self, app, allowed_hosts: list[str]):
+        super().__init__(app, allowed_hosts=allowed_hosts, www_redirect=False)
+        self.any_address = not {"0.0.0.0", "[::]"}.isdisjoint(self.allowed_hosts)
+
+    async def __call__(self, scope, receive, send):
+        if self.any_address and scope["type"] == "http" and _is_address(Headers(scope=scope).get("host", "")):
+            return await self.app(scope, receive, send)
+        return await super().__call__(scope, receive, send)
+
+
+def _is_address(host: str) -> bool:
+    """Whether a ``Host`` header names an IP address (``192.168.1.5:8000``, ``[fe80::1]``), not a name."""
+    if host.startswith("["):
+        name, bracket, port = host[1:].partition("]")
+        if not bracket or port and not (port[0] == ":" and port[1:].isdigit()):
+            return False
+    else:
+        name, colon, port = host.partition(":")
+        if colon and not port.isdigit():
+            return False
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 async def _refuse(send, status: int, sentence: str) -> None:

@@ -103,6 +103,8 @@ class Limits:
     header_seconds : float
         Time a connection has to send a request's head, from its start and after each answer;
         an idle or slow connection is closed then.
+    header_bytes : int
+        Largest request head (the request line and the headers) accepted, in bytes (HTTP 431 beyond).
     query_chars : int
         Longest query string accepted (HTTP 414 beyond).
     body_bytes : int
@@ -132,6 +134,7 @@ class Limits:
     gif_squares: int = 144
     picture_memory: int = 256 << 20
     header_seconds: float = 10.0
+    header_bytes: int = 32 * 1024
     query_chars: int = 4096
     body_bytes: int = 1024
 
