@@ -30,6 +30,11 @@ MAX_BACKTRACK_COUNT_SQUARES = 400
 MAX_UNLIMITED_SECONDS = 3600.0
 #: Counts of boards with more free squares than this are estimated before they start.
 ESTIMATE_ABOVE_SQUARES = 30
+#: ``auto`` counts by the frontier method in plain Python at once, without an estimate of backtracking, where
+#: its forecast is at most this many states ...
+PLAIN_FRONTIER_STATES = 300_000
+#: ... and it is forecast to extend at most this many states in all: it answers before numba could load.
+PLAIN_FRONTIER_EXTENDED = 400_000
 #: A count run in tasks by ``auto`` backtracks unless that is forecast past this many seconds.
 BACKTRACK_IN_TASKS_SECONDS = 60.0
 

@@ -267,11 +267,11 @@ def test_a_search_moves_to_the_kernel_once_it_is_compiled(empty_cache, monkeypat
 
 
 def _estimated_first(monkeypatch) -> None:
-    """The policy estimates backtracking before it counts, as where the search kernel is in the cache and the
-    frontier method would not run wholly in plain Python (else it counts 4x8 by that method at once)."""
-    from chesstours.frontier import plain as frontier_plain
+    """The policy estimates backtracking before it counts (else it counts 4x8 by the frontier method in plain
+    Python at once: its forecast is small)."""
+    from chesstours.policy import counting
 
-    monkeypatch.setattr(frontier_plain, "PLAIN_ONLY_EXTENDED", 0)
+    monkeypatch.setattr(counting, "PLAIN_FRONTIER_STATES", 0)
 
 
 def test_a_count_goes_on_in_python_while_the_kernel_compiles_beside_its_estimate(empty_cache, monkeypatch):

@@ -62,7 +62,7 @@ Examples
 
 from .choices import *  # noqa: F403  (the names, thresholds and schedules)
 from .choices import __all__ as _choices
-from .counting import estimate_backtracking, plan_count, searches_after_estimate
+from .counting import estimate_backtracking, frontier_in_python, plan_count, searches_after_estimate
 from .plans import Plan, plan_find
 
-__all__ = [*_choices, "Plan", "plan_find", "plan_count", "estimate_backtracking", "searches_after_estimate"]
+__all__ = [*_choices, "Plan", "plan_find", "plan_count", "estimate_backtracking", "searches_after_estimate", "frontier_in_python"]

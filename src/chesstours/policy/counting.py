@@ -20,6 +20,7 @@ from ..errors import InvalidArgument
 from ..existence.reasons import obstruction
 from ..pieces import KNIGHT, Leaper
 from ..runtime import PlainAllowance, memory_limit, worker_count
+from ..settings import PLAIN_FRONTIER_EXTENDED, PLAIN_FRONTIER_STATES
 from ..words import about_duration, format_bytes, format_seconds
 from .choices import (
     BACKTRACK_IN_TASKS_SECONDS,
@@ -38,7 +39,7 @@ from .choices import (
 )
 from .plans import Plan
 
-__all__ = ["plan_count", "estimate_backtracking", "searches_after_estimate"]
+__all__ = ["plan_count", "estimate_backtracking", "searches_after_estimate", "frontier_in_python"]
 
 
 def estimate_backtracking(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
@@ -67,10 +68,24 @@ def searches_after_estimate(board: Board, piece: Leaper, start: int | None, end:
                             method: str, spill_dir: object = None) -> bool:
     """Whether :func:`plan_count` estimates backtracking for this count before it chooses a method: the counts
     asked ``auto`` or ``backtrack`` without a spill folder, on more than :data:`ESTIMATE_ABOVE_SQUARES` and at
-    most :data:`MAX_BACKTRACK_COUNT_SQUARES` free squares, that no theorem answers with 0."""
+    most :data:`MAX_BACKTRACK_COUNT_SQUARES` free squares, that no theorem answers with 0, except the ``auto``
+    counts small enough for the frontier method in plain Python (:func:`frontier_in_python`)."""
     return (method in ("auto", "backtrack") and spill_dir is None
             and ESTIMATE_ABOVE_SQUARES < board.free_count <= MAX_BACKTRACK_COUNT_SQUARES
-            and obstruction(board, piece, start, end, closed) is None)
+            and obstruction(board, piece, start, end, closed) is None
+            and not (method == "auto" and frontier_in_python(board, piece, start, end, closed)))
+
+
+def frontier_in_python(board: Board, piece: Leaper, start: int | None, end: int | None, closed: bool) -> bool:
+    """Whether ``auto`` counts this board by the frontier method in plain Python at once: its forecast is at most
+    :data:`PLAIN_FRONTIER_STATES` states and :data:`PLAIN_FRONTIER_EXTENDED` extended in all, so small that the
+    numpy steps answer before an estimate of backtracking, whose probes load numba, could."""
+    from ..frontier.sweep import estimate, estimate_extended, refusal  # plans without loading numba
+
+    if refusal(board, piece, start, end, closed) is not None:
+        return False
+    forecast = estimate(board, piece, start, end, closed, 1).states
+    return forecast <= PLAIN_FRONTIER_STATES and estimate_extended(board, forecast, closed) <= PLAIN_FRONTIER_EXTENDED
 
 
 def plan_count(board: Board, piece: Leaper = KNIGHT, start: int | None = None, end: int | None = None,
@@ -296,6 +311,9 @@ def _plan_count(board: Board, piece: Leaper, start: int | None, end: int | None,
     if spill_dir is None and board.free_count <= ESTIMATE_ABOVE_SQUARES:
         return backtrack(f"a board of {board.free_count} free squares (at most {ESTIMATE_ABOVE_SQUARES}): "
                          "backtracking counts it before the frontier method or an estimate could be set up")
+    if spill_dir is None and frontier_in_python(board, piece, start, end, closed):
+        return frontier(f"a forecast of {frontier_estimate().states:,.0f} states: the frontier method counts this "
+                        "board at once in plain Python, sooner than an estimate of backtracking could be made", None)
     why_not = frontier_refusal(board, piece, start, end, closed, memory_limit(), spill_dir, frontier_max, workers)
     if why_not is not None and spill_dir is not None:
         return frontier("a spill folder asks for the frontier method", why_not)
