@@ -90,6 +90,13 @@ def test_the_names_of_many_squares_are_each_ones_name_from_the_table_or_numpy(ro
     assert b.names(squares) == b.names(np.array(squares, dtype=np.int32)) == b.names(iter(squares)) == expected
 
 
+def test_a_few_squares_of_a_board_a_million_files_wide_are_named_as_each_alone():
+    b = Board(3, 10**6, ["d1", "bdwgn3"])
+    squares = [0, 5, b.size - 1, 10**6 + 17, 3]
+    assert b.names(squares) == [b.name(v) for v in squares]
+    assert str(b) == "3x1000000 without d1,bdwgn3"
+
+
 def test_too_large_boards_are_refused():
     with pytest.raises(InvalidBoard):
         Board(100_000, 100_000)

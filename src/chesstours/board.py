@@ -195,9 +195,13 @@ class Board:
                              dtype=np.int64)
         if squares.size == 0:
             return []
-        files = np.array([file_name(c) for c in range(self.cols)], dtype=object)
-        ranks = np.array([str(r + 1) for r in range(self.rows)], dtype=object)
-        return list(files[squares % self.cols] + ranks[squares // self.cols])
+        # Only the files and ranks the squares use are named: a few holes of a board a million
+        # columns wide name a few files, not a million.
+        files, in_files = np.unique(squares % self.cols, return_inverse=True)
+        ranks, in_ranks = np.unique(squares // self.cols, return_inverse=True)
+        file_names = np.array([file_name(c) for c in files.tolist()], dtype=object)
+        rank_names = np.array([str(r + 1) for r in ranks.tolist()], dtype=object)
+        return list(file_names[in_files.reshape(-1)] + rank_names[in_ranks.reshape(-1)])
 
     def _square_of(self, s: int | str) -> int:
         if isinstance(s, (int, np.integer)) and not isinstance(s, bool):

@@ -190,17 +190,17 @@ def move_table(board: Board, piece: Leaper = KNIGHT) -> np.ndarray:
     r, c = np.divmod(np.arange(n, dtype=np.int64), board.cols)
     hole = board.hole_mask
     table = np.full((n, len(offsets)), -1, dtype=np.int32)
-    for k, (dr, dc) in enumerate(offsets):
+    filled = np.zeros(n, dtype=np.int64)  # moves written so far in each row: the -1 padding stays at the end
+    for dr, dc in offsets:
         if abs(dr) >= board.rows or abs(dc) >= board.cols:
             continue  # a leap longer than the board lands nowhere (and would overflow the arithmetic)
         tr, tc = r + dr, c + dc
         ok = (tr >= 0) & (tr < board.rows) & (tc >= 0) & (tc < board.cols) & ~hole
         target = tr * board.cols + tc
         ok[ok] &= ~hole[target[ok]]
-        table[ok, k] = target[ok]
-    # Move the -1 padding to the end of each row, keeping the move order.
-    order = np.argsort(table < 0, axis=1, kind="stable")
-    table = np.take_along_axis(table, order, axis=1)
+        rows = np.flatnonzero(ok)
+        table[rows, filled[rows]] = target[rows]
+        filled[rows] += 1
     table.flags.writeable = False
     return table
 

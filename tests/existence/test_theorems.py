@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chesstours import KNIGHT, Board, Leaper, tour_exists
 from chesstours import exists as existence
@@ -15,6 +17,7 @@ from chesstours.existence.theorems import (
     open_knight_tour_exists,
 )
 from chesstours.pieces import move_table
+from tests.oracle import neighbours
 
 SIDES = sorted(set(range(1, 41)) | {57, 64, 99, 100, 101, 255, 256, 499, 500, 777, 998, 999, 1000})
 
@@ -125,3 +128,24 @@ def test_knight_moves_in_the_corner_rule_are_real_moves():
             v = knight_verdict(board, corner, int(other), closed=True)
             assert v.answer is True
             assert board.name(int(other)) in v.reason
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 11), st.integers(1, 11), st.sampled_from([(1, 2), (1, 3), (0, 1), (2, 2), (1, 1), (2, 3)]),
+       st.data())
+def test_the_connected_parts_are_those_a_search_of_the_moves_finds(rows, cols, leap, data):
+    squares = rows * cols
+    holes = data.draw(st.sets(st.integers(0, squares - 1), max_size=squares // 3))
+    board = Board(rows, cols, sorted(holes))
+    graph = neighbours(board, Leaper(*leap))
+    expected = np.full(squares, -1)
+    for v in sorted(graph):  # each part found from its least square, as the labels name it
+        if expected[v] >= 0:
+            continue
+        expected[v], todo = v, [v]
+        while todo:
+            for u in graph[todo.pop()]:
+                if expected[u] < 0:
+                    expected[u] = v
+                    todo.append(u)
+    assert components(board, Leaper(*leap)).tolist() == expected.tolist()

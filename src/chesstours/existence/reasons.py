@@ -37,31 +37,26 @@ def colour_counts(board: Board) -> tuple[int, int]:
 
 
 def components(board: Board, piece: Leaper = KNIGHT) -> np.ndarray:
-    """Label of the connected part of each square (-1 on holes), by union-find over the move table."""
+    """Label of the connected part of each square (-1 on holes): the least square of its part.
+
+    Rounds of hooking and pointer jumping over the move table, each a few array operations: the root of
+    each square takes the least root among its neighbours', then every square jumps to its root; the
+    labels only fall, and they stop where every move joins two squares of one label (the moves go both
+    ways), a number of rounds that grows as the logarithm of the board's size.
+    """
     table = move_table(board, piece)
-    parent = np.arange(board.size, dtype=np.int64)
-
-    def find(v: np.ndarray) -> np.ndarray:
-        while True:
-            p = parent[v]
-            if np.array_equal(p, v):
-                return v
-            parent[v] = parent[p]
-            v = parent[v]
-
-    src = np.repeat(np.arange(board.size), table.shape[1])
+    src = np.repeat(np.arange(board.size, dtype=np.int64), table.shape[1])
     dst = table.reshape(-1).astype(np.int64)
     keep = dst >= 0
     src, dst = src[keep], dst[keep]
-    while src.size:
-        a, b = find(src), find(dst)
-        differ = a != b
-        if not differ.any():
+    labels = np.arange(board.size, dtype=np.int64)
+    while True:
+        before = labels.copy()
+        np.minimum.at(labels, labels[src], labels[dst])
+        while not np.array_equal(jumped := labels[labels], labels):
+            labels = jumped
+        if np.array_equal(labels, before):
             break
-        lo, hi = np.minimum(a, b)[differ], np.maximum(a, b)[differ]
-        parent[hi] = lo
-        src, dst = src[differ], dst[differ]
-    labels = find(np.arange(board.size))
     labels[board.hole_mask] = -1
     return labels
 
