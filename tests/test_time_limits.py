@@ -13,6 +13,7 @@ import time
 import pytest
 
 import chesstours as ct
+from chesstours.count import count_strip
 
 LIMIT = 1.0
 #: What a stop may add to the limit: the last chunk of work, and a loaded machine's scheduling.
@@ -37,6 +38,11 @@ CALLS = {
                                                                         time_limit=LIMIT),
     "iter_bishop_routes": lambda: _first(ct.iter_bishop_routes("10x10", time_limit=LIMIT)),
     "count_bishop_routes": lambda: ct.count_bishop_routes("10x10", time_limit=LIMIT),
+    # planning the sweep of 1.5 million squares alone takes most of a minute
+    "count_strip of a long strip, while it plans": lambda: count_strip(5, [300_000], time_limit=LIMIT),
+    # cutting a listing of 500x500 into tasks sizes each task in a good part of a second
+    "iter_tours in tasks on a large board": lambda: _first(ct.iter_tours("500x500", start="b2", jobs=2,
+                                                                         time_limit=LIMIT)),
 }
 
 
@@ -73,3 +79,13 @@ def test_a_count_s_time_limit_counts_its_plan_too(monkeypatch):
     with pytest.raises(ct.LimitReached):
         ct.count_tours("7x7", start="a1", method="backtrack", time_limit=LIMIT)
     assert time.perf_counter() - t0 < 2 * LIMIT + 0.6  # the plan's two seconds and the stop; not three more
+
+
+def test_tour_exists_on_a_long_board_with_a_hole_answers_within_its_limit():
+    """Before any search, the arguments over 3 million squares (the move table, the connected parts) are array
+    operations of a second or two (not counted in the limit): the answer comes unsettled (None) soon after the
+    limit."""
+    t0 = time.perf_counter()
+    answer = ct.tour_exists("3x1000000", holes=["d1"], time_limit=LIMIT)
+    assert answer.answer is None and answer.proof == "limit"
+    assert time.perf_counter() - t0 < 2 * (LIMIT + SLACK)

@@ -79,12 +79,14 @@ class Spread:
 
 
 def spread_tasks(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, target: int,
-                 where: TourProperty | None = None, listing: bool = False) -> list[tuple[Task, float]]:
+                 where: TourProperty | None = None, listing: bool = False,
+                 deadline: float | None = None) -> list[tuple[Task, float]]:
     """The tasks of a count (symmetry-reduced) or a listing (every tour itself), cut to about equal sizes.
 
     Clues narrow the search first: one on move 1 fixes the start, one on the
     last move the end, and tasks whose first moves contradict a clue go. A
-    clue breaks the board's symmetry, so with clues every start is searched.
+    clue breaks the board's symmetry, so with clues every start is searched. ``deadline``: a listing's, past
+    which no task is cut further (:func:`~chesstours.backtrack.split.balanced_tasks`).
     """
     if where is not None:
         s = where.first_square() if s is None else s
@@ -101,7 +103,7 @@ def spread_tasks(board: Board, piece: Leaper, s: int | None, e: int | None, clos
         base = open_tasks(board, piece, s, e, symmetry=symmetric_ok, pairs=where is None)
     if where is not None and where.clues:
         base = [t for t in base if not where.contradicted_by(t.prefix)]
-    sized = balanced_tasks(board, piece, base, target)
+    sized = balanced_tasks(board, piece, base, target, deadline=deadline)
     if where is not None and where.clues:
         sized = [(t, n) for t, n in sized if not where.contradicted_by(t.prefix)]
     return sized
@@ -258,7 +260,8 @@ def iter_spread(board: Board, piece: Leaper, s: int | None, e: int | None, close
             except (pickle.PicklingError, AttributeError, TypeError):
                 raise InvalidArgument("A property for worker processes must be a function defined at the top of a "
                                       "module (a lambda or a nested function cannot be sent to them).") from None
-    tasks = [t for t, _ in spread_tasks(board, piece, s, e, closed, spread.target(), prop, listing=True)]
+    tasks = [t for t, _ in spread_tasks(board, piece, s, e, closed, spread.target(), prop, listing=True,
+                                              deadline=deadline)]
     jobs = [TaskJob(board, piece, t, closed=closed, where=test) for t in tasks]
     for _, r in run_tasks_on(list_task, jobs, jobs=spread.jobs, cluster=spread.cluster, deadline=deadline):
         for path in r["paths"]:

@@ -98,7 +98,7 @@ def children(board: Board, piece: Leaper, task: Task) -> list[Task]:
 
 
 def balanced_tasks(board: Board, piece: Leaper, tasks: list[Task], target: int = 256, *, share: float = 0.002,
-                   probes: int = PROBES, seed: int = 0) -> list[tuple[Task, float]]:
+                   probes: int = PROBES, seed: int = 0, deadline: float | None = None) -> list[tuple[Task, float]]:
     """``(task, estimated positions)`` pairs that cover the same tours as ``tasks``, cut to about equal sizes.
 
     The largest task (by Knuth's estimate) is replaced by its children until
@@ -107,7 +107,9 @@ def balanced_tasks(board: Board, piece: Leaper, tasks: list[Task], target: int =
     every run (the probes are seeded). The estimate is of the task's own
     subtree, not multiplied by its weight. A task whose prefix no tour can
     extend (a square it must end on that the colours rule out, say) is left
-    out.
+    out. Past ``deadline`` (a :func:`time.perf_counter` time) no task is cut further: sizing a task of a
+    board of many thousand squares takes a good part of a second, and a listing that must stop soon is
+    better served by the tasks it has (a count's tasks must be the same on every run, so it gives none).
     """
     counter = 0
 
@@ -125,6 +127,8 @@ def balanced_tasks(board: Board, piece: Leaper, tasks: list[Task], target: int =
     whole = -sum(h[0] for h in heap) or 1.0
     leaves: list[tuple[float, int, Task]] = []
     while heap and len(heap) + len(leaves) < target:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
         size, order, task = heapq.heappop(heap)
         if -size < share * whole or len(task.prefix) >= board.free_count - 1:
             leaves.append((size, order, task))

@@ -25,6 +25,7 @@ at most, against 589 thousand with evens first).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -33,7 +34,7 @@ import numpy as np
 
 from ..board import Board
 from ..colours import ANYWHERE, EndRule, end_rule
-from ..errors import InvalidArgument
+from ..errors import InvalidArgument, LimitReached
 from ..pieces import Leaper, move_table
 from .layout import CAP, MAX_SLOTS
 
@@ -136,10 +137,17 @@ class Sweep:
 Fixed = Mapping[int, Sequence[int]]
 
 
-def neighbours(board: Board, piece: Leaper, fixed: Fixed | None = None) -> dict[int, list[int]]:
-    """The free neighbours of every free square; with ``fixed``, the graph without the edges it rules out."""
+def neighbours(board: Board, piece: Leaper, fixed: Fixed | None = None,
+               deadline: float | None = None) -> dict[int, list[int]]:
+    """The free neighbours of every free square; with ``fixed``, the graph without the edges it rules out.
+    ``deadline``: as for :func:`in_time`."""
     table = move_table(board, piece)
-    nbrs = {v: [int(u) for u in table[v] if u >= 0] for v in range(board.size) if v not in board.holes}
+    holes = board.holes
+    nbrs: dict[int, list[int]] = {}
+    for first in range(0, board.size, 1 << 16):
+        in_time(deadline)
+        rows = table[first:first + (1 << 16)].tolist()
+        nbrs.update((v, [u for u in row if u >= 0]) for v, row in enumerate(rows, first) if v not in holes)
     for v, allowed in (fixed or {}).items():
         for u in set(nbrs[v]) - set(allowed):
             nbrs[u].remove(v)
@@ -205,22 +213,32 @@ def mirrored(board: Board, start: int | None = None, end: int | None = None, fix
     return image if image is not None and all(image[v] in rule.through for v in rule.through) else None
 
 
+def in_time(deadline: float | None) -> None:
+    """Raise :class:`~chesstours.errors.LimitReached` past ``deadline`` (a :func:`time.perf_counter` time):
+    planning a strip of many thousand squares takes seconds of its own."""
+    if deadline is not None and time.perf_counter() > deadline:
+        raise LimitReached("Stopped at the time limit while planning the sweep.")
+
+
 def _departures(v: int, nbrs: dict[int, list[int]], frontier: set[int], waiting: dict[int, int]) -> int:
     """Squares that would leave the frontier were ``v`` added next (``v`` itself among them)."""
     gone = sum(1 for u in nbrs[v] if u in frontier and waiting[u] == 1)
     return gone + (1 if waiting[v] == 0 else 0)
 
 
-def greedy(lines: list[list[int]], nbrs: dict[int, list[int]], kept=frozenset()) -> list[list[int]]:
+def greedy(lines: list[list[int]], nbrs: dict[int, list[int]], kept=frozenset(),
+           deadline: float | None = None) -> list[list[int]]:
     """Each line reordered so that the next square lets the most squares of the frontier depart.
 
-    ``nbrs`` are the neighbours by the edges of the sweep; ``kept`` squares never depart.
+    ``nbrs`` are the neighbours by the edges of the sweep; ``kept`` squares never depart; ``deadline`` as for
+    :func:`in_time`.
     """
     added: set[int] = set()
     frontier: set[int] = set()
     waiting = {v: len(nbrs[v]) + (1 << 30 if v in kept else 0) for line in lines for v in line}
     out = []
     for line in lines:
+        in_time(deadline)
         rest, new = list(line), []
         while rest:
             # the first of the best: ties keep the line's order
@@ -258,12 +276,12 @@ def paired(lines: list[list[int]], image: Mapping[int, int]) -> list[list[int]]:
     return out
 
 
-def line_orders(board: Board, piece: Leaper) -> dict[str, list[list[int]]]:
+def line_orders(board: Board, piece: Leaper, deadline: float | None = None) -> dict[str, list[list[int]]]:
     """The candidate orders of the squares: ``{name: lines}``."""
     lines = _lines(board)
     evens = [line[0::2] + line[1::2] for line in lines]
-    nbrs = neighbours(board, piece)
-    return {"greedy": greedy(evens, nbrs), "evens": evens, "plain": lines}
+    nbrs = neighbours(board, piece, deadline=deadline)
+    return {"greedy": greedy(evens, nbrs, deadline=deadline), "evens": evens, "plain": lines}
 
 
 def edges_given(a: int, b: int) -> int:
@@ -275,7 +293,8 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
          end: int | None = None, kept: frozenset[int] | set[int] = frozenset(),
          external: dict[int, int] | None = None, line_ends: list[int] | None = None,
          caps: frozenset[int] | set[int] = frozenset(), degrees: Mapping[int, int] | None = None,
-         mirror: Mapping[int, int] | None = None, rule: EndRule = ANYWHERE) -> Sweep:
+         mirror: Mapping[int, int] | None = None, rule: EndRule = ANYWHERE,
+         deadline: float | None = None) -> Sweep:
     """The steps of a sweep adding ``order`` one square at a time.
 
     ``nbrs[v]`` are the squares joined to ``v`` by the edges this sweep
@@ -305,6 +324,8 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
     its image have the same completions, reflected; a state that completes
     has lost no partial tour to pruning, so it and its image were reached
     equally often. About half the states are then kept.
+
+    ``deadline``: as for :func:`in_time`.
     """
     external = external or {}
     degrees = degrees or {}
@@ -313,6 +334,7 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
     ahead = {v: sum(1 for u in nbrs[v] if u in pos and pos[u] > pos[v]) for v in order}
     never = len(order)
     last = {v: never if v in kept else max([pos[v]] + [pos[u] for u in nbrs[v] if u in pos]) for v in order}
+    in_time(deadline)
     ends = set() if closed else {x for x in (start, end) if x is not None}
     forced = (start, end) if closed and start is not None and end is not None else None
     for v in degrees:
@@ -328,6 +350,8 @@ def plan(nbrs: dict[int, list[int]], order: list[int], *, closed: bool, start: i
     unmatched = 0  # squares added whose image is not
     fronts: list[list[int]] = []  # the frontier before each step
     for t, v in enumerate(order):
+        if t % 1024 == 0:
+            in_time(deadline)
         fronts.append(frontier)
         combined = frontier + [v]
         if len(combined) > PLANNED_SLOTS:
@@ -419,19 +443,20 @@ def _hand_over(steps: list[Step], fronts: list[list[int]], mirror: Mapping[int, 
 
 def best_plan(board: Board, piece: Leaper, start: int | None = None, end: int | None = None,
               closed: bool = False, fixed: Fixed | None = None, mirror: bool = True,
-              whole: bool = True) -> Sweep:
+              whole: bool = True, deadline: float | None = None) -> Sweep:
     """The whole-board sweep of the narrowest frontier (then the fewest frontier squares in all).
 
     ``fixed``: the edges it rules out are left out; the order of the squares is the whole graph's.
     Without ends or ``fixed``, and unless ``mirror`` is False, the sweep keeps one state of each mirror
     pair (see :func:`plan`). ``whole``: the tours of the whole board alone are counted, so its colours
     decide where they can end (:func:`~chesstours.colours.end_rule`); False for a strip, whose every length is counted.
+    ``deadline``: as for :func:`in_time`.
     """
-    nbrs = neighbours(board, piece, fixed)
+    nbrs = neighbours(board, piece, fixed, deadline)
     rule = end_rule(board, piece, closed, start, end) if whole else ANYWHERE
     symmetry = mirrored(board, start, end, fixed, rule=rule)
     image = symmetry if mirror else None
-    orders = line_orders(board, piece)
+    orders = line_orders(board, piece, deadline)
     if symmetry is not None:  # the same order with the mirror or without it: the two keep the same states
         pairs = paired(orders["greedy"], symmetry)
         if pairs != orders["greedy"]:  # lines of odd length stay as they are: nothing new to plan
@@ -441,7 +466,7 @@ def best_plan(board: Board, piece: Leaper, start: int | None = None, end: int | 
         order = [v for line in lines for v in line]
         ends = list(np.cumsum([len(line) for line in lines]) - 1)
         plans[name] = plan(nbrs, order, closed=closed, start=start, end=end, line_ends=[int(t) for t in ends],
-                           mirror=image, rule=rule)
+                           mirror=image, rule=rule, deadline=deadline)
     best = min(plans.values(), key=lambda p: (p.max_slots, p.slot_sum))
     # a frontier as narrow that folds after every pair of squares beats one that folds after every line
     folded = plans.get("paired")

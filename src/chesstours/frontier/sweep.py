@@ -414,7 +414,7 @@ def count_strip(
     t0 = time.perf_counter()
     board = Board(rows, max(length, rows))
     try:
-        sweep = best_plan(board, piece, None, None, closed, whole=False)
+        sweep = best_plan(board, piece, None, None, closed, whole=False, deadline=deadline)
     except FrontierTooWide as exc:  # refused below, naming the board, as any frontier too wide for a state
         _check_size(board, exc.slots, closed, memory_limit, spill_dir, mirrored=True)
         raise

@@ -27,7 +27,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from ..errors import ChessToursError, InvalidArgument, ResourceError, os_problem
+from ..errors import ChessToursError, InvalidArgument, LimitReached, ResourceError, os_problem
 
 __all__ = ["run_tasks_on", "TaskFailed", "LOCAL", "connect"]
 
@@ -167,18 +167,29 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 # -- a Dask cluster ----------------------------------------------------------------------
 
 
-def connect(address: str) -> Any:
-    """A :class:`distributed.Client` connected to the scheduler at ``address``.
+#: Seconds to wait for a scheduler to answer, unless a deadline comes sooner.
+CONNECT_SECONDS = 10.0
+
+
+def connect(address: str, deadline: float | None = None) -> Any:
+    """A :class:`distributed.Client` connected to the scheduler at ``address``, waiting at most
+    :data:`CONNECT_SECONDS`, or until ``deadline`` (a :func:`time.perf_counter` time) if that is sooner.
 
     :raises InvalidArgument: if Dask is not installed or the scheduler does not answer.
+    :raises LimitReached: if the deadline comes first.
     """
     try:
         from distributed import Client
     except ImportError:
         raise InvalidArgument("Running on a cluster needs Dask: pip install 'chesstours[cluster]'.") from None
+    wait_for = CONNECT_SECONDS if deadline is None else min(CONNECT_SECONDS, deadline - time.perf_counter())
     try:
-        return Client(address, timeout="10s", set_as_default=False)
+        if wait_for <= 0:
+            raise TimeoutError
+        return Client(address, timeout=wait_for, set_as_default=False)
     except (OSError, TimeoutError) as exc:
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise LimitReached(f"The time limit ran out before the Dask scheduler at {address} answered.") from None
         raise InvalidArgument(f"No Dask scheduler answers at {address}: {exc}.") from None
 
 
@@ -188,7 +199,10 @@ _SETTLED = frozenset({"finished", "error", "cancelled"})
 
 def _on_dask(fn: Callable[[T], R], todo: dict[int, T], address: str, retries: int, deadline: float | None,
              name: str) -> Iterator[tuple[int, R]]:
-    client = connect(address)
+    try:
+        client = connect(address, deadline)
+    except LimitReached:
+        return  # nothing ran: the caller reports the time limit with what it has, as at any deadline
     running: dict[Any, int] = {}
     try:
         stamp = f"{name}-{time.time_ns()}"
