@@ -334,3 +334,21 @@ def test_warnsdorff_trace_shows_onward_moves_on_the_candidate_squares():
         assert shown == dict(e.candidates)
     img = png(draw_trace(events, board, "png"))
     assert img.size[0] == geometry(board, None, caption=3).width
+
+
+@pytest.mark.slow
+def test_a_large_animation_holds_little_more_than_one_frame_while_it_is_drawn(tmp_path):
+    """A 1024-pixel GIF of some 200 frames: its RGB frames would be 600 MiB held at once; the frames are kept as
+    what changed, and only the indexed frames the encoder needs are held whole."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "t.gif"
+    code = ("import resource; from chesstours.cli import main\n"
+            f"assert main(['tour', '24x24', '-o', {str(out)!r}, '--size', '1024']) == 0\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    peak_kib = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                  timeout=300).stdout.split()[-1])
+    with Image.open(out) as gif:
+        assert gif.n_frames > 150 and gif.size == (1024, 1024)
+    assert peak_kib < 800 * 1024, peak_kib

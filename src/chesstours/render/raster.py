@@ -26,6 +26,8 @@ from __future__ import annotations
 import io
 import math
 import time
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
 
@@ -249,11 +251,47 @@ def scene_png(scene: Scene, size: int | None = None) -> bytes:
     return buf.getvalue()
 
 
-def _palette(frames: list[Image.Image]) -> Image.Image:
+class _Reel:
+    """The frames of an animation as its first frame and, for each next one, the box that changed and its
+    pixels: consecutive frames differ around a move or two, so a reel holds little more than one frame."""
+
+    def __init__(self) -> None:
+        self.first: Image.Image | None = None
+        self.changes: list[tuple[tuple[int, int, int, int], Image.Image] | None] = []
+        self._last: np.ndarray | None = None
+
+    def add(self, frame: Image.Image) -> None:
+        now = np.asarray(frame)
+        if self._last is None:
+            self.first = frame.copy()
+        else:
+            changed = (now != self._last).any(axis=2)
+            rows, cols = np.flatnonzero(changed.any(axis=1)), np.flatnonzero(changed.any(axis=0))
+            if rows.size:
+                box = (int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1)
+                self.changes.append((box, frame.crop(box)))
+            else:
+                self.changes.append(None)
+        self._last = now
+
+    def __len__(self) -> int:
+        return 0 if self.first is None else 1 + len(self.changes)
+
+    def frames(self) -> Iterator[Image.Image]:
+        """Each frame in turn, as one image changed in place: copy a frame to keep it."""
+        assert self.first is not None
+        image = self.first.copy()
+        yield image
+        for change in self.changes:
+            if change is not None:
+                image.paste(change[1], change[0][:2])
+            yield image
+
+
+def _palette(sample: list[Image.Image]) -> Image.Image:
     """One palette for every frame: the style's colours exactly, then the blends
     at the edges of shapes, taken from a sample of the frames."""
     exact = list(dict.fromkeys(_rgb(c) for c in COLOURS.values()))
-    sample = frames[:: max(1, len(frames) // 12)] + [frames[-1]]
     w, h = sample[0].size
     montage = Image.new("RGB", (w, h * len(sample)))
     for i, f in enumerate(sample):
@@ -287,20 +325,23 @@ def _nearest(packed: np.ndarray, table: np.ndarray) -> np.ndarray:
 _UNCHANGED = 255
 
 
-def _gif(frames: list[Image.Image], durations: list[int]) -> bytes:
+def _gif(reel: _Reel, durations: list[int]) -> bytes:
     """Encode RGB ``frames`` as a looping GIF with one palette for all.
 
     Each frame after the first keeps only the pixels that changed; the others
     are transparent, so the frame before shows through (disposal 1). Runs of
     one index compress to almost nothing, so a frame costs what it changes.
     """
-    palette = _palette(frames)
+    n = len(reel)
+    picks = Counter([*range(0, n, max(1, n // 12)), n - 1])  # the last frame twice where the steps reach it
+    palette = _palette([f.copy() for i, f in enumerate(reel.frames()) for _ in range(picks[i])])
     colours = palette.getpalette() or []
     table = np.array(colours[: 3 * _UNCHANGED], dtype=np.int32).reshape(-1, 3)
-    packed = _packed(frames[0])
+    frames = reel.frames()
+    packed = _packed(next(frames))
     index = _nearest(packed, table)
     images = [Image.fromarray(index.copy(), "P")]
-    for frame in frames[1:]:
+    for frame in frames:
         now = _packed(frame)
         changed = now != packed
         delta = np.full(index.shape, _UNCHANGED, dtype=np.uint8)
@@ -414,7 +455,7 @@ def animation_gif(board: Board, path: np.ndarray, closed: bool = False, size: in
     centres = g.centres(np.append(path, path[0]) if closed and len(path) > 1 else path)
     reach = g.line_width + g.dot_radius + 2 * k
     first, last = int(path[0]), int(path[-1])
-    frames: list[Image.Image] = []
+    reel = _Reel()
     done = 0
     for stop in stops:
         _past(deadline)
@@ -441,9 +482,9 @@ def animation_gif(board: Board, path: np.ndarray, closed: bool = False, size: in
             if not finished:
                 _knight(d, shifted, at, figure)
 
-        frames.append(canvas.frame(sorted({first, at, last}), overlay))
+        reel.add(canvas.frame(sorted({first, at, last}), overlay))
     _past(deadline)
-    return _gif(frames, _durations(len(frames), fps, hold))
+    return _gif(reel, _durations(len(reel), fps, hold))
 
 
 def frames_gif(scenes: list[Scene], size: int | None = None, fps: float = 2.0, hold: float = 3.0, *,
@@ -458,8 +499,8 @@ def frames_gif(scenes: list[Scene], size: int | None = None, fps: float = 2.0, h
     if gif_frames(geom.width, geom.height, len(scenes), memory) < len(scenes):
         raise InvalidArgument(f"{len(scenes)} frames of {geom.width}x{geom.height} pixels do not fit in the "
                               "memory an animation may hold; ask for a smaller size or fewer steps.")
-    frames = []
+    reel = _Reel()
     for s in scenes:
         _past(deadline)
-        frames.append(scene_image(s, geom=geom))
-    return _gif(frames, _durations(len(frames), fps, hold))
+        reel.add(scene_image(s, geom=geom))
+    return _gif(reel, _durations(len(reel), fps, hold))
