@@ -17,10 +17,18 @@ measures, with an asyncio HTTP client (one connection per request in flight):
    ask, again and again, for expensive searches and pictures, while cheap
    requests go on. The server's resident memory is read from /proc before,
    at its peak during, and a few seconds after the load.
+5. ``patterns``: each flood pattern in turn (:data:`PATTERNS`), from ``--clients``
+   clients for ``--pattern-seconds``, while cheap requests go on: a request that is
+   not cheap but not heavy either, the same and with its hole moved each time,
+   traces of 2,000 events, the move table of 50x50, a header streamed as fast as
+   the connection takes it, and 4,200 idle sockets, past the connections the server
+   keeps. A row a pattern: the cheap requests' latencies, their answers, and the
+   server's memory at its peak and after.
 
 Every loop is bounded in count and time. Run: ``python benchmarks/bench_web_load.py
-[--burst 200] [--flood 200] [--clients 50] [--seconds 15]``. Prints a table: medians
-and 95th percentiles in ms.
+[--burst 200] [--flood 200] [--clients 50] [--seconds 15] [--pattern-seconds 8]
+[--phases burst,flood,attack,patterns]``. Prints a table: medians and 95th
+percentiles in ms.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ import argparse
 import asyncio
 import json
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -70,6 +79,91 @@ HEAVY = [
     ("/api/exists", {"board": "5x9", "start": "c3", "closed": "true"}),
     ("/api/trace", {"board": "8x8", "start": "a1", "steps": "2000"}),
 ]
+
+
+MID_COST = {"board": "8x8", "start": "h3", "piece": "1,4", "holes": "c7"}
+
+
+async def _looping(client: RawClient, stop: asyncio.Event, path: str, params) -> None:
+    while not stop.is_set():
+        await client.get(path, params() if callable(params) else params, read=False)
+
+
+async def _streamed_header(client: RawClient, stop: asyncio.Event) -> None:
+    """A header line whose value streams as fast as the connection takes it, again and again."""
+    chunk = b"a" * 4096
+    while not stop.is_set():
+        reader, writer = await asyncio.open_connection(client.host, client.port)
+        try:
+            writer.write(b"GET /api/tour?board=8x8 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: ")
+            while not stop.is_set() and not writer.is_closing():
+                writer.write(chunk)
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+
+
+async def _idle_sockets(client: RawClient, stop: asyncio.Event, n: int = 4200) -> None:
+    """``n`` connections that send nothing, opened again as the server closes them."""
+    held = []
+    try:
+        for _ in range(n):
+            if stop.is_set():
+                break
+            try:
+                held.append(await asyncio.open_connection(client.host, client.port))
+            except OSError:
+                await asyncio.sleep(0.05)
+        await stop.wait()
+    finally:
+        for _, writer in held:
+            writer.close()
+
+
+#: The flood patterns of the ``patterns`` phase: a name, and a client that loops until told to stop (the
+#: idle sockets come from one client).
+PATTERNS = [
+    ("mid-cost tour (8x8 h3, 1,4 leaper, hole c7)", lambda c, stop, rng: _looping(c, stop, "/api/tour", MID_COST)),
+    ("mid-cost tours, the hole moved each time", lambda c, stop, rng: _looping(
+        c, stop, "/api/tour", lambda: {**MID_COST, "holes": Board(8, 8).name(rng.choice(range(1, 60)))})),
+    ("traces: 20x20, 2,000 events", lambda c, stop, rng: _looping(
+        c, stop, "/api/trace", {"board": "20x20", "start": "a1", "steps": "2000"})),
+    ("move tables: 50x50", lambda c, stop, rng: _looping(c, stop, "/api/board", {"board": "50x50"})),
+    ("a header streamed at full speed", lambda c, stop, rng: _streamed_header(c, stop)),
+    ("4,200 idle sockets", None),
+]
+
+
+async def patterns(url: str, pid: int, clients: int, seconds: float, seed: int = 4) -> list[dict]:
+    """Each of :data:`PATTERNS` in turn while cheap requests go on: their latencies, the server's memory."""
+    rng = random.Random(seed)
+    client = RawClient(url)
+    out = []
+    for name, flooder in PATTERNS:
+        stop = asyncio.Event()
+        memory = {"peak": rss_mb(pid)}
+
+        async def watch() -> None:
+            while not stop.is_set():
+                memory["peak"] = max(memory["peak"], rss_mb(pid))
+                await asyncio.sleep(0.2)
+
+        if flooder is None:
+            floods = [asyncio.create_task(_idle_sockets(client, stop))]
+        else:
+            floods = [asyncio.create_task(flooder(client, stop, rng)) for _ in range(clients)]
+        watcher = asyncio.create_task(watch())
+        await asyncio.sleep(1.0)  # the flood under way
+        cheap: list = []
+        cheap_task = asyncio.create_task(cheap_loop(client, stop, cheap, rng, 100_000))
+        await asyncio.sleep(seconds)
+        stop.set()
+        await asyncio.wait_for(asyncio.gather(cheap_task, watcher, *floods, return_exceptions=True), timeout=120)
+        await asyncio.sleep(3)
+        out.append({"name": name, "cheap": cheap, "peak": memory["peak"], "after": rss_mb(pid)})
+    return out
 
 
 def rss_mb(pid: int) -> float:
@@ -131,7 +225,7 @@ class RawClient:
         host, port = url.removeprefix("http://").split(":")
         self.host, self.port = host, int(port)
 
-    async def get(self, path: str, params: dict) -> tuple[int, dict]:
+    async def get(self, path: str, params: dict, read: bool = True) -> tuple[int, dict]:
         reader, writer = await asyncio.open_connection(self.host, self.port)
         try:
             query = urlencode(params)
@@ -146,7 +240,7 @@ class RawClient:
         status = int(head.split(b" ", 2)[1])
         if b"transfer-encoding: chunked" in head.lower():
             body = _unchunk(body)
-        if b"application/json" not in head.lower():
+        if b"application/json" not in head.lower() or not read:  # a flooding client reads no answer
             return status, {"bytes": len(body)}
         return status, json.loads(body)
 
@@ -272,16 +366,37 @@ def main() -> None:
     parser.add_argument("--flood", type=int, default=200, help="huge counts sent at once (default 200)")
     parser.add_argument("--clients", type=int, default=50, help="clients flooding searches and pictures")
     parser.add_argument("--seconds", type=float, default=15.0, help="how long they flood (default 15)")
+    parser.add_argument("--pattern-seconds", type=float, default=8.0, help="how long each pattern floods (default 8)")
+    parser.add_argument("--phases", default="burst,flood,attack,patterns", help="the phases to run, in order")
     args = parser.parse_args()
+    phases = set(args.phases.split(","))
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # the idle sockets need more files than the default
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 16384)), hard))
     with server_process() as url:
         # Load the kernels first, as a server that has been up a while has.
         httpx.get(f"{url}/api/tour", params={"board": "8x8", "start": "a1", "closed": True}, timeout=60)
         httpx.get(f"{url}/api/count", params={"board": "5x5"}, timeout=60)
-        b = asyncio.run(burst(url, args.burst))
-        f = asyncio.run(flood(url, args.flood))
-        a = asyncio.run(attack(url, server_process.pid, args.clients, args.seconds))  # type: ignore[attr-defined]
+        pid = server_process.pid  # type: ignore[attr-defined]
+        b = asyncio.run(burst(url, args.burst)) if "burst" in phases else None
+        f = asyncio.run(flood(url, args.flood)) if "flood" in phases else None
+        a = asyncio.run(attack(url, pid, args.clients, args.seconds)) if "attack" in phases else None
+        p = asyncio.run(patterns(url, pid, args.clients, args.pattern_seconds)) if "patterns" in phases else None
     print(f"server: 127.0.0.1, default limits {Limits()}")
     print()
+    if b is not None and f is not None and a is not None:
+        _tables(args, b, f, a)
+    if p is not None:
+        print()
+        print(f"| cheap 8x8 tours while {args.clients} clients flood | n | median ms | p95 ms | max ms | answers "
+              "| server MiB, peak / after")
+        print("|---|--:|--:|--:|--:|---|---")
+        for r in p:
+            latencies = [ms for _, ms, _ in r["cheap"]]
+            print(row(r["name"], latencies, str(dict(Counter(s for s, _, _ in r["cheap"]))))
+                  + f" | {r['peak']:.0f} / {r['after']:.0f}")
+
+
+def _tables(args, b: dict, f: dict, a: dict) -> None:
     print("| requests                           |     n |  median ms |    p95 ms |    max ms | answers")
     print("|------------------------------------|------:|----------:|----------:|----------:|--------")
     print(row(f"burst: {args.burst} x 8x8 tour at once", b["latencies"],

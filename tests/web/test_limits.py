@@ -14,7 +14,7 @@ import pytest
 
 import chesstours as ct
 from chesstours.web import Limits, running_server
-from chesstours.web.limits import Busy, Lane, Lanes
+from chesstours.web.limits import Busy, Costs, Lane, Lanes
 
 
 def test_a_full_lane_refuses_at_once_and_a_waiting_request_gets_its_turn():
@@ -69,6 +69,68 @@ def test_a_search_moves_to_the_slow_lane_only_when_its_quick_budget_runs_out():
     with pytest.raises(ct.LimitReached):
         asyncio.run(lanes.search(search, 0.2))  # the whole limit fits in the quick lane: no second try
     assert [s for _, s in calls] == [0.2]
+
+
+def test_a_query_that_outgrew_the_quick_lane_goes_to_the_slow_lane_at_once_after():
+    lanes = Lanes(Limits(quick_seconds=0.5))
+    calls = []
+
+    def search(seconds):
+        calls.append(seconds)
+        if seconds < 1:
+            raise ct.LimitReached("out of time")
+        return "found"
+
+    slow = (("/api/tour", (("board", "8x8"), ("start", "h3"))), ("/api/tour", (("board", "8x8"),)))
+    assert asyncio.run(lanes.search(search, 4.0, keys=slow)) == "found"
+    assert calls == [0.5, 3.5]
+    calls.clear()
+    assert asyncio.run(lanes.search(search, 4.0, keys=slow)) == "found"
+    assert calls == [4.0]  # measured before: no quick try
+    calls.clear()
+    other = (("/api/tour", (("board", "8x8"), ("start", "a1"))), ("/api/tour", (("board", "8x8"),)))
+    assert asyncio.run(lanes.search(search, 4.0, keys=other)) == "found"
+    assert calls == [0.5, 3.5]  # another query of the shape: its first outgrowing
+
+
+def test_requests_waiting_for_the_quick_lane_go_to_the_slow_lane_once_their_query_outgrew_it():
+    lanes = Lanes(Limits(quick_seconds=0.2, quick_threads=2, slow_queue=20, slow_wait=30))
+    budgets = []
+
+    def search(seconds):
+        budgets.append(seconds)
+        if seconds < 1:
+            time.sleep(seconds)
+            raise ct.LimitReached("out of time")
+        return "found"
+
+    keys = (("/api/tour", (("board", "8x8"), ("start", "h3"))), ("/api/tour", (("board", "8x8"),)))
+
+    async def flood():
+        return await asyncio.gather(*(lanes.search(search, 4.0, keys=keys) for _ in range(10)))
+
+    assert asyncio.run(flood()) == ["found"] * 10
+    assert budgets.count(0.2) == 2  # the two that ran first; the eight that waited behind them skip the lane
+
+
+def test_a_shape_goes_to_the_slow_lane_after_strikes_in_a_row_and_a_search_that_fits_clears_it():
+    costs = Costs()
+    shape = ("/api/tour", (("board", "8x8"), ("piece", "1,4")))
+    queries = [(("/api/tour", (("holes", h),)), shape) for h in ("a1", "b1", "c1", "d1", "e1")]
+    for keys in queries[: Costs.SHAPE_STRIKES]:
+        assert not costs.slow(queries[-1])
+        costs.outgrew(keys)
+    assert costs.slow(queries[-1])  # a query never seen, of a shape that outgrew the budget again and again
+    costs.fitted(queries[-1])
+    assert not costs.slow(queries[-1]) and costs.slow(queries[0])  # the query itself is still remembered
+
+
+def test_costs_forget_the_oldest_past_their_size():
+    costs = Costs(size=3)
+    keys = [((i,), (i,)) for i in range(5)]
+    for k in keys:
+        costs.outgrew(k)
+    assert [costs.slow(k) for k in keys] == [False, False, True, True, True]
 
 
 def test_a_picture_is_refused_before_its_search_when_the_picture_lane_is_full():

@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 import socket
 import threading
+import time
 
 import pytest
 from fastapi.testclient import TestClient
 
 from chesstours.cli import main
 from chesstours.web import Limits, create_app, running_server, service
-from chesstours.web import server as web_server
 from chesstours.web.server import hosts, url
 
 
@@ -155,24 +155,40 @@ def test_the_head_limit_counts_each_request_of_a_connection_on_its_own():
     assert statuses == [200, 200, 200, 431]
 
 
-def test_over_the_connection_limit_the_503_says_when_to_retry_and_has_the_security_headers(monkeypatch):
-    monkeypatch.setattr(web_server, "_connections", lambda: 3)
-    with running_server() as base:
+def test_past_the_connection_limit_a_request_takes_the_place_of_the_oldest_idle_connection():
+    with running_server(Limits(connections=3)) as base:
         host, _, port = base.removeprefix("http://").rpartition(":")
-        idle = [socket.create_connection((host, int(port))) for _ in range(3)]
+        idle = [socket.create_connection((host, int(port))) for _ in range(4)]
         try:
-            status, headers, body = _exchange(base, _get("localhost"))
+            time.sleep(0.2)
+            status, _, _ = _exchange(base, _get("localhost"))
+            idle[0].settimeout(5)
+            closed_first = idle[0].recv(1) == b""  # the oldest idle socket was closed for the request
         finally:
             for sock in idle:
                 sock.close()
-        assert status == 503 and headers["retry-after"] == "1" and _has_security_headers(headers)
-        assert json.loads(body) == {
-            "detail": "The server has as many connections open as it keeps; try again in a moment."}
-        for _ in range(50):  # the idle connections are closed: the server answers again once it sees it
-            status, _, _ = _exchange(base, _get("localhost"))
-            if status == 200:
-                break
-        assert status == 200
+    assert status == 200 and closed_first
+
+
+def test_with_a_request_at_work_on_every_connection_the_503_says_when_to_retry_and_has_the_security_headers():
+    limits = Limits(connections=3, slow_queue=8, slow_wait=20, search_seconds=6)
+    with running_server(limits) as base:
+        host, _, port = base.removeprefix("http://").rpartition(":")
+        busy = []
+        for _ in range(3):  # exhaustive searches that run out of time, one after another in the slow lane
+            sock = socket.create_connection((host, int(port)))
+            sock.sendall(b"GET /api/tour?board=7x7&start=b1&method=backtrack&time_limit=4 HTTP/1.1\r\n"
+                         b"Host: localhost\r\nConnection: close\r\n\r\n")
+            busy.append(sock)
+        try:
+            time.sleep(0.3)
+            status, headers, body = _exchange(base, _get("localhost"))
+        finally:
+            for sock in busy:
+                sock.close()
+    assert status == 503 and headers["retry-after"] == "1" and _has_security_headers(headers)
+    assert json.loads(body) == {"detail": "The server has as many connections open as it keeps; try again in a "
+                                          "moment."}
 
 
 def test_a_request_the_parser_cannot_read_gets_400_with_the_security_headers():

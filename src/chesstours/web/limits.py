@@ -18,7 +18,15 @@ tour of 8x8). Every request that searches goes through these checks:
   request takes before its search. A lane whose queue is full, or whose
   wait runs out, refuses the request at once with :class:`Busy` (HTTP 503),
   so a flood of expensive requests is turned away in microseconds and never
-  holds a thread that a cheap request needs.
+  holds a thread that a cheap request needs;
+* **measured cost**: a request whose search outgrew the quick lane's budget is
+  remembered (:class:`Costs`), by its query and by its shape (the query
+  without its squares); the same query, or a shape that outgrew the budget
+  again and again, goes to the slow lane at once. A flood of requests that are
+  not cheap then holds the quick threads once, not for each request;
+* **answers off the loop**: an answer is encoded as JSON in the thread that
+  made it (:func:`json_answer`), so a large one (a trace of thousands of
+  events) does not hold the event loop that every other request needs.
 
 The kernels release the GIL, so a count on the slow lane's thread does not
 slow down the Python work of the quick lane; and the slow lane's threads run
@@ -36,17 +44,19 @@ import functools
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TypeVar
 
 import anyio
 import anyio.to_thread
+from fastapi.responses import JSONResponse
 
 from ..board import Board
 from ..errors import ChessToursError, InvalidArgument, LimitReached
 
-__all__ = ["Busy", "Lane", "Lanes", "Limits", "OverLimit"]
+__all__ = ["Busy", "Costs", "Lane", "Lanes", "Limits", "OverLimit", "json_answer"]
 
 T = TypeVar("T")
 P = TypeVar("P")
@@ -109,6 +119,9 @@ class Limits:
         Longest query string accepted (HTTP 414 beyond).
     body_bytes : int
         Largest request body accepted (HTTP 413 beyond); the api reads none.
+    connections : int or None
+        Most connections kept open (a request past them takes an idle one's place, and is answered 503
+        where every one has a request at work); None: what the open-file limit allows, up to 4,096.
     """
 
     tour_squares: int = 2500
@@ -137,6 +150,7 @@ class Limits:
     header_bytes: int = 32 * 1024
     query_chars: int = 4096
     body_bytes: int = 1024
+    connections: int | None = None
 
     def check_tour_board(self, board: Board) -> None:
         """:raises OverLimit: when ``board`` is too large for an interactive tour."""
@@ -311,6 +325,62 @@ class Lane:
         return await asyncio.wrap_future(job)
 
 
+def json_answer(fn: Callable[..., object]) -> Callable[..., JSONResponse]:
+    """``fn`` whose answer is encoded as JSON where it runs (a lane's thread), not on the event loop."""
+
+    @functools.wraps(fn)
+    def answer(*args):
+        return JSONResponse(fn(*args))
+
+    return answer
+
+
+class Costs:
+    """What outgrew the quick lane's budget: queries (each remembered for :attr:`memory` seconds) and
+    shapes (counted; one search of the shape that fits the budget clears the count), at most
+    :attr:`size` of each, the oldest forgotten first.
+
+    A request names itself by a pair of keys, its query and its shape: ``(query, shape)``.
+    """
+
+    #: Searches of one shape in a row that outgrew the budget before the shape goes to the slow lane at once.
+    SHAPE_STRIKES = 3
+
+    def __init__(self, size: int = 4096, memory: float = 60.0):
+        self.size, self.memory = size, memory
+        self._queries: OrderedDict[Hashable, float] = OrderedDict()
+        self._shapes: OrderedDict[Hashable, int] = OrderedDict()
+
+    def slow(self, keys: tuple[Hashable, Hashable] | None) -> bool:
+        """Whether a request of ``keys`` should skip the quick lane."""
+        if keys is None:
+            return False
+        query, shape = keys
+        seen = self._queries.get(query)
+        if seen is not None and time.monotonic() - seen < self.memory:
+            return True
+        return self._shapes.get(shape, 0) >= self.SHAPE_STRIKES
+
+    def outgrew(self, keys: tuple[Hashable, Hashable] | None) -> None:
+        """A request of ``keys`` outgrew the quick lane's budget."""
+        if keys is None:
+            return
+        query, shape = keys
+        self._queries[query] = time.monotonic()
+        self._queries.move_to_end(query)
+        self._shapes[shape] = self._shapes.get(shape, 0) + 1
+        self._shapes.move_to_end(shape)
+        for table in (self._queries, self._shapes):
+            while len(table) > self.size:
+                table.popitem(last=False)
+
+    def fitted(self, keys: tuple[Hashable, Hashable] | None) -> None:
+        """A request of ``keys`` ran within the quick lane's budget."""
+        if keys is not None:
+            self._queries.pop(keys[0], None)
+            self._shapes.pop(keys[1], None)
+
+
 class Lanes:
     """The quick and slow lanes of one server (see the module docstring)."""
 
@@ -321,28 +391,39 @@ class Lanes:
                          nice=SLOW_NICE)
         self.picture = Lane("picture", limits.picture_threads, limits.picture_queue, limits.picture_wait,
                             retry_after=5, noun="pictures")
+        self.costs = Costs()
 
-    async def search(self, fn: Callable[[float], T], time_limit: float, heavy: bool = False) -> T:
+    async def search(self, fn: Callable[[float], T], time_limit: float, heavy: bool = False,
+                     keys: tuple[Hashable, Hashable] | None = None) -> T:
         """Run ``fn(seconds)``: first in the quick lane with a short budget, then, if that
         budget ran out, in the slow lane with what is left of ``time_limit``.
 
         A ``heavy`` search (one asked to be exhaustive, or a trace) goes to the slow lane at
-        once: it would only hold a quick thread that a cheap search needs.
+        once: it would only hold a quick thread that a cheap search needs; so does one whose
+        ``keys`` (its query and its shape, :class:`Costs`) outgrew the quick lane before.
 
         :raises LimitReached: when ``time_limit`` runs out; :raises Busy: when a lane is full.
         """
-        if heavy:
+        if heavy or self.costs.slow(keys):
             return await self.slow.run(fn, time_limit)
         quick = time_limit if not time_limit > 0 else min(self.limits.quick_seconds, time_limit)
+        await self.quick.admit()
+        if self.costs.slow(keys):  # measured while this request waited for its place: not for this lane
+            self.quick.leave()
+            return await self.slow.run(fn, time_limit)
         try:
-            return await self.quick.run(fn, quick)
+            found = await self.quick.run(fn, quick, admitted=True)
         except LimitReached:
+            self.costs.outgrew(keys)
             if quick >= time_limit:
                 raise
+        else:
+            self.costs.fitted(keys)
+            return found
         return await self.slow.run(fn, time_limit - quick)
 
     async def search_and_draw(self, search: Callable[[float], T], draw: Callable[[T, float], P], time_limit: float,
-                              heavy: bool = False) -> P:
+                              heavy: bool = False, keys: tuple[Hashable, Hashable] | None = None) -> P:
         """Search as :meth:`search` does, then ``draw(found, seconds)`` in the picture lane.
 
         The place in the picture lane is taken before the search: when that lane
@@ -353,7 +434,7 @@ class Lanes:
         await self.picture.admit()
         t0 = time.perf_counter()
         try:
-            found = await self.search(search, time_limit, heavy)
+            found = await self.search(search, time_limit, heavy, keys)
         except BaseException:
             self.picture.leave()
             raise

@@ -36,6 +36,7 @@ class _HeadTimer:
     def connection_made(self, transport) -> None:
         super().connection_made(transport)  # type: ignore[misc]
         self._head_timer: asyncio.TimerHandle | None = None
+        self.opened = self.loop.time()  # type: ignore[attr-defined]
         self._arm()
 
     def _arm(self) -> None:
@@ -69,8 +70,9 @@ class _OwnAnswers:
 
     * a request's head (its line and headers) larger than :attr:`head_bytes` is answered 431 and the
       connection closed; the bytes are counted as they arrive, a read at a time, before the parser sees them;
-    * with :attr:`most_connections` connections open, or as many requests at work, a request is answered
-      503 with ``Retry-After``, before any work;
+    * with :attr:`most_connections` connections open, a request takes the place of the connection that has
+      waited longest without one (an idle socket); with as many requests at work, it is answered 503 with
+      ``Retry-After``, before any work;
     * a request the parser cannot read is answered 400.
 
     These answers, and any other the app itself does not head (a 500), carry the security headers of the
@@ -115,7 +117,8 @@ class _OwnAnswers:
     async def _serve(self, scope, receive, send) -> None:
         # This request's task is counted among the tasks already.
         most = self.most_connections
-        if len(self.connections) >= most or len(self.tasks) > most:  # type: ignore[attr-defined]
+        full = len(self.connections) >= most and not self._make_room()  # type: ignore[attr-defined]
+        if full or len(self.tasks) > most:  # type: ignore[attr-defined]
             self.logger.warning("Refused a request: %d connections are open, as many as the server keeps.",  # type: ignore[attr-defined]
                                 len(self.connections))  # type: ignore[attr-defined]
             head, body = _answer(503, "The server has as many connections open as it keeps; try again in a "
@@ -131,6 +134,16 @@ class _OwnAnswers:
             await send(message)
 
         await self._app(scope, receive, send_headed)
+
+
+    def _make_room(self) -> bool:
+        """Close the connection open longest with no request at work, for this one; False if there is none."""
+        idle = [c for c in self.connections  # type: ignore[attr-defined]
+                if c is not self and (c.cycle is None or c.cycle.response_complete) and not c.transport.is_closing()]
+        if not idle:
+            return False
+        min(idle, key=lambda c: getattr(c, "opened", 0.0)).transport.close()
+        return True
 
 
 def _answer(status: int, sentence: str, extra: list[tuple[bytes, bytes]] | None = None
@@ -155,7 +168,7 @@ def _protocol(limits: Limits) -> type:
         base = H11Protocol
     return type("ServedHTTP", (_HeadTimer, _OwnAnswers, base), {
         "header_seconds": limits.header_seconds, "head_bytes": limits.header_bytes,
-        "most_connections": _connections()})
+        "most_connections": limits.connections or _connections()})
 
 
 def _connections() -> int:

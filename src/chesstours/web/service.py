@@ -9,6 +9,8 @@ is the library's.
 
 from __future__ import annotations
 
+import functools
+import json
 import time
 
 from .. import policy
@@ -123,6 +125,13 @@ def unknown(exc: LimitReached) -> dict:
     if isinstance(exc.partial, Existence):
         return exc.partial.to_dict()
     return {"exists": None, "proof": "limit", "reason": f"Unknown: {exc}", "tour": None}
+
+
+@functools.lru_cache(maxsize=16)
+def board_moves_json(board: Board, piece: Leaper) -> bytes:
+    """:func:`board_moves` as JSON; the last boards asked for are kept (a few hundred kilobytes each at most),
+    so a flood of one board costs one answer."""
+    return json.dumps(board_moves(board, piece), separators=(",", ":")).encode()
 
 
 def board_moves(board: Board, piece: Leaper) -> dict:

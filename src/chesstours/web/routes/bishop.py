@@ -27,6 +27,8 @@ from ... import policy
 from ...board import Board
 from ...errors import InvalidArgument
 from .. import service
+from ..limits import json_answer
+from .state import cost_keys
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits
 
@@ -76,7 +78,7 @@ async def get_bishop(
     end = end.strip() or "opposite"
     if count:
         seconds = limits.time_limit(time_limit, limits.count_seconds)
-        return await _lanes(request).count(lambda: service.bishop_count(b, start, end, shortest, seconds))
+        return await _lanes(request).count(json_answer(lambda: service.bishop_count(b, start, end, shortest, seconds)))
     cap = limits.time_limit(time_limit, limits.search_seconds)
     if limit is not None:
         tries: list[float] = []
@@ -88,6 +90,7 @@ async def get_bishop(
             last = len(tries) > 1 or left >= cap
             return service.bishop_routes(b, start, end, shortest, limit, left, keep_partial=last)
 
-        return await _lanes(request).search(listing, cap)
-    return await _lanes(request).search(lambda left: service.bishop(b, start, end, shortest, left, method.value),
-                                        cap)
+        return await _lanes(request).search(json_answer(listing), cap, keys=cost_keys(request))
+    return await _lanes(request).search(
+        json_answer(lambda left: service.bishop(b, start, end, shortest, left, method.value)), cap,
+        keys=cost_keys(request))

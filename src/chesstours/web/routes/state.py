@@ -1,8 +1,13 @@
-"""What every route reads off the app: its limits and its worker lanes."""
+"""What every route reads off the app: its limits and its worker lanes, and what names a request's cost."""
+
+from collections.abc import Hashable
 
 from fastapi import Request
 
 from ..limits import Lanes, Limits
+
+#: Query parameters that name squares or a seed: a request's shape is its query without them.
+SQUARE_PARAMETERS = frozenset({"start", "end", "holes", "prefix", "seed"})
 
 
 def limits_of(request: Request) -> Limits:
@@ -13,3 +18,11 @@ def limits_of(request: Request) -> Limits:
 def lanes_of(request: Request) -> Lanes:
     """The server's :class:`~chesstours.web.limits.Lanes` (quick and slow worker threads)."""
     return request.app.state.lanes
+
+
+def cost_keys(request: Request) -> tuple[Hashable, Hashable]:
+    """The request's query and its shape, by which :class:`~chesstours.web.limits.Costs` remembers what
+    outgrew the quick lane."""
+    items = tuple(sorted(request.query_params.multi_items()))
+    shape = tuple((k, v) for k, v in items if k not in SQUARE_PARAMETERS)
+    return (request.url.path, items), (request.url.path, shape)

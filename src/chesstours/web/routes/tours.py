@@ -19,6 +19,8 @@ from ...errors import LimitReached
 from ...pieces import NAMED_PIECES, parse_piece
 from ...render.picture import check_request
 from .. import drawing, service
+from ..limits import json_answer
+from .state import cost_keys
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits
 
@@ -117,11 +119,11 @@ async def get_tour(
 
     heavy = method.value == "backtrack"
     if picture is None:
-        return await _lanes(request).search(search, limit, heavy=heavy)
+        return await _lanes(request).search(json_answer(search), limit, heavy=heavy, keys=cost_keys(request))
     # The picture is drawn in the drawing process, its wait bounded by the picture lane: a cheap
     # search never waits behind it, and its memory is not the server's.
     data = await _lanes(request).search_and_draw(search, lambda found, seconds: drawing.draw(found, picture, seconds), limit,
-                                                 heavy=heavy)
+                                                 heavy=heavy, keys=cost_keys(request))
     return Response(data, media_type=MEDIA_TYPES[format.value])
 
 
@@ -150,7 +152,7 @@ async def get_count(
     start, end = _end(start, end)
     limit = limits.time_limit(time_limit, limits.count_seconds)
     return await _lanes(request).count(
-        lambda: service.count(b, p, start, end, closed, limit, limits.count_workers)
+        json_answer(lambda: service.count(b, p, start, end, closed, limit, limits.count_workers))
     )
 
 
@@ -177,20 +179,21 @@ async def get_exists(
     limit = _limits(request).time_limit(time_limit, _limits(request).search_seconds)
     try:
         return await _lanes(request).search(
-            lambda seconds: service.existence(b, p, start, end, closed, seconds), limit
-        )
+            json_answer(lambda seconds: service.existence(b, p, start, end, closed, seconds)), limit,
+            keys=cost_keys(request))
     except LimitReached as exc:
         return service.unknown(exc)
 
 
 @router.get("/board", summary="A board and its move table")
-async def get_board(request: Request, board: BoardQ, piece: PieceQ = "knight", holes: HolesQ = "") -> dict:
+async def get_board(request: Request, board: BoardQ, piece: PieceQ = "knight", holes: HolesQ = "") -> Response:
     """The squares' names and, for each square, the squares one leap away (holes excluded).
 
     Square ``v`` is ``row * cols + col``, row 0 being rank 1: the page uses this to
-    let a player move.
+    let a player move. Made in the quick lane, the last few boards' answers kept.
     """
-    return service.board_moves(_board(request, board, holes), parse_piece(piece))
+    b, p = _board(request, board, holes), parse_piece(piece)
+    return Response(await _lanes(request).quick.run(service.board_moves_json, b, p), media_type="application/json")
 
 
 @router.get("/info", summary="Version, choices and limits of this server")

@@ -21,6 +21,7 @@ from ...board import Board
 from ...pieces import parse_piece
 from ...trace import TRACE_METHODS
 from .. import service
+from ..limits import json_answer
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits
 
@@ -82,4 +83,4 @@ async def get_trace(
         return service.trace(b, p, start, end or None, closed, method.value, order.value, tiebreak.value, seed,
                              steps, budget, keep_partial=last)
 
-    return await _lanes(request).search(run, seconds, heavy=True)
+    return await _lanes(request).search(json_answer(run), seconds, heavy=True)
