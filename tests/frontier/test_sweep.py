@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 import math
 import os
+import pickle
 import re
 import shutil
 import sys
@@ -264,6 +265,11 @@ def test_a_count_that_outgrows_its_memory_limit_stops_with_a_sentence():
     # a count within the limit is not stopped, and held no more than it
     r = frontier_count(Board(6, 8), KNIGHT, True, memory_limit=60 << 20)
     assert r.count == 55_488_142 and r.peak_bytes <= 60 << 20
+
+
+def test_over_memory_pickles_with_its_fields():
+    again = pickle.loads(pickle.dumps(frontier_run.OverMemory(3, 24, 1000, 5 << 20, 4 << 20)))
+    assert (again.step, again.steps, again.live, again.held, again.limit) == (3, 24, 1000, 5 << 20, 4 << 20)
 
 
 def test_the_time_limit_stops_the_sweep_with_an_incomplete_count():

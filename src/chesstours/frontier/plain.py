@@ -22,18 +22,6 @@ A count that ends first never loads numba: 6x6 closed (32,848 states
 extended) ends here in a fifth of a second, 5x7 open (104,457) in a quarter,
 6x8 closed (388,978) in about one.
 
-On two cores a meet in the middle that runs here to its end (within
-:data:`PLAIN_ONLY_BESIDE`) uses both: a copy of the process
-(:func:`chesstours.runtime.run_beside`, a fork, which starts in milliseconds
-with numpy loaded) sweeps the right half and reads its index while the
-process sweeps the left, and a second copy joins every other streamed state
-while the process joins the rest (:func:`chesstours.frontier.join.count_by_halves`):
-6x6 open, 1,426,218 states, in 0.75 s instead of 1.2. Whichever process is
-done first with its half takes a part of the other's remaining steps: 6x6
-without a1 (1,927,168 states, the left half five times the right) in 1.2 s
-instead of 1.6 on an empty cache, without f6 (the right half the larger) in
-1.0 s instead of 1.3.
-
 Counts here are 64-bit, or Python ints where a step's could pass 62 bits:
 no limb overflows. A count past 2**64 when the kernels take over makes the
 caller count again in two limbs (:func:`fits_one_limb`).
@@ -73,7 +61,7 @@ from .layout import CAP, ENDED, FREE, FULL, MAX_LABEL, PACKED_ENDED, PACKED_FULL
 from .plan import Step
 
 __all__ = ["States", "EMPTY", "FrontierAllowance", "allowance", "runs_wholly_here", "Switch", "extend", "finish_all", "fits_one_limb",
-           "unfold", "read_half", "join", "kinds_on", "to_arrays", "STATE_BYTES", "sweep_kernels_cached"]
+           "unfold", "read_half", "join", "to_arrays", "STATE_BYTES", "sweep_kernels_cached"]
 
 #: States of a step extended together, and streamed states joined together, between two looks at the
 #: compiling process (the rows they make for every edge choice are held at once).
@@ -436,16 +424,6 @@ def unfold(states: States, image: list[int] | None) -> States:
                    np.concatenate([states.counts[~pair], half, half]))
 
 
-def kinds_on(states: States, slots: list[int]) -> np.ndarray:
-    """The kind of each state's code on each of ``slots`` (a row a state): 0 ``FREE``, 1 a fragment's end
-    (labelled, or ``ENDED``), 2 ``FULL``. A square that takes no more edges keeps its kind to the end of the
-    sweep (a label may turn ``ENDED`` as fragments join elsewhere), so states of different kinds there never
-    meet again."""
-    codes, _ = states.codes()
-    kinds = _KIND_OF[codes[:, slots]]
-    return np.where(kinds == 3, 2, np.minimum(kinds, 1)).astype(np.uint8)
-
-
 def hand_over(states: States, slots: np.ndarray) -> States:
     """The final states of a half stopped before its hand-overs, read as those steps would leave them (as
     ``join_kernel.hand_over``: ``FULL`` turns ``FREE`` on the ``slots`` handed over)."""
@@ -641,18 +619,6 @@ PLAIN_EXTENDED = 1_000_000
 #: Python (6x7 closed, forecast 364 thousand, 163,561 extended: 0.27 s; 4x20 open, 211,028 extended: 0.36 s;
 #: 6x8 closed, forecast 819 thousand, 439,268 extended: 1.1 to 1.4 s here, 0.9 to 1.0 s with the kernels cached).
 PLAIN_ONLY_EXTENDED = 400_000
-#: The same for a meet in the middle that runs on two cores or more, its right half and half its join in a copy of
-#: the process (:func:`chesstours.runtime.run_beside`): 6x6 open (forecast 540 thousand, 1,426,218 extended) in
-#: 0.7 s instead of 1.2 (1.5 with the kernels loading beside, 0.55 once they are cached, plus 0.2 to load them),
-#: 5x9 open (841 thousand) and 6x8 closed (819 thousand).
-PLAIN_ONLY_BESIDE = 1_000_000
-#: States a process extends in counts run wholly here before its later counts load the kernels: a process that
-#: counts many small boards (a loop in a notebook, the parts of a split count on a worker) pays numba's load
-#: once, some three seconds of such counts in, instead of running every count two to seven times slower than
-#: the kernels.
-PLAIN_ONLY_PROCESS = 1_000_000
-#: States this process has extended in counts run wholly here.
-_plain_only_states = 0
 
 
 @dataclass
@@ -680,17 +646,10 @@ class FrontierAllowance:
     states: int = 0
     later: list[Compiling] = field(default_factory=list)
     stopped: bool = False
-    #: A meet in the middle that runs here to its end in two processes (:data:`PLAIN_ONLY_BESIDE`): past
-    #: :data:`PLAIN_ONLY_EXTENDED`, where a copy of the process pays for itself (below, starting it and
-    #: reading a half there took longer than it saved: 5x7 open 0.10 s against 0.08, 6x7 closed 0.13 against 0.10).
-    beside: bool = False
 
     def take(self, states: int) -> None:
         """Record ``states`` extended here."""
-        global _plain_only_states
         self.states += states
-        if self.compiling is None:
-            _plain_only_states += states
 
     def lasts(self, pending: int = 0) -> bool:
         """Whether the count goes on in plain Python for ``pending`` states more."""
@@ -728,30 +687,28 @@ class FrontierAllowance:
                 stop_compiling(process)
 
 
-def runs_wholly_here(forecast: float, extended: float, beside: bool = False) -> bool:
+def runs_wholly_here(forecast: float, extended: float) -> bool:
     """Whether a count whose widest step is forecast at ``forecast`` states, and which is forecast to extend
-    ``extended`` states in all, runs here to its end, without loading the kernels (see :func:`allowance`);
-    ``beside``: a meet in the middle that may run in two processes (:data:`PLAIN_ONLY_BESIDE`)."""
-    return not compiled_below(0, 0, "chesstours.frontier.kernel") and _runs_here(forecast, extended, beside)
+    ``extended`` states in all, runs here to its end, without loading the kernels (see :func:`allowance`)."""
+    return not compiled_below(0, 0, "chesstours.frontier.kernel") and _small(forecast, extended)
 
 
-def _runs_here(forecast: float, extended: float, beside: bool = False) -> bool:
-    most = max(PLAIN_ONLY_EXTENDED, PLAIN_ONLY_BESIDE) if beside else PLAIN_ONLY_EXTENDED
-    return forecast <= PLAIN_FORECAST and extended <= most and _plain_only_states < PLAIN_ONLY_PROCESS
+def _small(forecast: float, extended: float) -> bool:
+    """Whether a count so forecast is small enough to run here to its end: loading the kernels would take longer."""
+    return forecast <= PLAIN_FORECAST and extended <= PLAIN_ONLY_EXTENDED
 
 
 def allowance(forecast: float, then: list[tuple[Warm, tuple[str, str]]] | None = None,
-              extended: float = 0.0, beside: bool = False, sweep: Warm | None = None) -> FrontierAllowance | None:
+              extended: float = 0.0, sweep: Warm | None = None) -> FrontierAllowance | None:
     """A :class:`FrontierAllowance` for a count starting now whose widest step is forecast at ``forecast``
     states, or None: its kernels run from the start. ``then``: as the allowance's; ``extended``: the states
     the whole count is forecast to extend, which for a meet in the middle (``then`` given) may be at most
-    :data:`PLAIN_EXTENDED`; a count within :data:`PLAIN_ONLY_EXTENDED` (:data:`PLAIN_ONLY_BESIDE` for a meet
-    in the middle on two processes, ``beside``) runs here to its end, while this process has extended fewer
-    than :data:`PLAIN_ONLY_PROCESS` states so."""
+    :data:`PLAIN_EXTENDED`; a count within :data:`PLAIN_ONLY_EXTENDED` runs here to its end. ``sweep``: what
+    compiles the sweep's kernels in another process (:func:`~chesstours.runtime.compile_in_background`)."""
     if compiled_below(0, 0, "chesstours.frontier.kernel"):
         return None  # loaded here already, or this process runs compiled code only
-    if _runs_here(forecast, extended, beside):
-        return FrontierAllowance(None, beside=beside and extended > PLAIN_ONLY_EXTENDED)
+    if _small(forecast, extended):
+        return FrontierAllowance(None)
     large = forecast > PLAIN_FORECAST or (bool(then) and extended > PLAIN_EXTENDED)
     if large or sweep_kernels_cached():
         return None  # a large count, or the kernels are cached

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..board import Board
 from ..errors import InvalidArgument, ResourceError
 from ..pieces import KNIGHT, Leaper
-from ..runtime import forks, worker_count
+from ..runtime import worker_count
 from ..words import about_duration, format_bytes
 from . import plain
 from .disk import Layers, disk_needed
@@ -368,7 +368,7 @@ def frontier_count(
     if (halves or classes) and cut is None:
         raise InvalidArgument(f"{board} is too small or too narrow to count by meet in the middle.")
     with _layers(spill_dir) as layers, _guarded(board, part), \
-            _allowance(board, piece, closed, spill_dir, cut is not None, workers) as allowance:
+            _allowance(board, piece, closed, spill_dir, cut is not None) as allowance:
         tables = _table_budget(layers, table_budget, memory_limit)
         if cut is not None:
             _check_size(board, len(cut.middle), closed, forecast_limit, spill_dir, mirrored)
@@ -456,18 +456,16 @@ def _layers(spill_dir) -> Layers | contextlib.nullcontext:
 
 
 @contextlib.contextmanager
-def _allowance(board: Board, piece: Leaper, closed: bool, spill_dir, halves: bool = False,
-               workers: int | None = None) -> Iterator[FrontierAllowance | None]:
+def _allowance(board: Board, piece: Leaper, closed: bool, spill_dir,
+               halves: bool = False) -> Iterator[FrontierAllowance | None]:
     """On an empty compile cache, a small count's first steps in plain Python while its kernels compile in
     another process (:mod:`chesstours.frontier.plain`; not with a spill folder, whose steps are files), and the
     join's too for a meet in the middle (``halves``) that outlasts them; the processes are stopped when the count
-    ends first. A meet in the middle on ``workers`` threads that may run in two processes
-    (:func:`chesstours.runtime.forks`) runs wholly in plain Python up to a larger forecast."""
+    ends first."""
     then = [(warm_join, JOIN_KERNEL)] if halves else []
     forecast = estimate_states(_quick_slots(board, piece), closed)
     extended = estimate_extended(board, forecast, closed)
-    beside = halves and forks(thread_count(workers))
-    allowance = plain.allowance(forecast, then, extended, beside, sweep=warm) if spill_dir is None else None
+    allowance = plain.allowance(forecast, then, extended, sweep=warm) if spill_dir is None else None
     try:
         yield allowance
     finally:
