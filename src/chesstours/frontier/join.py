@@ -69,6 +69,7 @@ from ..board import Board
 from ..errors import LimitReached
 from ..pieces import Leaper
 from ..runtime import await_compiled, compiled_beside
+from ..settings import FRONTIER_INDEX_BYTES as INDEX_BYTES
 from . import plain
 from .disk import Layers, Spilled, load
 from .plan import Fixed, Sweep, end_rule, greedy, line_orders, mirrored, neighbours, paired, plan
@@ -93,8 +94,6 @@ __all__ = ["Halves", "plan_halves", "count_by_halves"]
 
 #: What a count stopped by its time limit in the join says.
 JOIN_STOPPED = "Stopped at the time limit while joining the two halves."
-#: Bytes a state of the indexed half takes: its partners' degree key, mates, count, and the run table.
-INDEX_BYTES = 40
 
 
 @dataclass

@@ -57,17 +57,20 @@ from ..runtime import (
     in_cache_folder,
     stop_compiling,
 )
+from ..settings import FRONTIER_JOIN_COMPILES_AFTER as PLAIN_STATES
+from ..settings import FRONTIER_LOOK_EVERY as LOOK_EVERY
+from ..settings import FRONTIER_PAIRS_AT_ONCE as PAIRS_AT_ONCE
+from ..settings import FRONTIER_PLAIN_EXTENDED as PLAIN_EXTENDED
+from ..settings import FRONTIER_PLAIN_FORECAST as PLAIN_FORECAST
+from ..settings import FRONTIER_PLAIN_ONLY_EXTENDED as PLAIN_ONLY_EXTENDED
+from ..settings import FRONTIER_PLAIN_STATE_BYTES as STATE_BYTES
 from .layout import CAP, ENDED, FREE, FULL, MAX_LABEL, PACKED_ENDED, PACKED_FULL, PLACE
 from .plan import Step
 
 __all__ = ["States", "EMPTY", "FrontierAllowance", "allowance", "runs_wholly_here", "Switch", "extend", "finish_all", "fits_one_limb",
-           "unfold", "read_half", "join", "to_arrays", "STATE_BYTES", "sweep_kernels_cached"]
+           "unfold", "read_half", "join", "to_arrays", "STATE_BYTES", "sweep_kernels_cached",
+           "PLAIN_FORECAST", "PLAIN_STATES", "PLAIN_EXTENDED", "PLAIN_ONLY_EXTENDED", "LOOK_EVERY", "PAIRS_AT_ONCE"]
 
-#: States of a step extended together, and streamed states joined together, between two looks at the
-#: compiling process (the rows they make for every edge choice are held at once).
-LOOK_EVERY = 1 << 14
-#: Pairs of states tested at once in :func:`join`.
-PAIRS_AT_ONCE = 1 << 18
 #: The kind of each work code (as :func:`chesstours.frontier.kernel.fold` reads it): free 0, a fragment's end
 #: 1, ``ENDED`` 2, ``FULL`` 3.
 _KIND_OF = np.array([0 if c == FREE else 2 if c == ENDED else 3 if c == FULL else 1 for c in range(16)], np.uint8)
@@ -590,37 +593,6 @@ def sweep_kernels_cached() -> bool:
     return all(in_cache_folder(os.path.join(here, source), name) for source, name in SWEEP_KERNELS)
 
 
-#: A count runs its first steps in plain Python only where the frontier method's forecast of its widest step
-#: (:func:`~chesstours.frontier.sweep.estimate_states`) is at most this: 5x7 and 6x6 closed (170 and 260
-#: thousand) end there, and 6x6 open (2.7 million forecast, 1.4 million states extended) in 1.4 s on an
-#: empty cache (1.8 s before the steps compared codes instead of looking them up), where compiling the
-#: kernels of the sweep and of the join took 7.5 to 8.2 s. Past it (7x7 closed, 8x8 closed) Python would
-#: only keep this process from compiling the join's kernels beside the sweep's.
-PLAIN_FORECAST = 3_000_000
-#: States a count extends in plain Python (two to six seconds) before the join's kernels start compiling
-#: beside the sweep's: a count that ends within them never compiles them (5x9 open, 458,651 states, 1.6 to 2.0 s;
-#: 6x8 closed, 439,268; 6x6 open, 1,426,218, on an empty cache 1.8 s where the join's compiling from its
-#: millionth state on held it up to 2.3 to 2.5 s). The count goes on in Python past them until the sweep's
-#: kernels are compiled.
-PLAIN_STATES = 2_000_000
-#: A meet in the middle forecast to extend more than this many states in all
-#: (:func:`~chesstours.frontier.sweep.estimate_extended`) starts compiled, its join's kernels compiling beside from
-#: the start: in Python it would only reach the join once the sweep's kernels were ready, and then wait for the
-#: join's, which had started late. On an empty cache, three runs each: ``count 5x10`` (forecast 1.2 million, 1.1
-#: million extended) took 14.9 to 19.9 s started compiled, 16.1 to 26.5 s in Python first; ``count 6x9 --closed``
-#: (1.5 million) 17.2 to 20.7 s against 26.7 to 30.3. ``count 5x9`` (0.84 million forecast, 0.46 million extended)
-#: and ``count 6x8 --closed`` (0.82, 0.44) ended sooner in Python first (11 to 14 s and 10 to 13 s, against 16 and
-#: 19 s started compiled); since the join compiles in some 6 s instead of 11.5, both ways take 8 to 13 s, and
-#: started compiled ``count 5x10`` takes 10 to 12 s, ``count 6x9 --closed`` 11 to 13 s.
-PLAIN_EXTENDED = 1_000_000
-#: A count forecast to extend at most this many states in all (and its widest step within
-#: :data:`PLAIN_FORECAST`) runs wholly here, its kernels compiled or not, and starts no process to compile
-#: them: loading numba and the cached kernels takes longer (0.6 to 0.9 s here) than such a count does in
-#: Python (6x7 closed, forecast 364 thousand, 163,561 extended: 0.27 s; 4x20 open, 211,028 extended: 0.36 s;
-#: 6x8 closed, forecast 819 thousand, 439,268 extended: 1.1 to 1.4 s here, 0.9 to 1.0 s with the kernels cached).
-PLAIN_ONLY_EXTENDED = 400_000
-
-
 @dataclass
 class FrontierAllowance:
     """A frontier count's steps in plain Python: to its end where it is small, else while its kernels compile in
@@ -717,11 +689,6 @@ def allowance(forecast: float, then: list[tuple[Warm, tuple[str, str]]] | None =
 
 
 # -- the steps of a sweep -----------------------------------------------------------------------------------------
-
-#: Bytes a state takes here (its row, key and count, and its share of the rows a step makes), for the memory
-#: watch.
-STATE_BYTES = 64
-
 
 def to_arrays(states: States) -> tuple:
     """The kernels' input of these states: their keys and their counts (one limb: :func:`fits_one_limb`)."""
