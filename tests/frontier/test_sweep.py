@@ -307,9 +307,12 @@ def test_auto_backtracks_where_backtracking_beats_the_sweep_even_past_a_quarter_
     # the why sets the two estimates side by side in figures (both "under a second" would say nothing)
     assert re.fullmatch(r"backtracking is estimated at [0-9.]+ s, quicker than 1/4 of the frontier method's "
                         r"forecast of [0-9.]+ s", plan.why), plan.why
-    # 4x10 open: backtracking over a second, the sweep a twentieth of one.
-    plan = policy.plan_count(Board(4, 10), KNIGHT)
+    # 5x8 open: backtracking over a second, the sweep a tenth of one.
+    plan = policy.plan_count(Board(5, 8), KNIGHT)
     assert plan.method == "frontier" and "than 1/4 of the frontier method's forecast of" in plan.why
+    # 4x10 open: a forecast so small that the sweep in plain Python answers before an estimate could.
+    plan = policy.plan_count(Board(4, 10), KNIGHT)
+    assert plan.method == "frontier" and "at once in plain Python" in plan.why
     # 6x6 without a1: backtracking 62 million positions, 1.9 s (estimated at 0.8 s before the probes' estimate
     # was doubled), the sweep 0.8 s; without b1: backtracking 1.2 s (estimated at 0.8 s), the sweep 0.34 s, as
     # forecast as the whole board's 2.3 s (a hole cuts about as many states as the mirror would fold)
