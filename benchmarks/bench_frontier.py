@@ -40,7 +40,7 @@ import time
 from _report import median_time, table
 
 from chesstours import Board, count_tours
-from chesstours.frontier.sweep import choose_halves, estimate, frontier_count, thread_count
+from chesstours.frontier.sweep import estimate, frontier_count, thread_count
 from chesstours.pieces import KNIGHT, Leaper
 
 #: (board, closed, one-sweep baseline?, backtracking baseline?) in order of cost.
@@ -245,45 +245,31 @@ PLAIN_CASES = [("6x6", True), ("5x7", False), ("4x9", False), ("6x7", True), ("4
 
 def plain_against_kernels(runs: int) -> None:
     """The whole count in plain Python and numpy (:mod:`chesstours.frontier.plain`), timed before this process
-    loads a kernel, in one process and (a meet in the middle, on two cores or more) with its right half and half
-    its join in a copy of the process; against the same count in the kernels once they are loaded; all in this
-    process, each figure the median of ``runs``."""
+    loads a kernel, against the same count in the kernels once they are loaded; all in this process, each figure
+    the median of ``runs``."""
     from chesstours.frontier import plain
 
-    PLAIN_ONLY_EXTENDED = plain.PLAIN_ONLY_EXTENDED
-
-    plain.PLAIN_FORECAST = plain.PLAIN_ONLY_BESIDE = plain.PLAIN_ONLY_PROCESS = float("inf")  # every count here
+    plain.PLAIN_FORECAST = plain.PLAIN_ONLY_EXTENDED = float("inf")  # every count here wholly in Python
     rows = []
     for board, closed in PLAIN_CASES:
         b = Board(*map(int, board.split("x")))
-        plain.PLAIN_ONLY_EXTENDED = float("inf")  # in one process
         seconds, r = median_time(lambda: frontier_count(b, KNIGHT, closed, workers=1), runs)
         assert r.plain_states == r.states_total, "the kernels were loaded before the count in Python"
-        beside = None
-        if choose_halves(b, KNIGHT, closed) is not None:  # a meet in the middle: with a half beside, however small
-            plain.PLAIN_ONLY_EXTENDED = 0
-            beside, r2 = median_time(lambda: frontier_count(b, KNIGHT, closed), runs)
-            assert r2.count == r.count and r2.plain_states == r2.states_total
-        rows.append([board, "closed" if closed else "open", f"{r.count:,}", f"{r.states_total:,}", seconds, beside])
+        rows.append([board, "closed" if closed else "open", f"{r.count:,}", f"{r.states_total:,}", seconds])
     start = time.perf_counter()
     load_kernels()
     loading = time.perf_counter() - start
     table_rows = []
-    for board, kind, count, states, seconds, beside in rows:
+    for board, kind, count, states, seconds in rows:
         b = Board(*map(int, board.split("x")))
         in_kernels, k = median_time(lambda: frontier_count(b, KNIGHT, kind == "closed"), runs)
         assert f"{k.count:,}" == count and k.plain_states == 0
-        best = seconds if beside is None else min(seconds, beside)
-        table_rows.append([board, kind, count, states, f"{seconds:.2f}",
-                           "-" if beside is None else f"{beside:.2f}",
-                           "-" if beside is None else f"{seconds / beside:.2f}x", f"{in_kernels:.2f}",
-                           f"{best / in_kernels:.1f}x"])
-    table(f"The frontier count wholly in plain Python and numpy: in one process, and with a half beside (a meet in "
-          f"the middle on {thread_count()} threads: its right half and half its join in a copy of the process, "
-          f"which the counts take past {PLAIN_ONLY_EXTENDED:,} states forecast); "
-          f"and in the kernels once loaded (median of {runs}; loading the kernels, once: {loading:.2f} s)",
-          ["board", "tours", "count", "states extended", "Python s", "beside s", "one / beside", "kernels s",
-           "best / kernels"], table_rows, text_columns=2)
+        table_rows.append([board, kind, count, states, f"{seconds:.2f}", f"{in_kernels:.2f}",
+                           f"{seconds / in_kernels:.1f}x"])
+    table(f"The frontier count wholly in plain Python and numpy, and in the kernels once loaded on {thread_count()} "
+          f"threads (median of {runs}; loading the kernels, once: {loading:.2f} s)",
+          ["board", "tours", "count", "states extended", "Python s", "kernels s", "Python / kernels"], table_rows,
+          text_columns=2)
 
 
 def main() -> None:

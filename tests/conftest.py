@@ -1,5 +1,4 @@
-"""Shared fixtures: the brute-force oracle of :mod:`tests.oracle`, cached per board; each test counts as a fresh
-process would."""
+"""Shared fixtures: the brute-force oracle of :mod:`tests.oracle`, cached per board."""
 
 from __future__ import annotations
 
@@ -9,16 +8,6 @@ from chesstours.board import Board
 from chesstours.pieces import KNIGHT, Leaper
 
 from .oracle import brute_force_counts
-
-
-@pytest.fixture(autouse=True)
-def fresh_process(monkeypatch):
-    """Each test starts as a process that has counted nothing in plain Python: past a million states a process
-    loads the kernels for its later counts (:data:`chesstours.frontier.plain.PLAIN_ONLY_PROCESS`), so the counts
-    of the tests before one would otherwise choose how it counts."""
-    from chesstours.frontier import plain
-
-    monkeypatch.setattr(plain, "_plain_only_states", 0)
 
 
 @pytest.fixture(scope="session")

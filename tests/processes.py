@@ -1,25 +1,9 @@
-"""The processes of a command under test: found by their command line or their parent, and started as a terminal
-starts them."""
+"""The processes of a command under test: found by their parent, and started as a terminal starts them."""
 
 from __future__ import annotations
 
 import signal
 from pathlib import Path
-
-
-def processes_with(text: str) -> list[int]:
-    """The processes whose command line holds ``text`` (read from ``/proc``: Linux only)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if text in line:
-            found.append(int(entry.name))
-    return found
 
 
 def children_of(pid: int) -> list[int]:

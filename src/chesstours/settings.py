@@ -62,6 +62,13 @@ MAX_CLASS_SPLIT_ON = 8
 #: The share of this machine's memory that one job may plan to use.
 MEMORY_SHARE = 0.75
 
+# -- the frontier's plan ------------------------------------------------------------------------------
+
+#: Whole boards of at least this many lines (and squares a line) are counted by meet in the middle.
+HALVES_FROM_LINES = 5
+#: A meet in the middle whose halves fold mirror pairs cuts lines this long a pair of squares before the end.
+CUT_A_PAIR_EARLIER_FROM = 8
+
 # -- plain Python or compiled --------------------------------------------------------------------------
 
 #: Warnsdorff's walk runs compiled on boards of more free squares than this, in plain Python below.
@@ -80,6 +87,18 @@ PLAIN_PROBE_SQUARES = 500_000
 COMPILE_WAIT = 60.0
 #: Seconds between two looks at the compile cache while a job waits for a kernel.
 COMPILE_POLL = 0.02
+#: A frontier count runs steps in plain Python only where its widest step is forecast at most this many ...
+FRONTIER_PLAIN_FORECAST = 3_000_000
+#: ... and runs wholly there, compiling nothing, where it is forecast to extend at most this many in all.
+FRONTIER_PLAIN_ONLY_EXTENDED = 400_000
+#: A meet in the middle forecast to extend more states than this starts compiled: it would wait at its join.
+FRONTIER_PLAIN_EXTENDED = 1_000_000
+#: States a frontier count extends in plain Python before the join's kernels start compiling too.
+FRONTIER_JOIN_COMPILES_AFTER = 2_000_000
+#: States the frontier extends or joins at once in plain Python between two looks at the compiling process.
+FRONTIER_LOOK_EVERY = 1 << 14
+#: Pairs of states the frontier's join in plain Python tests at once.
+FRONTIER_PAIRS_AT_ONCE = 1 << 18
 
 # -- cost models ---------------------------------------------------------------------------------------
 
@@ -91,6 +110,20 @@ BISHOP_STEPS_PER_SECOND = 8e6
 BISHOP_ESTIMATE_ABOVE_SQUARES = 80
 #: Random descents of the bishop count's estimate.
 BISHOP_ESTIMATE_PROBES = 4000
+#: Bytes a live state of the frontier's kernels takes at a step's peak: a table slot and a third, and input.
+FRONTIER_PEAK_BYTES = 40
+#: Bytes a state of the frontier in plain Python takes with its share of a step's rows, for the memory watch.
+FRONTIER_PLAIN_STATE_BYTES = 64
+#: Bytes a state of a meet in the middle's indexed half takes: its partners' key, mates, count and run.
+FRONTIER_INDEX_BYTES = 40
+#: The share of a frontier count's memory it holds when it keeps one state of each mirror pair ...
+FRONTIER_MIRRORED_MEMORY = 0.7
+#: ... and of the time it takes, where nothing else changes.
+FRONTIER_MIRRORED_WORK = 0.55
+#: States a frontier count of open tours extends in all, over its widest step's forecast, per k**2 ...
+FRONTIER_EXTENDED_OPEN = 0.2
+#: ... and of closed tours (k: the board's length less its width, plus one).
+FRONTIER_EXTENDED_CLOSED = 0.35
 
 # -- the existence search ------------------------------------------------------------------------------
 

@@ -110,10 +110,10 @@ def test_an_interrupt_a_command_does_not_catch_still_gets_its_status(capsys, mon
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
-def test_a_signal_raised_in_a_copy_of_the_process_reaches_it_through_a_pipe_with_its_status(sig):
+def test_a_signal_pickles_with_its_status(sig):
     import pickle
 
-    got = pickle.loads(pickle.dumps(Signalled(sig)))  # a copy counting beside it sends what stopped it
+    got = pickle.loads(pickle.dumps(Signalled(sig)))
     assert isinstance(got, Signalled) and got.signum == sig and str(got) == sig.name
 
 

@@ -89,7 +89,6 @@ def compiling(monkeypatch, tmp_path):
     count within ``PLAIN_ONLY_EXTENDED`` would run wholly in Python: see the tests after these)."""
     started: list[tuple[str, subprocess.Popen]] = []
     monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", 0)
-    monkeypatch.setattr(plain, "PLAIN_ONLY_BESIDE", 0)
     ready = tmp_path / "compiled"
 
     def start(seconds: float | None = 60.0, steps: int | None = None) -> None:
@@ -152,12 +151,7 @@ def test_a_count_forecast_small_runs_wholly_in_python_without_compiling(compilin
     assert counted.count == compiled.count and counted.states_total == compiled.states_total
     assert counted.plain_states == counted.states_total and not started  # no process compiles anything
     assert plain.allowance(1e5, [], 1e5).compiling is None and plain.runs_wholly_here(1e5, 1e5)
-    # a process that has counted a million states so loads the kernels for its later counts
-    monkeypatch.setattr(plain, "_plain_only_states", plain.PLAIN_ONLY_PROCESS)
-    assert cached == (plain.allowance(1e5, [], 1e5, sweep=run.warm) is None)  # else a process compiles them
-    assert not plain.runs_wholly_here(1e5, 1e5)
     # a process that has loaded the kernels counts in them
-    monkeypatch.setattr(plain, "_plain_only_states", 0)
     monkeypatch.setattr(plain, "compiled_below", lambda *args: True)
     assert plain.allowance(1e5, [], 1e5) is None and not plain.runs_wholly_here(1e5, 1e5)
 
@@ -169,16 +163,17 @@ def test_counts_held_as_python_ints_count_the_same(compiling, monkeypatch, rows,
     start(60)
     monkeypatch.setattr(plain, "WIDE_FROM", 0.0)  # as if every count could pass 63 bits
     made = []
-    wide = plain._wide
+    extend = plain.extend
 
-    def spy(counts, bound):
-        made.append(wide(counts, bound))
+    def spy(*args, **kwargs):
+        made.append(extend(*args, **kwargs))
         return made[-1]
 
-    monkeypatch.setattr(plain, "_wide", spy)
+    monkeypatch.setattr(plain, "extend", spy)
     counted = frontier_count(Board(rows, cols), KNIGHT, closed)
     assert counted.count == compiled.count and counted.plain_states == counted.states_total
-    assert made and all(counts.dtype == object for counts in made)  # every step and the join in Python ints
+    # every step in Python ints, and so the join, which multiplies the counts of the last steps
+    assert made and all(states.counts.dtype == object for states, _ in made)
 
 
 def test_a_count_moves_to_the_kernels_once_they_are_compiled(compiling):
@@ -310,15 +305,15 @@ def test_the_time_limit_stops_a_join_in_python_with_what_the_halves_cost(compili
     assert partial.seconds >= 5.0 and partial.states_total == 32_848 and partial.peak_bytes > 0
 
 
-class _LastsOnce:
-    """An allowance that lets a sweep into plain Python and ends at its first step there: the kernels take over."""
+class _LastsOneStep:
+    """An allowance that lets a sweep into plain Python for its first step and ends there: the kernels take over."""
 
     def __init__(self):
         self.looks = 0
 
     def lasts(self, pending: int = 0) -> bool:
         self.looks += 1
-        return self.looks == 1
+        return self.looks <= 2  # the sweep's look before it starts here, and the first step's
 
     def take(self, states: int) -> None:
         pass
@@ -327,13 +322,18 @@ class _LastsOnce:
         pass
 
 
-def test_a_sweep_that_leaves_python_with_a_count_past_one_limb_is_counted_again_in_two():
+def test_a_sweep_that_leaves_python_with_a_count_past_one_limb_is_counted_again_in_two(monkeypatch):
     from chesstours.frontier.run import NarrowOverflow, run_sweep
 
+    extend = plain.extend
+
+    def huge(*args, **kwargs):  # a step whose counts pass 64 bits
+        states, finished = extend(*args, **kwargs)
+        return plain.States(states.rows, states.keys, np.array([2**70] * len(states), dtype=object)), finished
+
+    monkeypatch.setattr(plain, "extend", huge)
     sweep = best_plan(Board(3, 4), KNIGHT, closed=False)
-    states, _ = plain.extend(plain.EMPTY, sweep.steps[0], 2, False, False)
-    huge = plain.States(states.rows, states.keys, np.array([2**70] * len(states), dtype=object))
+    allowance = _LastsOneStep()
     with pytest.raises(NarrowOverflow):  # the kernels count in one limb: the caller counts again in two
-        run_sweep(sweep.steps, sweep.max_slots, False, 2, threads=1, allowance=_LastsOnce(), resume=(1, huge))
-    with pytest.raises(ValueError, match="resumes"):  # a sweep resumes in Python only
-        run_sweep(sweep.steps, sweep.max_slots, False, 2, threads=1, resume=(1, huge))
+        run_sweep(sweep.steps, sweep.max_slots, False, 2, threads=1, allowance=allowance)
+    assert allowance.looks == 3  # one step in Python, then the kernels

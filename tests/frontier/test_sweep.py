@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 import math
 import os
+import pickle
 import re
 import shutil
 import sys
@@ -266,6 +267,11 @@ def test_a_count_that_outgrows_its_memory_limit_stops_with_a_sentence():
     assert r.count == 55_488_142 and r.peak_bytes <= 60 << 20
 
 
+def test_over_memory_pickles_with_its_fields():
+    again = pickle.loads(pickle.dumps(frontier_run.OverMemory(3, 24, 1000, 5 << 20, 4 << 20)))
+    assert (again.step, again.steps, again.live, again.held, again.limit) == (3, 24, 1000, 5 << 20, 4 << 20)
+
+
 def test_the_time_limit_stops_the_sweep_with_an_incomplete_count():
     with pytest.raises(LimitReached) as info:
         count_tours("7x8", closed=True, method="frontier", time_limit=0.2)
@@ -302,6 +308,9 @@ def test_auto_backtracks_where_backtracking_beats_the_sweep_even_past_a_quarter_
     # in plain Python at once, so the two estimates are weighed).
     plan = policy.plan_count(Board(5, 8), KNIGHT)
     assert plan.method == "frontier" and "than 1/4 of the frontier method's forecast of" in plan.why
+    # 4x10 open: a forecast so small that the sweep in plain Python answers before an estimate could.
+    plan = policy.plan_count(Board(4, 10), KNIGHT)
+    assert plan.method == "frontier" and "at once in plain Python" in plan.why
     # 6x6 without a1: backtracking 62 million positions, 1.9 s (estimated at 0.8 s before the probes' estimate
     # was doubled), the sweep 0.8 s; without b1: backtracking 1.2 s (estimated at 0.8 s), the sweep 0.34 s, as
     # forecast as the whole board's 2.3 s (a hole cuts about as many states as the mirror would fold)

@@ -59,8 +59,7 @@ class Signalled(KeyboardInterrupt):
         self.signum = signum
 
     def __reduce__(self) -> tuple:
-        """Pickled by its signal's number (a copy of the process that counts beside this one sends what stopped it
-        through a pipe)."""
+        """Pickled by its signal's number, so that it is rebuilt whole where it crosses to another process."""
         return (type(self), (self.signum,))
 
 

@@ -22,18 +22,6 @@ A count that ends first never loads numba: 6x6 closed (32,848 states
 extended) ends here in a fifth of a second, 5x7 open (104,457) in a quarter,
 6x8 closed (388,978) in about one.
 
-On two cores a meet in the middle that runs here to its end (within
-:data:`PLAIN_ONLY_BESIDE`) uses both: a copy of the process
-(:func:`chesstours.runtime.run_beside`, a fork, which starts in milliseconds
-with numpy loaded) sweeps the right half and reads its index while the
-process sweeps the left, and a second copy joins every other streamed state
-while the process joins the rest (:func:`chesstours.frontier.join.count_by_halves`):
-6x6 open, 1,426,218 states, in 0.75 s instead of 1.2. Whichever process is
-done first with its half takes a part of the other's remaining steps: 6x6
-without a1 (1,927,168 states, the left half five times the right) in 1.2 s
-instead of 1.6 on an empty cache, without f6 (the right half the larger) in
-1.0 s instead of 1.3.
-
 Counts here are 64-bit, or Python ints where a step's could pass 62 bits:
 no limb overflows. A count past 2**64 when the kernels take over makes the
 caller count again in two limbs (:func:`fits_one_limb`).
@@ -69,17 +57,20 @@ from ..runtime import (
     in_cache_folder,
     stop_compiling,
 )
+from ..settings import FRONTIER_JOIN_COMPILES_AFTER as PLAIN_STATES
+from ..settings import FRONTIER_LOOK_EVERY as LOOK_EVERY
+from ..settings import FRONTIER_PAIRS_AT_ONCE as PAIRS_AT_ONCE
+from ..settings import FRONTIER_PLAIN_EXTENDED as PLAIN_EXTENDED
+from ..settings import FRONTIER_PLAIN_FORECAST as PLAIN_FORECAST
+from ..settings import FRONTIER_PLAIN_ONLY_EXTENDED as PLAIN_ONLY_EXTENDED
+from ..settings import FRONTIER_PLAIN_STATE_BYTES as STATE_BYTES
 from .layout import CAP, ENDED, FREE, FULL, MAX_LABEL, PACKED_ENDED, PACKED_FULL, PLACE
 from .plan import Step
 
 __all__ = ["States", "EMPTY", "FrontierAllowance", "allowance", "runs_wholly_here", "Switch", "extend", "finish_all", "fits_one_limb",
-           "unfold", "read_half", "join", "kinds_on", "to_arrays", "STATE_BYTES", "sweep_kernels_cached"]
+           "unfold", "read_half", "join", "to_arrays", "STATE_BYTES", "sweep_kernels_cached",
+           "PLAIN_FORECAST", "PLAIN_STATES", "PLAIN_EXTENDED", "PLAIN_ONLY_EXTENDED", "LOOK_EVERY", "PAIRS_AT_ONCE"]
 
-#: States of a step extended together, and streamed states joined together, between two looks at the
-#: compiling process (the rows they make for every edge choice are held at once).
-LOOK_EVERY = 1 << 14
-#: Pairs of states tested at once in :func:`join`.
-PAIRS_AT_ONCE = 1 << 18
 #: The kind of each work code (as :func:`chesstours.frontier.kernel.fold` reads it): free 0, a fragment's end
 #: 1, ``ENDED`` 2, ``FULL`` 3.
 _KIND_OF = np.array([0 if c == FREE else 2 if c == ENDED else 3 if c == FULL else 1 for c in range(16)], np.uint8)
@@ -436,16 +427,6 @@ def unfold(states: States, image: list[int] | None) -> States:
                    np.concatenate([states.counts[~pair], half, half]))
 
 
-def kinds_on(states: States, slots: list[int]) -> np.ndarray:
-    """The kind of each state's code on each of ``slots`` (a row a state): 0 ``FREE``, 1 a fragment's end
-    (labelled, or ``ENDED``), 2 ``FULL``. A square that takes no more edges keeps its kind to the end of the
-    sweep (a label may turn ``ENDED`` as fragments join elsewhere), so states of different kinds there never
-    meet again."""
-    codes, _ = states.codes()
-    kinds = _KIND_OF[codes[:, slots]]
-    return np.where(kinds == 3, 2, np.minimum(kinds, 1)).astype(np.uint8)
-
-
 def hand_over(states: States, slots: np.ndarray) -> States:
     """The final states of a half stopped before its hand-overs, read as those steps would leave them (as
     ``join_kernel.hand_over``: ``FULL`` turns ``FREE`` on the ``slots`` handed over)."""
@@ -612,49 +593,6 @@ def sweep_kernels_cached() -> bool:
     return all(in_cache_folder(os.path.join(here, source), name) for source, name in SWEEP_KERNELS)
 
 
-#: A count runs its first steps in plain Python only where the frontier method's forecast of its widest step
-#: (:func:`~chesstours.frontier.sweep.estimate_states`) is at most this: 5x7 and 6x6 closed (170 and 260
-#: thousand) end there, and 6x6 open (2.7 million forecast, 1.4 million states extended) in 1.4 s on an
-#: empty cache (1.8 s before the steps compared codes instead of looking them up), where compiling the
-#: kernels of the sweep and of the join took 7.5 to 8.2 s. Past it (7x7 closed, 8x8 closed) Python would
-#: only keep this process from compiling the join's kernels beside the sweep's.
-PLAIN_FORECAST = 3_000_000
-#: States a count extends in plain Python (two to six seconds) before the join's kernels start compiling
-#: beside the sweep's: a count that ends within them never compiles them (5x9 open, 458,651 states, 1.6 to 2.0 s;
-#: 6x8 closed, 439,268; 6x6 open, 1,426,218, on an empty cache 1.8 s where the join's compiling from its
-#: millionth state on held it up to 2.3 to 2.5 s). The count goes on in Python past them until the sweep's
-#: kernels are compiled.
-PLAIN_STATES = 2_000_000
-#: A meet in the middle forecast to extend more than this many states in all
-#: (:func:`~chesstours.frontier.sweep.estimate_extended`) starts compiled, its join's kernels compiling beside from
-#: the start: in Python it would only reach the join once the sweep's kernels were ready, and then wait for the
-#: join's, which had started late. On an empty cache, three runs each: ``count 5x10`` (forecast 1.2 million, 1.1
-#: million extended) took 14.9 to 19.9 s started compiled, 16.1 to 26.5 s in Python first; ``count 6x9 --closed``
-#: (1.5 million) 17.2 to 20.7 s against 26.7 to 30.3. ``count 5x9`` (0.84 million forecast, 0.46 million extended)
-#: and ``count 6x8 --closed`` (0.82, 0.44) ended sooner in Python first (11 to 14 s and 10 to 13 s, against 16 and
-#: 19 s started compiled); since the join compiles in some 6 s instead of 11.5, both ways take 8 to 13 s, and
-#: started compiled ``count 5x10`` takes 10 to 12 s, ``count 6x9 --closed`` 11 to 13 s.
-PLAIN_EXTENDED = 1_000_000
-#: A count forecast to extend at most this many states in all (and its widest step within
-#: :data:`PLAIN_FORECAST`) runs wholly here, its kernels compiled or not, and starts no process to compile
-#: them: loading numba and the cached kernels takes longer (0.6 to 0.9 s here) than such a count does in
-#: Python (6x7 closed, forecast 364 thousand, 163,561 extended: 0.27 s; 4x20 open, 211,028 extended: 0.36 s;
-#: 6x8 closed, forecast 819 thousand, 439,268 extended: 1.1 to 1.4 s here, 0.9 to 1.0 s with the kernels cached).
-PLAIN_ONLY_EXTENDED = 400_000
-#: The same for a meet in the middle that runs on two cores or more, its right half and half its join in a copy of
-#: the process (:func:`chesstours.runtime.run_beside`): 6x6 open (forecast 540 thousand, 1,426,218 extended) in
-#: 0.7 s instead of 1.2 (1.5 with the kernels loading beside, 0.55 once they are cached, plus 0.2 to load them),
-#: 5x9 open (841 thousand) and 6x8 closed (819 thousand).
-PLAIN_ONLY_BESIDE = 1_000_000
-#: States a process extends in counts run wholly here before its later counts load the kernels: a process that
-#: counts many small boards (a loop in a notebook, the parts of a split count on a worker) pays numba's load
-#: once, some three seconds of such counts in, instead of running every count two to seven times slower than
-#: the kernels.
-PLAIN_ONLY_PROCESS = 1_000_000
-#: States this process has extended in counts run wholly here.
-_plain_only_states = 0
-
-
 @dataclass
 class FrontierAllowance:
     """A frontier count's steps in plain Python: to its end where it is small, else while its kernels compile in
@@ -680,17 +618,10 @@ class FrontierAllowance:
     states: int = 0
     later: list[Compiling] = field(default_factory=list)
     stopped: bool = False
-    #: A meet in the middle that runs here to its end in two processes (:data:`PLAIN_ONLY_BESIDE`): past
-    #: :data:`PLAIN_ONLY_EXTENDED`, where a copy of the process pays for itself (below, starting it and
-    #: reading a half there took longer than it saved: 5x7 open 0.10 s against 0.08, 6x7 closed 0.13 against 0.10).
-    beside: bool = False
 
     def take(self, states: int) -> None:
         """Record ``states`` extended here."""
-        global _plain_only_states
         self.states += states
-        if self.compiling is None:
-            _plain_only_states += states
 
     def lasts(self, pending: int = 0) -> bool:
         """Whether the count goes on in plain Python for ``pending`` states more."""
@@ -728,30 +659,28 @@ class FrontierAllowance:
                 stop_compiling(process)
 
 
-def runs_wholly_here(forecast: float, extended: float, beside: bool = False) -> bool:
+def runs_wholly_here(forecast: float, extended: float) -> bool:
     """Whether a count whose widest step is forecast at ``forecast`` states, and which is forecast to extend
-    ``extended`` states in all, runs here to its end, without loading the kernels (see :func:`allowance`);
-    ``beside``: a meet in the middle that may run in two processes (:data:`PLAIN_ONLY_BESIDE`)."""
-    return not compiled_below(0, 0, "chesstours.frontier.kernel") and _runs_here(forecast, extended, beside)
+    ``extended`` states in all, runs here to its end, without loading the kernels (see :func:`allowance`)."""
+    return not compiled_below(0, 0, "chesstours.frontier.kernel") and _small(forecast, extended)
 
 
-def _runs_here(forecast: float, extended: float, beside: bool = False) -> bool:
-    most = max(PLAIN_ONLY_EXTENDED, PLAIN_ONLY_BESIDE) if beside else PLAIN_ONLY_EXTENDED
-    return forecast <= PLAIN_FORECAST and extended <= most and _plain_only_states < PLAIN_ONLY_PROCESS
+def _small(forecast: float, extended: float) -> bool:
+    """Whether a count so forecast is small enough to run here to its end: loading the kernels would take longer."""
+    return forecast <= PLAIN_FORECAST and extended <= PLAIN_ONLY_EXTENDED
 
 
 def allowance(forecast: float, then: list[tuple[Warm, tuple[str, str]]] | None = None,
-              extended: float = 0.0, beside: bool = False, sweep: Warm | None = None) -> FrontierAllowance | None:
+              extended: float = 0.0, sweep: Warm | None = None) -> FrontierAllowance | None:
     """A :class:`FrontierAllowance` for a count starting now whose widest step is forecast at ``forecast``
     states, or None: its kernels run from the start. ``then``: as the allowance's; ``extended``: the states
     the whole count is forecast to extend, which for a meet in the middle (``then`` given) may be at most
-    :data:`PLAIN_EXTENDED`; a count within :data:`PLAIN_ONLY_EXTENDED` (:data:`PLAIN_ONLY_BESIDE` for a meet
-    in the middle on two processes, ``beside``) runs here to its end, while this process has extended fewer
-    than :data:`PLAIN_ONLY_PROCESS` states so."""
+    :data:`PLAIN_EXTENDED`; a count within :data:`PLAIN_ONLY_EXTENDED` runs here to its end. ``sweep``: what
+    compiles the sweep's kernels in another process (:func:`~chesstours.runtime.compile_in_background`)."""
     if compiled_below(0, 0, "chesstours.frontier.kernel"):
         return None  # loaded here already, or this process runs compiled code only
-    if _runs_here(forecast, extended, beside):
-        return FrontierAllowance(None, beside=beside and extended > PLAIN_ONLY_EXTENDED)
+    if _small(forecast, extended):
+        return FrontierAllowance(None)
     large = forecast > PLAIN_FORECAST or (bool(then) and extended > PLAIN_EXTENDED)
     if large or sweep_kernels_cached():
         return None  # a large count, or the kernels are cached
@@ -760,11 +689,6 @@ def allowance(forecast: float, then: list[tuple[Warm, tuple[str, str]]] | None =
 
 
 # -- the steps of a sweep -----------------------------------------------------------------------------------------
-
-#: Bytes a state takes here (its row, key and count, and its share of the rows a step makes), for the memory
-#: watch.
-STATE_BYTES = 64
-
 
 def to_arrays(states: States) -> tuple:
     """The kernels' input of these states: their keys and their counts (one limb: :func:`fits_one_limb`)."""

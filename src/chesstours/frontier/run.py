@@ -29,7 +29,6 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import time
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -412,8 +411,6 @@ class SweepRun:
     result: FrontierResult
     states: list[list[np.ndarray]] = field(default_factory=list)
     plain: PlainStates | None = None
-    #: The steps run (fewer than planned where ``until`` ended the sweep); -1 where not recorded.
-    step: int = -1
 
 
 #: Bytes from which glibc maps an allocation on its own (:func:`return_freed_memory`).
@@ -462,20 +459,15 @@ class _InPython:
     per_length: list[int] = field(default_factory=list)
     #: The tours finished at the last step (when every step ran here).
     count: int = 0
-    #: Whether the caller's ``until`` ended the run before its last step.
-    ended: bool = False
 
 
 def _run_in_python(steps: list, closed: bool, budget: int, allowance: FrontierAllowance, *, finish: bool,
                    strip: bool, line_ends, deadline: float | None, progress, phase: str, t0: float,
-                   memory_limit: int | None, held: int, max_slots: int,
-                   until: Callable[[int, PlainStates], bool] | None = None,
-                   resume: tuple[int, PlainStates] | None = None) -> _InPython:
-    """Run the steps of a sweep in plain Python from the empty frontier (or from ``resume``: the states after
-    that many steps) while ``allowance`` lasts (:mod:`chesstours.frontier.plain`), with the time limit, memory
-    watch and progress reports of :func:`run_sweep`, which goes on in the kernels from where this stops.
-    ``until(step, states)``, asked before each step with the states so far, ends the run there when it says so."""
-    run = _InPython(0, plain.EMPTY) if resume is None else _InPython(*resume)
+                   memory_limit: int | None, held: int, max_slots: int) -> _InPython:
+    """Run the steps of a sweep in plain Python from the empty frontier while ``allowance`` lasts
+    (:mod:`chesstours.frontier.plain`), with the time limit, memory watch and progress reports of
+    :func:`run_sweep`, which goes on in the kernels from where this stops."""
+    run = _InPython(0, plain.EMPTY)
     ends = set(line_ends)
     nsteps = len(steps)
 
@@ -485,12 +477,8 @@ def _run_in_python(steps: list, closed: bool, budget: int, allowance: FrontierAl
     def stop(pending: int = 0) -> bool:
         return not allowance.lasts(pending) or late()
 
-    for t in range(run.step, nsteps):
-        st = steps[t]
+    for t, st in enumerate(steps):
         size = len(run.states)
-        if until is not None and until(t, run.states):
-            run.ended = True
-            break
         if stop(size):  # the kernels are ready, or the step would take the count past its states in Python
             break
         try:
@@ -533,9 +521,7 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
               deadline=None, progress=None, t0: float | None = None, line_ends=(), strip: bool = False,
               finish: bool = True, keep_states: bool = False, period: int = 0, phase: str = "sweep",
               layers: Layers | None = None, table_budget: int | None = None, modulus: int = 0,
-              memory_limit: int | None = None, held: int = 0, allowance: FrontierAllowance | None = None,
-              until: Callable[[int, PlainStates], bool] | None = None,
-              resume: tuple[int, PlainStates] | None = None) -> SweepRun:
+              memory_limit: int | None = None, held: int = 0, allowance: FrontierAllowance | None = None) -> SweepRun:
     """Run the planned ``steps`` from the empty frontier on ``threads`` threads (a power of two).
 
     ``wide``: counts in two limbs (else one, and :class:`NarrowOverflow` on a
@@ -550,11 +536,7 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
     tables, with ``held`` bytes kept beside them, pass it. ``allowance``:
     while it lasts (the kernels compile in another process), the steps run in
     plain Python (:mod:`chesstours.frontier.plain`; one limb, no files), and
-    the kernels go on from the step where it ends. With an allowance that
-    lasts, ``until(step, states)``, asked before each step run in Python with
-    the states so far, ends the sweep there: its states are returned (``SweepRun.step`` says after how
-    many steps), to be shared between processes; ``resume``, ``(steps,
-    states)`` such a sweep returned, goes on from them in Python.
+    the kernels go on from the step where it ends.
     """
     widest = max((st.keep.size for st in steps), default=0)
     if widest > MAX_SLOTS:  # the kernels' work arrays and place values hold that many: a wider plan writes past them
@@ -567,20 +549,16 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
     if allowance is not None and not wide and not modulus and layers is None and allowance.lasts():
         in_python = _run_in_python(steps, closed, budget, allowance, finish=finish, strip=strip,
                                    line_ends=line_ends, deadline=deadline, progress=progress, phase=phase, t0=t0,
-                                   memory_limit=memory_limit, held=held, max_slots=max_slots, until=until,
-                                   resume=resume)
+                                   memory_limit=memory_limit, held=held, max_slots=max_slots)
         first, total, max_states, peak = in_python.step, in_python.total, in_python.max_states, in_python.peak
         plain_total = total
         per_length, growth = in_python.per_length, in_python.growth
-        if first == len(steps) or in_python.ended:
+        if first == len(steps):
             result = FrontierResult(in_python.count, max_states, peak, time.perf_counter() - t0, max_slots,
-                                    per_length=per_length, states_total=total, threads=1, plain_states=total,
-                                    complete=not in_python.ended)
-            return SweepRun(result, plain=in_python.states if keep_states or in_python.ended else None, step=first)
+                                    per_length=per_length, states_total=total, threads=1, plain_states=total)
+            return SweepRun(result, plain=in_python.states if keep_states else None)
         if not plain.fits_one_limb(in_python.states):
             raise NarrowOverflow()
-    elif resume is not None:
-        raise ValueError("a sweep resumes from its states in plain Python only, with an allowance that lasts")
     if allowance is not None:
         allowance.await_sweep(deadline)  # the kernels load from the cache once the other process has them there
     return_freed_memory()

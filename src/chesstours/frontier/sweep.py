@@ -17,7 +17,13 @@ from dataclasses import dataclass
 from ..board import Board
 from ..errors import InvalidArgument, ResourceError
 from ..pieces import KNIGHT, Leaper
-from ..runtime import forks, worker_count
+from ..runtime import worker_count
+from ..settings import CUT_A_PAIR_EARLIER_FROM, HALVES_FROM_LINES
+from ..settings import FRONTIER_EXTENDED_CLOSED as EXTENDED_CLOSED
+from ..settings import FRONTIER_EXTENDED_OPEN as EXTENDED_OPEN
+from ..settings import FRONTIER_MIRRORED_MEMORY as MIRRORED_MEMORY
+from ..settings import FRONTIER_MIRRORED_WORK as MIRRORED_WORK
+from ..settings import FRONTIER_PEAK_BYTES as PEAK_BYTES
 from ..words import about_duration, format_bytes
 from . import plain
 from .disk import Layers, disk_needed
@@ -30,20 +36,6 @@ from .run import FrontierProgress, FrontierResult, NarrowOverflow, OverMemory, W
 
 __all__ = ["FrontierProgress", "FrontierResult", "FrontierEstimate", "count_strip", "estimate", "estimate_states",
            "estimate_extended", "estimate_seconds", "frontier_count", "choose_halves", "refusal", "thread_count"]
-
-#: Bytes a live state takes at the peak of a step (a table slot per state and a third, and the input).
-_PEAK_BYTES = 40
-#: The share of that memory a count holds when it keeps one state of each mirror pair (measured on 8x8 closed
-#: and 7x7 open) ...
-MIRRORED_MEMORY = 0.7
-#: ... and of the time it takes, where nothing else changes (measured on 7x7 open, on one and two threads,
-#: ``python benchmarks/bench_scale.py --only parts --parts-board 7x7 --parts-open``, and on 7x8 closed through
-#: a given square or edge).
-MIRRORED_WORK = 0.55
-#: Whole boards of at least this many lines (and squares a line) are counted by meet in the middle.
-HALVES_FROM_LINES = 5
-#: Lines at least this long are cut a pair of squares before their end (see :func:`choose_halves`).
-CUT_A_PAIR_EARLIER_FROM = 8
 
 
 def _quick_slots(board: Board, piece: Leaper) -> int:
@@ -80,11 +72,6 @@ def estimate_states(slots: int, closed: bool = True) -> float:
     return 2.7e6 * 4.0 ** min(s, 2) * 14.0 ** max(0, s - 2)
 
 
-#: States a count extends in all, over the widest step's forecast, at ``k = L - w + 1`` for a board ``w`` wide and
-#: ``L`` long: about ``c k**2``, ``c`` for open and for closed tours.
-_EXTENDED_SHARE = {False: 0.2, True: 0.35}
-
-
 def estimate_extended(board: Board, widest: float, closed: bool) -> float:
     """A rough forecast of the states a count by halves extends in all, over every step (the work of the count),
     from ``widest``, the forecast of its widest step (:func:`estimate_states`).
@@ -105,7 +92,7 @@ def estimate_extended(board: Board, widest: float, closed: bool) -> float:
     """
     w, n = sorted((board.rows, board.cols))
     k = n - w + 1
-    return widest * _EXTENDED_SHARE[closed] * k * k
+    return widest * (EXTENDED_CLOSED if closed else EXTENDED_OPEN) * k * k
 
 
 def choose_halves(board: Board, piece: Leaper, closed: bool, start: int | None = None,
@@ -368,7 +355,7 @@ def frontier_count(
     if (halves or classes) and cut is None:
         raise InvalidArgument(f"{board} is too small or too narrow to count by meet in the middle.")
     with _layers(spill_dir) as layers, _guarded(board, part), \
-            _allowance(board, piece, closed, spill_dir, cut is not None, workers) as allowance:
+            _allowance(board, piece, closed, spill_dir, cut is not None) as allowance:
         tables = _table_budget(layers, table_budget, memory_limit)
         if cut is not None:
             _check_size(board, len(cut.middle), closed, forecast_limit, spill_dir, mirrored)
@@ -456,18 +443,16 @@ def _layers(spill_dir) -> Layers | contextlib.nullcontext:
 
 
 @contextlib.contextmanager
-def _allowance(board: Board, piece: Leaper, closed: bool, spill_dir, halves: bool = False,
-               workers: int | None = None) -> Iterator[FrontierAllowance | None]:
+def _allowance(board: Board, piece: Leaper, closed: bool, spill_dir,
+               halves: bool = False) -> Iterator[FrontierAllowance | None]:
     """On an empty compile cache, a small count's first steps in plain Python while its kernels compile in
     another process (:mod:`chesstours.frontier.plain`; not with a spill folder, whose steps are files), and the
     join's too for a meet in the middle (``halves``) that outlasts them; the processes are stopped when the count
-    ends first. A meet in the middle on ``workers`` threads that may run in two processes
-    (:func:`chesstours.runtime.forks`) runs wholly in plain Python up to a larger forecast."""
+    ends first."""
     then = [(warm_join, JOIN_KERNEL)] if halves else []
     forecast = estimate_states(_quick_slots(board, piece), closed)
     extended = estimate_extended(board, forecast, closed)
-    beside = halves and forks(thread_count(workers))
-    allowance = plain.allowance(forecast, then, extended, beside, sweep=warm) if spill_dir is None else None
+    allowance = plain.allowance(forecast, then, extended, sweep=warm) if spill_dir is None else None
     try:
         yield allowance
     finally:
@@ -491,7 +476,7 @@ def _disk(result: FrontierResult, layers: Layers | None) -> FrontierResult:
 
 def _memory(states: float, mirrored: bool) -> float:
     """The bytes at the peak of a count with ``states`` live states, folded by the mirror or not."""
-    return states * _PEAK_BYTES * (MIRRORED_MEMORY if mirrored else 1.0)
+    return states * PEAK_BYTES * (MIRRORED_MEMORY if mirrored else 1.0)
 
 
 def _check_size(board: Board, slots: int, closed: bool, memory_limit: int | None, spill_dir=None,

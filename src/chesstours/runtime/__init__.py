@@ -32,11 +32,11 @@ from .engine import (
     plain_allowance,
     use_compiled_only,
 )
-from .processes import Beside, Talk, forks, interrupts_deferred, run_beside
+from .processes import interrupts_deferred
 from .resources import MEMORY_SHARE, cores, memory_limit, worker_count
 
 __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "in_cache_folder",
            "PlainAllowance", "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
            "use_compiled_only", "compiled_below", "kernels_loaded", "compile_in_background", "compile_unless_cached",
            "compiled_beside", "compiling", "await_compiled", "stop_compiling", "ready_numba", "lowest_priority",
-           "forks", "Compiling", "Beside", "Talk", "run_beside", "interrupts_deferred", "COMPILE_WAIT", "Warm"]
+           "Compiling", "interrupts_deferred", "COMPILE_WAIT", "Warm"]
