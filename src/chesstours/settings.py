@@ -89,8 +89,8 @@ COMPILE_WAIT = 60.0
 COMPILE_POLL = 0.02
 #: A frontier count runs steps in plain Python only where its widest step is forecast at most this many ...
 FRONTIER_PLAIN_FORECAST = 3_000_000
-#: ... and runs wholly there, compiling nothing, where it is forecast to extend at most this many in all.
-FRONTIER_PLAIN_ONLY_EXTENDED = 400_000
+#: ... and runs wholly there, compiling nothing, where it is forecast to extend at most this many in all (6x6 open).
+FRONTIER_PLAIN_ONLY_EXTENDED = 1_500_000
 #: A meet in the middle forecast to extend more states than this starts compiled: it would wait at its join.
 FRONTIER_PLAIN_EXTENDED = 1_000_000
 #: States a frontier count extends in plain Python before the join's kernels start compiling too.
