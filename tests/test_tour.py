@@ -1,10 +1,14 @@
+import dataclasses
 import json
+import sys
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import chesstours as ct
 from chesstours import KNIGHT, Board, Tour, find_tour
 from chesstours import tour as tour_module
 from chesstours.pieces import ZEBRA, move_table
@@ -240,3 +244,48 @@ def test_a_path_of_any_integers_keeps_its_values_or_is_refused(values):
 def test_a_json_path_of_floats_or_booleans_is_not_a_tour(path):
     with pytest.raises(InvalidTour):
         Tour.from_dict({"board": "3x4", "path": path})
+
+
+def test_a_tour_is_a_value_its_path_read_only_and_the_callers_array_its_own():
+    squares = np.array([0, 7, 2, 9, 4, 11, 6, 1, 8, 3, 10, 5], dtype=np.int32)
+    tour = ct.Tour(ct.Board(3, 4), ct.KNIGHT, squares)
+    with pytest.raises(ValueError):
+        tour.path[0] = 3
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        tour.closed = True  # type: ignore[misc]
+    squares[0] = 5  # the array given stays the caller's: the tour took a copy
+    assert tour.start == 0 and hash(tour) == hash(ct.Tour(ct.Board(3, 4), ct.KNIGHT, tour.path))
+    assert dataclasses.replace(tour, method="backtrack") == tour
+
+
+def test_from_names_and_rotated_take_what_the_rest_of_the_library_takes():
+    names = "a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 b2 d3"
+    for board in ("3x4", (3, 4), ct.Board(3, 4)):
+        assert ct.Tour.from_names(board, names.split()).is_valid()
+    assert ct.Tour.from_names("3x4", names, piece="knight").names() == names.split()
+    closed = ct.find_tour("6x6", closed=True, start="a1")
+    assert closed.rotated("c3").start == closed.board.square("c3") == closed.rotated(closed.board.square("c3")).start
+    with pytest.raises(ct.InvalidSquare):
+        closed.rotated("z9")
+
+
+def test_an_existence_shows_its_question_in_square_names():
+    assert repr(ct.tour_exists("5x5", start="b2")) == "Existence(5x5 from b2, knight, open: yes by construction)"
+
+
+def test_in_a_notebook_tours_and_routes_show_as_pictures(monkeypatch):
+    from chesstours.render import picture
+
+    registered = {}
+
+    class Formatter:
+        def for_type(self, kind, show):
+            registered[kind] = show
+
+    shell = SimpleNamespace(display_formatter=SimpleNamespace(formatters={"image/svg+xml": Formatter()}))
+    monkeypatch.setitem(sys.modules, "IPython", SimpleNamespace(get_ipython=lambda: shell))
+    picture.show_in_notebooks()
+    tour, route = ct.find_tour("5x5", start="a1"), ct.solve_bishop("8x8")
+    assert set(registered) == {ct.Tour, ct.BishopRoute}
+    assert registered[ct.Tour](tour).startswith("<?xml") and "<svg" in registered[ct.BishopRoute](route)
+    assert registered[ct.Tour](ct.find_tour("100x100")) is None  # too large a picture: the repr instead

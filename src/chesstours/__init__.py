@@ -7,6 +7,7 @@ from .complete import complete_tour
 from .count import TourCount, count_tours, estimate_count
 from .errors import (
     ChessToursError,
+    GaveUp,
     InvalidArgument,
     InvalidBoard,
     InvalidPiece,
@@ -19,7 +20,7 @@ from .exists import Existence, tour_exists
 from .find import find_tour, iter_tours
 from .graph import leaper_graph
 from .pieces import CAMEL, GIRAFFE, KNIGHT, ZEBRA, Leaper, move_table, parse_piece
-from .render.picture import draw_tour, draw_trace, save_tour
+from .render.picture import draw_tour, draw_trace, save_tour, show_in_notebooks
 from .tour import InvalidTour, Tour
 from .trace import TraceEvent, trace_search
 
@@ -62,6 +63,7 @@ __all__ = [
     "InvalidArgument",
     "InvalidTour",
     "NoTour",
+    "GaveUp",
     "LimitReached",
     "ResourceError",
     "solve_bishop",
@@ -75,3 +77,5 @@ __all__ = [
     "save_tour",
     "draw_trace",
 ]
+
+show_in_notebooks()  # in a notebook, tours and bishop routes show as their pictures

@@ -3,7 +3,7 @@
 Every error a user can cause is a :class:`ChessToursError` whose message is one
 sentence a person can act on. The command line prints that sentence on stderr
 and exits with status 2 (status 1 for :class:`NoTour`, which is an answer, not
-a mistake, or 4 when only a heuristic gave up; 3 for :class:`LimitReached`; 5
+a mistake, or 4 for :class:`GaveUp`, when only a heuristic gave up; 3 for :class:`LimitReached`; 5
 for :class:`ResourceError`, a problem of the machine rather than of the request).
 """
 
@@ -18,6 +18,7 @@ __all__ = [
     "InvalidPiece",
     "InvalidArgument",
     "NoTour",
+    "GaveUp",
     "LimitReached",
     "ResourceError",
     "os_problem",
@@ -46,17 +47,32 @@ class InvalidArgument(ChessToursError, ValueError):
 
 
 class NoTour(ChessToursError):
-    """No tour exists, or the chosen method found none.
+    """No tour exists: a theorem, an argument or an exhaustive search says so.
 
     ``reason`` is the sentence to show; ``proof`` says how it is known
-    (``"theorem"``, ``"colour"``, ``"connectivity"``, ``"exhaustive"``) or
-    ``"heuristic"`` when only a heuristic failed and a tour may still exist.
+    (``"theorem"``, ``"colour"``, ``"connectivity"``, ``"exhaustive"``). A
+    heuristic that finds none raises :class:`GaveUp` instead.
     """
 
     def __init__(self, reason: str, proof: str = "exhaustive", nodes: int = 0):
         super().__init__(reason)
         self.reason = reason
         self.proof = proof
+        self.nodes = nodes
+
+
+class GaveUp(ChessToursError):
+    """A heuristic (Warnsdorff's rule) found no tour, which does not mean that none exists.
+
+    ``reason`` is the sentence to show, ``proof`` is ``"heuristic"``, ``nodes`` the squares it reached.
+    Not a :class:`NoTour`: ``except NoTour`` never takes "stuck" for "impossible".
+    """
+
+    proof = "heuristic"
+
+    def __init__(self, reason: str, nodes: int = 0):
+        super().__init__(reason)
+        self.reason = reason
         self.nodes = nodes
 
 

@@ -40,6 +40,7 @@ No closed tour: 5x5 has 25 squares, an odd number. A knight alternates colours, 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -108,6 +109,23 @@ class Existence:
         if self.answer is None:
             raise ValueError("The answer is unknown (the time limit ran out); test .answer instead.")
         return self.answer
+
+    def __repr__(self) -> str:
+        """``Existence(5x5 from b2, knight, open: yes by construction)``: the question in names, the answer.
+
+        >>> tour_exists("4x4", closed=True)
+        Existence(4x4, knight, closed: no by theorem)
+        """
+        if self.board is None:
+            question = "?"
+        else:
+            question = str(self.board)
+            if self.start is not None:
+                question += f" from {self.board.name(self.start)}"
+            if self.end is not None:
+                question += f" to {self.board.name(self.end)}"
+        kind = "closed" if self.closed else "open"
+        return f"Existence({question}, {self.piece.name}, {kind}: {self.word} by {self.proof})"
 
     @property
     def word(self) -> str:
@@ -278,8 +296,7 @@ def _constructed(board: Board, piece: Leaper, s: int | None, e: int | None, clos
         return None
     if (s is not None and tour.start != s) or (e is not None and tour.end != e):
         return None
-    tour.method = "construct"
-    return tour
+    return dataclasses.replace(tour, method="construct")
 
 
 def _what(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool) -> str:

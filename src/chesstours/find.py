@@ -24,6 +24,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Callable, Iterator
 
@@ -33,7 +34,7 @@ from .backtrack import Search, closed_tasks, first_tour, open_tasks
 from .backtrack.where import TourProperty, parse_where
 from .board import Board, Holes
 from .construct import construct_tour
-from .errors import InvalidArgument, LimitReached, NoTour, ResourceError
+from .errors import GaveUp, InvalidArgument, LimitReached, NoTour, ResourceError
 from .existence.reasons import obstruction
 from .pieces import KNIGHT, Leaper, move_table
 from .policy import FindMethod, Order, Tiebreak
@@ -190,11 +191,11 @@ class _Finder:
             reason = obstruction(board, self.piece, None, None, self.closed)
             if reason is not None:
                 raise reason
-        failures: list[NoTour] = []
+        failures: list[NoTour | GaveUp] = []
         for tried, v in enumerate(policy.starts_to_try(board, self.piece, self.method)):
             try:
                 tour = self.tour_from(v, None)
-            except NoTour as exc:
+            except (NoTour, GaveUp) as exc:
                 failures.append(exc)
                 continue
             if tried:
@@ -209,14 +210,16 @@ class _Finder:
         how = f"an exhaustive search from {squares} found none ({nodes:,} positions)" if proven else \
             f"{self._method_name()} found none from {squares}, but it is a heuristic that can get stuck: this " \
             "does not mean that no tour exists"
-        raise NoTour(f"No {self.piece.name}'s tour of {board}: {how}.", proof="exhaustive" if proven else "heuristic",
-                     nodes=nodes)
+        if not proven:
+            raise GaveUp(f"No {self.piece.name}'s tour of {board}: {how}.", nodes=nodes)
+        raise NoTour(f"No {self.piece.name}'s tour of {board}: {how}.", proof="exhaustive", nodes=nodes)
 
     def _method_name(self) -> str:
         return {"warnsdorff": "Warnsdorff's rule", "construct": "the construction"}.get(self.method, self.method)
 
     def tour_from(self, s: int, e: int | None) -> Tour:
-        """A tour from ``s`` (to ``e``) by the query's method; :class:`NoTour` or :class:`LimitReached` if none."""
+        """A tour from ``s`` (to ``e``) by the query's method; :class:`NoTour`, :class:`GaveUp` (a heuristic's) or
+        :class:`LimitReached` if none."""
         board, piece, closed = self.board, self.piece, self.closed
         if self.method == "warnsdorff":
             return self._walk(s, e, self.tiebreak or policy.DEFAULT_TIEBREAK, self.seed)
@@ -245,9 +248,7 @@ class _Finder:
         return self._backtrack(s, e)
 
     def _constructed(self, s: int, e: int | None) -> Tour:
-        tour = construct_tour(self.board, s, e, self.closed, self.piece)
-        tour.method = "auto/construct"
-        return tour
+        return dataclasses.replace(construct_tour(self.board, s, e, self.closed, self.piece), method="auto/construct")
 
     def _walk(self, s: int, e: int | None, tiebreak: Tiebreak, seed: int) -> Tour:
         board, piece, closed = self.board, self.piece, self.closed
@@ -255,17 +256,16 @@ class _Finder:
         stats = {"nodes": len(result.path), "seconds": time.perf_counter() - self.t0, "tiebreak": tiebreak}
         rule = f"Warnsdorff's rule ({tiebreak} tie-break)"
         if not result.complete:
-            raise NoTour(f"{rule} reached a dead end after {len(result.path)} of {board.free_count} squares; "
-                         "the heuristic got stuck, which does not mean that no tour exists.", proof="heuristic",
-                         nodes=len(result.path))
+            raise GaveUp(f"{rule} reached a dead end after {len(result.path)} of {board.free_count} squares; "
+                         "the heuristic got stuck, which does not mean that no tour exists.", nodes=len(result.path))
         if e is not None and result.path[-1] != e:
-            raise NoTour(f"{rule} covered the board but ended on {board.name(result.path[-1])}, not "
+            raise GaveUp(f"{rule} covered the board but ended on {board.name(result.path[-1])}, not "
                          f"{board.name(e)}: the heuristic missed the end, which does not mean that no such tour "
-                         "exists.", proof="heuristic")
+                         "exists.")
         if closed and not result.closed:
-            raise NoTour(f"{rule} found an open tour ending on {board.name(result.path[-1])}, which is not a "
+            raise GaveUp(f"{rule} found an open tour ending on {board.name(result.path[-1])}, which is not a "
                          f"{piece.name} move from {board.name(s)}, so it is not closed; this does not mean that "
-                         "no closed tour exists.", proof="heuristic")
+                         "no closed tour exists.")
         return Tour(board, piece, result.path, closed, "warnsdorff", stats)
 
     def _walks(self, s: int, e: int | None) -> Tour | None:
@@ -273,11 +273,10 @@ class _Finder:
         for n, (rule, seed) in enumerate(policy.walk_schedule(self.tiebreak, self.seed), 1):
             try:
                 tour = self._walk(s, e, rule, seed)
-            except NoTour:
+            except (NoTour, GaveUp):
                 continue
             tour.stats["tries"] = n
-            tour.method = "auto/warnsdorff"
-            return tour
+            return dataclasses.replace(tour, method="auto/warnsdorff")
         return None
 
     def _backtrack(self, s: int, e: int | None) -> Tour:

@@ -224,9 +224,12 @@ class Drawable(Protocol):
         ...
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, frozen=True)
 class Tour:
     """A tour of ``piece`` over ``board``: ``path`` lists the squares in order.
+
+    A tour is a value: its fields cannot be set and its path is a read-only array (make a changed tour with
+    :func:`dataclasses.replace`, or from ``tour.path.copy()``).
 
     Parameters
     ----------
@@ -250,22 +253,38 @@ class Tour:
     stats: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.path = path_array(self.path)
+        given = self.path
+        path = path_array(given)
+        if path.flags.writeable and (path is given or np.shares_memory(path, given)):
+            path = path.copy()  # the caller's array stays the caller's, and writable
+        path.flags.writeable = False
+        object.__setattr__(self, "path", path)
 
     # -- construction --------------------------------------------------------
 
     @classmethod
     def from_names(
         cls,
-        board: Board,
+        board: Board | str | tuple[int, int] | int,
         names: Iterable[str],
-        piece: Leaper = KNIGHT,
+        piece: Leaper | str = KNIGHT,
         closed: bool = False,
         method: str = "",
     ) -> "Tour":
-        """Build a tour from square names; the squares are checked, the tour is not."""
-        path = [board._square_of(s) for s in names]
-        return cls(board, piece, np.array(path, dtype=np.int32), closed, method)
+        """Build a tour from square names; the squares are checked, the tour is not.
+
+        ``board`` and ``piece`` as everywhere (``"6x6"``, ``(6, 6)``, a :class:`Board`; ``"zebra"``, ``"1,2"``).
+
+        >>> Tour.from_names("3x4", "a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 b2 d3".split()).is_valid()
+        True
+        """
+        from .arguments import as_board
+
+        board = as_board(board)
+        if isinstance(names, str):
+            names = names.replace(",", " ").split()
+        path = [board.square(s) for s in names]
+        return cls(board, parse_piece(piece), np.array(path, dtype=np.int32), closed, method)
 
     @classmethod
     def parse(
@@ -452,11 +471,12 @@ class Tour:
         """A knight's tour is drawn with the defaults: nothing to add."""
         return {}
 
-    def rotated(self, start: int) -> "Tour":
-        """For a closed tour: the same cycle started at square ``start``.
+    def rotated(self, start: int | str) -> "Tour":
+        """For a closed tour: the same cycle started at square ``start`` (a number or a name such as ``"a1"``).
 
-        :raises InvalidSquare: if ``start`` is not on the tour.
+        :raises InvalidSquare: if ``start`` is not on the board or not on the tour.
         """
+        start = self.board.square(start)
         where = np.flatnonzero(self.path == start)
         if where.size == 0:
             raise InvalidSquare(f"{self.board.name(start)} is not on this tour.")

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chesstours import KNIGHT, Board, Leaper, NoTour, Tour, find_tour
+from chesstours import KNIGHT, Board, GaveUp, Leaper, Tour, find_tour
 from chesstours.pieces import GIRAFFE, ZEBRA
 from chesstours.warnsdorff import TIEBREAKS, warnsdorff
 
@@ -71,7 +71,7 @@ def test_a_path_on_ordinary_pages_is_the_same_walk(monkeypatch):
 
 def test_the_first_rule_fails_on_a_large_board_and_says_so():
     # The plain rule is known to fail as boards grow; on 1000x1000 from a1 it stops early.
-    with pytest.raises(NoTour) as info:
+    with pytest.raises(GaveUp) as info:
         find_tour("1000x1000", start="a1", method="warnsdorff", tiebreak="first")
     assert info.value.proof == "heuristic"
     assert "Warnsdorff's rule (first tie-break) reached a dead end after" in info.value.reason

@@ -82,6 +82,8 @@ class TourProperty:
             a["squares"] = np.array([s for s, _ in self.clues], dtype=np.int32)
             a["steps"] = np.array([k for _, k in self.clues], dtype=np.int64)
         path = np.ascontiguousarray(path, dtype=np.int32)
+        if not path.flags.writeable:  # a Tour's path: the kernels are compiled for writable arrays
+            path = path.copy()
         if self.clues and not meets_clues(path, a["squares"], a["steps"]):
             return False
         return a["image"] is None or bool(maps_onto_itself(path, a["image"], self.closed))

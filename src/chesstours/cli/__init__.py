@@ -29,7 +29,7 @@ import typer
 import typer.main
 
 from .. import __version__
-from ..errors import ChessToursError, InvalidArgument, LimitReached, NoTour, ResourceError, os_reason
+from ..errors import ChessToursError, GaveUp, InvalidArgument, LimitReached, NoTour, ResourceError, os_reason
 from .common import (
     EXIT_ENVIRONMENT,
     EXIT_INTERNAL,
@@ -177,7 +177,7 @@ def _run(argv: list[str] | None) -> int:
     try:
         result = _command().main(args=argv, prog_name="chesstours", standalone_mode=False)
         return result if isinstance(result, int) else EXIT_OK
-    except NoTour as exc:
+    except (NoTour, GaveUp) as exc:
         typer.echo(f"chesstours: {exc.reason}", err=True)
         return no_tour_status(exc)
     except LimitReached as exc:

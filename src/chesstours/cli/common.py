@@ -16,7 +16,7 @@ from typer.core import TyperGroup
 
 from .. import policy
 from ..board import Board
-from ..errors import InvalidArgument, NoTour
+from ..errors import GaveUp, InvalidArgument, NoTour
 from ..output import check_output, open_atomic, save_npy, write_atomic
 from ..pieces import parse_piece
 from ..render.text import render_tour, tour_chunks
@@ -74,7 +74,7 @@ def interrupted(exc: BaseException | None = None) -> str:
     return "interrupted" if signum is None else f"stopped by {signal.Signals(signum).name}"
 
 
-def no_tour_status(exc: NoTour) -> int:
+def no_tour_status(exc: NoTour | GaveUp) -> int:
     """1 when no tour exists (as far as a complete method knows); 4 when only a heuristic gave up."""
     return EXIT_GAVE_UP if exc.proof == "heuristic" else EXIT_NO_TOUR
 

@@ -13,7 +13,7 @@ from .. import find as api
 from .. import policy
 from ..arguments import prepare_query
 from ..board import Board
-from ..errors import InvalidArgument, LimitReached, NoTour
+from ..errors import GaveUp, InvalidArgument, LimitReached, NoTour
 from ..existence.reasons import obstruction
 from ..pieces import parse_piece
 from .common import (
@@ -114,7 +114,7 @@ def tour(
                 time_limit=time_limit, node_limit=node_limit,
                 progress=None if update is None else (lambda n: update(info=f"{n:,} positions")),
             )
-        except NoTour as exc:
+        except (NoTour, GaveUp) as exc:
             raise fail(exc.reason, no_tour_status(exc)) from None
         except LimitReached as exc:
             raise fail(str(exc), EXIT_LIMIT) from None

@@ -23,6 +23,7 @@ Examples
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -164,6 +165,30 @@ def save_tour(obj: Drawable, path: str | os.PathLike, fmt: str | None = None, **
         raise InvalidArgument(f"Cannot tell the picture format of {path}; name it .svg, .png or .gif.")
     write_atomic(path, draw_tour(obj, fmt, **options))
     return fmt
+
+
+#: The largest board a notebook shows as a picture; a larger tour shows its repr.
+SHOWN_SQUARES = 4096
+
+
+def notebook_svg(obj: Drawable) -> str | None:
+    """The SVG picture of a tour or a route for a notebook, or None (its repr) on a board of over
+    :data:`SHOWN_SQUARES` squares."""
+    return None if obj.board.size > SHOWN_SQUARES else draw_tour(obj, "svg").decode()
+
+
+def show_in_notebooks() -> None:
+    """Where IPython runs (a Jupyter notebook), show tours and bishop routes as their pictures."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None:
+        return
+    from ..bishop.route import BishopRoute
+    from ..tour import Tour
+
+    formatter = shell.display_formatter.formatters["image/svg+xml"]
+    for kind in (Tour, BishopRoute):
+        formatter.for_type(kind, notebook_svg)
 
 
 def trace_scenes(events: Iterable, board: Board) -> list[Scene]:

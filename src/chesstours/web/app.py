@@ -38,7 +38,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .. import __version__
 from ..count import count_tours, estimate_count
-from ..errors import ChessToursError, LimitReached, NoTour, ResourceError
+from ..errors import ChessToursError, GaveUp, LimitReached, NoTour, ResourceError
 from ..find import find_tour
 from ..runtime import use_compiled_only
 from . import drawing
@@ -129,7 +129,7 @@ RESOURCE_RETRY = 30
 def _errors(app: FastAPI) -> None:
     @app.exception_handler(ChessToursError)
     async def library_error(request: Request, exc: ChessToursError) -> JSONResponse:
-        if isinstance(exc, NoTour):
+        if isinstance(exc, (NoTour, GaveUp)):
             return JSONResponse({"detail": exc.reason, "proof": exc.proof, "nodes": exc.nodes}, status_code=404)
         if isinstance(exc, LimitReached):
             body = {"detail": str(exc)}
