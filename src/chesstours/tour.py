@@ -35,6 +35,8 @@ from .reading import load_json, quoted, shown, whole_number
 __all__ = ["Tour", "Drawable", "InvalidTour", "first_problem", "jsonable", "path_array"]
 
 _NAME_RE = re.compile(r"^([a-zA-Z]+)(\d+)$")
+#: A rank line of a numbered grid (:meth:`Tour.grid`): ``"8 | 22  7 44 ..."``.
+_GRID_ROW = re.compile(r"^\s*(\d+) \|(.*)$")
 
 
 class InvalidTour(ChessToursError):
@@ -295,20 +297,25 @@ class Tour:
         piece: Leaper | str | None = None,
         closed: bool | None = None,
     ) -> "Tour":
-        """Read a tour written as moves (``"a1 c2 e1 ..."``, commas or dashes allowed) or as JSON.
+        """Read a tour written as moves (``"a1 c2 e1 ..."``, commas or dashes allowed), as JSON, or as the
+        numbered grid that :meth:`grid` draws (its board and holes read from it).
 
         Without ``board``, a moves text is taken to cover the smallest board
         that holds all its squares. ``piece``, ``closed`` and ``board`` given
         here override the JSON's own.
 
-        :raises InvalidTour: if the text is neither.
+        :raises InvalidTour: if the text is none of these.
 
         >>> Tour.parse("a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 b2 d3").board
         Board(3x4)
+        >>> Tour.parse("3 |  3  6 11  8\n2 | 12  9  2  5\n1 |  1  4  7 10\n     a  b  c  d").moves()
+        'a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 b2 d3'
         """
         text = text.strip()
         if not text:
             raise InvalidTour("The tour is empty.")
+        if _GRID_ROW.match(text.splitlines()[0]):
+            return cls._from_grid(text, holes, piece, closed)
         if text.startswith("{"):
             data = load_json(text, InvalidTour, "The tour")
             if not isinstance(data, dict) or "path" not in data or "board" not in data:
@@ -343,6 +350,54 @@ class Tour:
                 raise InvalidSquare(f"{w} is not on the {the_board.rows}x{the_board.cols} board.")
         path = np.array([r * the_board.cols + c for r, c in squares], dtype=np.int32)
         return cls(the_board, parse_piece(piece or "knight"), path, bool(closed))
+
+    @classmethod
+    def parse_all(cls, text: str, board: Board | str | None = None, holes: str = "",
+                  piece: Leaper | str | None = None, closed: bool | None = None) -> list["Tour"]:
+        """The tours of a text: one as :meth:`parse` reads it, or JSON lines (one tour a line, as
+        ``chesstours tours --format json`` writes them).
+
+        :raises InvalidTour: naming the line of a tour that cannot be read.
+        """
+        lines = [line for line in text.strip().splitlines() if line.strip()]
+        if len(lines) < 2 or not all(line.lstrip().startswith("{") for line in lines):
+            return [cls.parse(text, board, holes, piece, closed)]
+        tours = []
+        for i, line in enumerate(lines, 1):
+            try:
+                tours.append(cls.parse(line, board, holes, piece, closed))
+            except InvalidTour as exc:
+                raise InvalidTour(f"Line {i}: {exc}") from None
+        return tours
+
+    @classmethod
+    def _from_grid(cls, text: str, holes: str, piece: Leaper | str | None, closed: bool | None) -> "Tour":
+        """The tour of a numbered grid (:meth:`grid`): rank lines ``N | 3 18 # ...``, then the files."""
+        rows = [m for line in text.splitlines() if (m := _GRID_ROW.match(line))]
+        ranks = [whole_number(m.group(1), InvalidTour, "A rank") for m in rows]
+        if ranks != list(range(len(rows), 0, -1)):
+            raise InvalidTour("A numbered grid lists its ranks from the top one down to 1.")
+        cells = [m.group(2).split() for m in reversed(rows)]  # rank 1 first, as squares are numbered
+        cols = len(cells[0])
+        if not cols or any(len(line) != cols for line in cells):
+            raise InvalidTour("Every rank of a numbered grid has as many squares.")
+        flat = [cell for line in cells for cell in line]
+        board = Board(len(rows), cols, [v for v, cell in enumerate(flat) if cell == "#"] + list(
+            Board.parse(f"{len(rows)}x{cols}", holes).holes))
+        steps = {}
+        for v, cell in enumerate(flat):
+            if cell in ("#", "."):
+                continue
+            if not cell.isdigit():
+                raise InvalidTour(f"{quoted(cell)} in the grid is not a move number, '#' (a hole) or '.'.")
+            step = whole_number(cell, InvalidTour, "A move number")
+            if step in steps:
+                raise InvalidTour(f"Move {step} is on both {board.name(steps[step])} and {board.name(v)}.")
+            steps[step] = v
+        if sorted(steps) != list(range(1, len(steps) + 1)):
+            raise InvalidTour(f"The grid's moves are not numbered 1 to {len(steps)} without a gap.")
+        path = np.array([steps[k] for k in sorted(steps)], dtype=np.int32)
+        return cls(board, parse_piece(piece or "knight"), path, bool(closed))
 
     # -- checks --------------------------------------------------------------
 

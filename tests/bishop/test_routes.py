@@ -174,10 +174,11 @@ def test_odd_square_boards_have_no_route_from_a_corner(n):
     assert c.count == 0
 
 
-def test_a_board_with_rows_plus_columns_odd_is_refused_with_the_reason():
-    with pytest.raises(InvalidArgument, match=r"rows \+ columns even, and 8 \+ 7 is odd"):
+def test_an_end_of_the_other_colour_is_no_route_with_the_reason():
+    with pytest.raises(ct.NoTour, match=r"rows \+ columns even, and 8 \+ 7 is odd") as info:
         ct.solve_bishop("8x7")
-    with pytest.raises(InvalidArgument, match="light square"):
+    assert info.value.proof == "colour"
+    with pytest.raises(ct.NoTour, match="light square"):
         ct.solve_bishop("8x8", end="h7")
     with pytest.raises(InvalidArgument, match="Unknown end"):
         ct.solve_bishop("8x8", end="nowhere")
@@ -363,9 +364,9 @@ def test_cli_count_json(capsys):
         all_routes(6, 8, set(), (0, 0), (5, 7)))
 
 
-def test_cli_refuses_an_odd_board_and_answers_no_route(capsys):
+def test_cli_answers_no_route_on_an_odd_board_as_on_any_board_without_one(capsys):
     code, _, err = run(capsys, "bishop", "8x7")
-    assert code == 2 and "8 + 7 is odd" in err and "Traceback" not in err
+    assert code == 1 and "8 + 7 is odd" in err and "Traceback" not in err
     code, _, err = run(capsys, "bishop", "5x5")
     assert code == 1 and "one diagonal neighbour" in err
     code, _, err = run(capsys, "bishop", "8x8", "--count", "--all")

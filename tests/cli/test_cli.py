@@ -182,3 +182,33 @@ def test_options_that_do_not_apply_are_refused_or_named(capsys):
     assert code == 0 and err.strip() == ("chesstours: --numbers and --size shape pictures; the grid format does "
                                          "not use them.")
     assert len(out.splitlines()) == 6
+
+
+def test_check_reads_what_the_tool_writes_a_grid_and_json_lines(tmp_path, capsys):
+    grid = tmp_path / "t.grid"
+    assert run(capsys, "tour", "12x10", "--holes", "c3,d3", "-o", str(grid))[0] == 0
+    code, out, _ = run(capsys, "check", str(grid))
+    assert code == 0 and out.startswith("valid: open knight's tour of 12x10 without c3,d3, 118 squares")
+    rank, _, cells = grid.read_text().splitlines()[-2].partition("|")  # rank 1, where the tour starts (a1)
+    grid.write_text(grid.read_text().replace(rank + "|" + cells, rank + "|" + cells.replace(" 1 ", " 2 ", 1)))
+    code, _, err = run(capsys, "check", str(grid))
+    assert code == 2 and "Move 2 is on both" in err  # two squares numbered 2, none 1
+    code, lines, _ = run(capsys, "tours", "5x5", "--start", "a1", "--limit", "3", "--format", "json")
+    listing = tmp_path / "t.jsonl"
+    listing.write_text(lines)
+    code, out, _ = run(capsys, "check", str(listing))
+    assert code == 0 and out.strip() == "valid: 3 tours, open knight's tours of 5x5"
+    broken = json.loads(lines.splitlines()[1])
+    broken["path"][3], broken["path"][4] = broken["path"][4], broken["path"][3]
+    listing.write_text("\n".join([lines.splitlines()[0], json.dumps(broken)]))
+    code, out, err = run(capsys, "check", str(listing))
+    assert code == 1 and "invalid: tour 2 of 2:" in err
+
+
+def test_no_tour_is_said_once_and_a_count_of_zero_by_theory_says_why(capsys):
+    code, _, err = run(capsys, "tours", "4x4")
+    assert code == 1 and err.count("No tour") == 1 and "no tour:" not in err
+    code, out, _ = run(capsys, "count", "5x5", "--closed")
+    assert code == 0 and "reason:     No closed tour: 5x5 has 25 squares, an odd number." in out
+    code, _, err = run(capsys, "tour", "8x8", "--method", "construct", "--piece", "zebra")
+    assert code == 2 and "not tours of the zebra" in err

@@ -40,7 +40,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..board import Board, grid_lines, parse_file
-from ..errors import ChessToursError, InvalidArgument, InvalidSquare
+from ..errors import ChessToursError, InvalidArgument, InvalidSquare, NoTour
 from ..reading import load_json, quoted, whole_number
 from ..tour import InvalidTour, jsonable
 
@@ -72,8 +72,9 @@ def opposite_square(board: Board, v: int) -> int:
 def resolve_end(board: Board, start: int, end: str | int) -> int:
     """The end square of rule ``end`` for a route from ``start``; -1 for ``"any"``.
 
-    :raises InvalidArgument: if the end square has another colour than the start
-        (a bishop never changes colour), or the rule is unknown.
+    :raises NoTour: if the end square has another colour than the start (a bishop
+        never changes colour: no route can end there).
+    :raises InvalidArgument: if the rule is unknown.
     :raises InvalidSquare: if the end square is not on the board or is a hole.
     """
     colour = COLOUR_NAMES[board.colour(start)]
@@ -82,11 +83,11 @@ def resolve_end(board: Board, start: int, end: str | int) -> int:
     if end == "opposite":
         e = opposite_square(board, start)
         if board.colour(e) != board.colour(start):
-            raise InvalidArgument(
-                f"On {board} the square opposite {board.name(start)} is {board.name(e)}, a "
+            raise NoTour(
+                f"No bishop route: on {board} the square opposite {board.name(start)} is {board.name(e)}, a "
                 f"{COLOUR_NAMES[board.colour(e)]} square, but a bishop on {board.name(start)} stays on the "
                 f"{colour} squares: that needs rows + columns even, and {board.rows} + {board.cols} is odd; "
-                f"end 'any' (--end any) or an end square of the start's colour would do."
+                f"end 'any' (--end any) or an end square of the start's colour would do.", proof="colour"
             )
         if e in board.holes:
             raise InvalidSquare(f"The square opposite {board.name(start)}, {board.name(e)}, is a hole.")
@@ -95,9 +96,9 @@ def resolve_end(board: Board, start: int, end: str | int) -> int:
         raise InvalidArgument(f"Unknown end {end!r}; use opposite, any, or a square such as h8.")
     e = board.square(end)
     if board.colour(e) != board.colour(start):
-        raise InvalidArgument(
-            f"{board.name(e)} is a {COLOUR_NAMES[board.colour(e)]} square; a bishop that starts on "
-            f"{board.name(start)} stays on the {colour} squares."
+        raise NoTour(
+            f"No bishop route: {board.name(e)} is a {COLOUR_NAMES[board.colour(e)]} square; a bishop that starts "
+            f"on {board.name(start)} stays on the {colour} squares.", proof="colour"
         )
     return e
 

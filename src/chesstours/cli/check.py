@@ -17,7 +17,7 @@ from .common import HolesOpt, app, fail, npy_tour
 
 @app.command()
 def check(
-    file: str = typer.Argument(..., metavar="FILE", help="A tour as moves (a1 c2 ...), as JSON, or as .npy (with --board); - reads stdin."),
+    file: str = typer.Argument(..., metavar="FILE", help="A tour as moves (a1 c2 ...), as a numbered grid, as JSON (or JSON lines: many tours), or as .npy (with --board); - reads stdin."),
     board: Optional[str] = typer.Option(None, "--board", "-b", help="Board size for a moves file (default: the smallest board holding every square)."),
     closed: Optional[bool] = typer.Option(None, "--closed/--open", help="Whether the tour must be closed (JSON: its own flag)."),
     piece: Optional[str] = typer.Option(None, "--piece", "-p", metavar="PIECE", help="The leaper (default: knight, or the JSON's piece)."),
@@ -47,12 +47,18 @@ def check(
     if end is not None:
         raise InvalidArgument("--end applies to bishop routes only (with --bishop).")
     if text is None:
-        t = npy_tour(file, board, holes, piece, closed, data)
+        tours = [npy_tour(file, board, holes, piece, closed, data)]
     else:
-        t = Tour.parse(text, board=board, holes=holes, piece=piece, closed=closed)
-    problem = t.problem()
-    if problem:
-        raise fail(f"invalid: {problem}", 1)
+        tours = Tour.parse_all(text, board=board, holes=holes, piece=piece, closed=closed)
+    for i, t in enumerate(tours, 1):
+        problem = t.problem()
+        if problem:
+            raise fail(f"invalid: {problem}" if len(tours) == 1 else f"invalid: tour {i} of {len(tours)}: {problem}", 1)
+    if len(tours) > 1:
+        kinds = sorted({f"{'closed' if t.closed else 'open'} {t.piece.name}'s tours of {t.board}" for t in tours})
+        typer.echo(f"valid: {len(tours)} tours, {' and '.join(kinds)}")
+        return
+    t = tours[0]
     kind = "closed" if t.closed else "open"
     reentrant = "" if t.closed or not t.is_reentrant() else " (its ends are one move apart: it can be closed)"
     typer.echo(

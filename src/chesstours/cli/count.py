@@ -23,6 +23,7 @@ from ..output import check_output
 from ..pieces import parse_piece
 from ..reading import whole_number
 from ..words import about_duration
+from .find import why_no_tour
 from .common import (
     EXIT_LIMIT,
     BoardArg,
@@ -192,6 +193,10 @@ def count(
                        f"{x['peak_memory_mb']:,.1f} MiB{disk}{plain}")
         else:
             typer.echo(f"method:     {result.method}")
+            if result.method == "theory":
+                reason = why_no_tour(result.board, result.start, result.end, closed, result.piece)
+                if reason:
+                    typer.echo(f"reason:     {reason}")
             typer.echo(f"nodes:      {result.nodes:,}")
         typer.echo(f"seconds:    {result.seconds:.3f}")
     if code:

@@ -185,12 +185,13 @@ def tours(
     except KeyboardInterrupt as exc:
         raise fail(f"{interrupted(exc)} after {found} tours.", interrupt_status(exc)) from None
     if found == 0:
-        raise fail("no tour: " + _why_none(b, start, end, closed, piece), EXIT_NO_TOUR)
+        raise fail(why_no_tour(b, start, end, closed, piece) or "No tour: an exhaustive search found none.",
+                   EXIT_NO_TOUR)
 
 
-def _why_none(board: Board, start, end, closed, piece) -> str:
-    p = parse_piece(piece)
+def why_no_tour(board: Board, start, end, closed, piece) -> str | None:
+    """The sentence that says why no tour exists, where an argument says it (:func:`obstruction`), else None."""
     s = None if start is None else board.square(start)
     e = None if end is None else board.square(end)
-    reason = obstruction(board, p, s, e, closed)
-    return reason.reason if reason else "an exhaustive search found none."
+    reason = obstruction(board, parse_piece(piece), s, e, closed)
+    return reason.reason if reason else None

@@ -114,8 +114,12 @@ def construct_tour(board: Board, start: int | None = None, end: int | None = Non
         Holes, another piece than the knight, or an end square the rotations
         did not reach (on 3 x n and 4 x n boards, or past their budget of work).
     """
-    if not can_construct(board, piece):
-        raise InvalidArgument("The construction makes knight's tours of whole boards only (no holes).")
+    if piece != KNIGHT:
+        raise InvalidArgument(f"The construction makes knight's tours only, not tours of the {piece.name}; "
+                              "search for one (--method auto or backtrack).")
+    if board.holes:
+        raise InvalidArgument(f"The construction makes tours of whole boards only, and {board} has holes; search "
+                              "for one (--method auto or backtrack).")
     s = 0 if start is None else int(start)
     e = None if end is None else int(end)
     reason = obstruction(board, piece, s, e, closed)
