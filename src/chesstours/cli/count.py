@@ -23,7 +23,6 @@ from ..output import check_output
 from ..pieces import parse_piece
 from ..reading import whole_number
 from ..words import about_duration
-from .find import why_no_tour
 from .common import (
     EXIT_LIMIT,
     BoardArg,
@@ -45,6 +44,7 @@ from .common import (
     print_plan,
     progress_display,
 )
+from .find import why_no_tour
 
 _METHOD_HELP = policy.describe(policy.COUNT_METHOD_HELP)
 
