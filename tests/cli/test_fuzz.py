@@ -190,9 +190,9 @@ _HOSTILE_ARGS = st.one_of(
     st.sampled_from(["tcp", "udp", "inproc", "tls", "ucx", ""]).flatmap(
         lambda scheme: st.text(max_size=12).map(lambda rest: ["count", "5x5", "--cluster", f"{scheme}://{rest}"])),
     st.integers(min_value=-5, max_value=0).flatmap(
-        lambda n: st.sampled_from(["-j", "--jobs", "--split-on"]).map(lambda o: ["count", "5x5", o, str(n)])),
+        lambda n: st.sampled_from(["-w", "-j", "--jobs", "--split-on"]).map(lambda o: ["count", "5x5", o, str(n)])),
     st.integers(min_value=31, max_value=40).map(lambda r: ["count", "--strip", str(r), "--cols", "3"]),
-    st.sampled_from(["--plan", "--jobs 2", "--where symmetric", "--split-on 2", "-j 2"]).map(
+    st.sampled_from(["--plan", "--jobs 2", "--where symmetric", "--split-on 2", "-w 2", "-j 2"]).map(
         lambda extra: ["count", "--strip", "4", "--cols", "4..6", *extra.split()]),
 )
 

@@ -140,7 +140,8 @@ def test_a_regular_file_under_a_device_folder_is_replaced_not_written_in_place(t
 @pytest.mark.parametrize("args, names", [
     (["--strip", "5", "--cols", "5..8", "--plan"], ["--plan"]),
     (["--strip", "5", "--cols", "5..8", "--jobs", "2", "--where", "symmetric"], ["--jobs", "--where"]),
-    (["--strip", "5", "--cols", "5..8", "-j", "2"], ["-j/--workers"]),
+    (["--strip", "5", "--cols", "5..8", "-w", "2"], ["-w/--workers"]),
+    (["--strip", "5", "--cols", "5..8", "-j", "2"], ["--jobs"]),
     (["--strip", "5", "--cols", "5..8", "--split-on", "2"], ["--split-on"]),
     (["--strip", "5", "--cols", "5..8", "--method", "backtrack"], ["--method"]),
     (["5x5", "--plan", "--where", "symmetric"], ["--where"]),
@@ -151,9 +152,9 @@ def test_options_a_strip_count_or_a_plan_does_not_use_are_refused(capsys, args, 
 
 
 @pytest.mark.parametrize("args, word", [
-    (["--strip", "5", "--cols", "5..8", "--plan", "-j", "-1", "--jobs", "0", "--split-on", "-3", "--where", "x",
+    (["--strip", "5", "--cols", "5..8", "--plan", "-w", "-1", "--jobs", "0", "--split-on", "-3", "--where", "x",
       "--checkpoint", "/nonexistent/x"], "--workers"),
-    (["5x5", "--jobs", "0"], "--jobs"), (["5x5", "-j", "-1"], "--workers"), (["5x5", "--split-on", "-3"], "--split-on"),
+    (["5x5", "--jobs", "0"], "--jobs"), (["5x5", "-w", "-1"], "--workers"), (["5x5", "--split-on", "-3"], "--split-on"),
     (["5x5", "--plan", "--jobs", "0"], "--jobs"), (["5x5", "--plan", "--checkpoint", "/nonexistent/x"], "/nonexistent"),
 ])
 def test_invalid_values_are_refused_with_one_sentence(capsys, args, word):

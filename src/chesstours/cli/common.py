@@ -151,7 +151,7 @@ TimeOpt = typer.Option(None, "--time-limit", "-t", metavar="SECONDS", help="Stop
 NumbersOpt = typer.Option(False, "--numbers", help="Pictures: step numbers on the squares (while they fit).")
 SizeOpt = typer.Option(None, "--size", metavar="PIXELS", help="Pictures: the longer side in pixels (64-4096; default 64 a square, 320-1200; animations at most 640).")
 FpsOpt = typer.Option(None, "--fps", metavar="N", help="Animations: moves a second (default 8; trace: events a second, default 2).")
-JobsOpt = typer.Option(None, "--jobs", metavar="N", help="Run the search as tasks in N local processes (default without it: threads in this process).")
+JobsOpt = typer.Option(None, "--jobs", "-j", metavar="N", help="Run the search as tasks in N local processes (default without it: threads in this process).")
 ClusterOpt = typer.Option(None, "--cluster", metavar="tcp://HOST:PORT", help="Run the tasks on the Dask scheduler at this address (pip install 'chesstours[cluster]').")
 WhereOpt = typer.Option(None, "--where", metavar="PROPERTY", help="Only tours with a property: symmetric (a half turn), symmetric90 (a quarter turn), or clues such as a1=1,h8=64; several joined by ';'.")
 PlanOpt = typer.Option(False, "--plan", help="Print the plan -- the method, why, and its estimated states, memory and time -- and run nothing.")

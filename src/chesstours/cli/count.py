@@ -104,7 +104,7 @@ def count(
     cols: Optional[str] = typer.Option(None, "--cols", metavar="A..B", help="Strip lengths: 5..40 or 6,8,10."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     time_limit: Optional[float] = TimeOpt,
-    workers: Optional[int] = typer.Option(None, "--workers", "-j", help="Threads (default: all cores)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads (default: all cores)."),
     spill_dir: Optional[str] = typer.Option(
         None, "--spill-dir", metavar="DIR",
         help="Frontier: keep each step's states in files in DIR, not in memory (counts too large for memory)."),
@@ -132,7 +132,7 @@ def count(
         if cols is None:
             raise InvalidArgument("--strip needs --cols, such as --cols 5..40.")
         _refuse_unused("--strip counts every length in one frontier sweep", {
-            "--method": method.value not in ("auto", "frontier"), "--plan": plan, "-j/--workers": workers,
+            "--method": method.value not in ("auto", "frontier"), "--plan": plan, "-w/--workers": workers,
             "--jobs": jobs, "--cluster": cluster, "--checkpoint": checkpoint, "--where": where,
             "--split-on": split_on})
         _strip(strip, parse_lengths(cols), closed, piece, as_json, time_limit, progress, spill_dir)
