@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import chesstours as ct
 from chesstours import Board, count_tours, find_tour
 from chesstours.arguments import as_board, check_cluster, check_spread
 from chesstours.errors import ChessToursError, InvalidArgument, InvalidBoard, InvalidPiece, ResourceError
@@ -92,3 +93,19 @@ def test_spread_is_checked_once_by_one_rule():
         count_tours("5x5", jobs=0)
     with pytest.raises(InvalidArgument, match="tcp://HOST:PORT"):
         count_tours("5x5", cluster="udp://x")
+
+
+@pytest.mark.parametrize("limit, words", [("1", "number of seconds, not str"), (True, "not bool"), (1j, "not complex"),
+                                          (10**400, "at most a billion seconds"), (float("inf"), "a billion")])
+def test_a_time_limit_that_is_not_a_number_of_seconds_is_refused(limit, words):
+    for call in (lambda: ct.count_tours("5x5", time_limit=limit), lambda: list(ct.iter_tours("5x5", time_limit=limit)),
+                 lambda: ct.tour_exists("5x5", time_limit=limit)):
+        with pytest.raises(ct.InvalidArgument, match=words):
+            call()
+
+
+def test_a_board_spec_of_another_type_and_a_played_path_that_is_no_list_are_refused():
+    with pytest.raises(ct.InvalidBoard, match="not int64"):
+        ct.Tour.from_dict({"board": np.int64(4), "path": [0]})
+    with pytest.raises(ct.InvalidArgument, match="not NoneType"):
+        ct.complete_tour("5x5", None)

@@ -101,7 +101,15 @@ def role_square(board: Board, square: Square | None, role: str) -> int | None:
 
 
 def check_limits(time_limit: float | None, node_limit: int | None = None) -> None:
-    """:raises InvalidArgument: unless each limit given is positive."""
+    """:raises InvalidArgument: unless each limit given is a positive number."""
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))):
+        raise InvalidArgument(f"The time limit is a number of seconds, not {type(time_limit).__name__} "
+                              f"{quoted(repr(time_limit))}.")
+    if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)):
+        raise InvalidArgument(f"The node limit is a whole number, not {type(node_limit).__name__} "
+                              f"{quoted(repr(node_limit))}.")
+    if time_limit is not None and time_limit > 1e9:  # past any run; and a float could not hold 10**400
+        raise InvalidArgument("The time limit is at most a billion seconds; leave it out for none.")
     if time_limit is not None and not time_limit > 0:
         raise InvalidArgument(f"The time limit must be a positive number of seconds, not {time_limit}.")
     if node_limit is not None and node_limit <= 0:

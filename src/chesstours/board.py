@@ -308,6 +308,9 @@ class Board:
         """Inverse of :meth:`spec`; also accepts a size string such as ``"8x8"``."""
         if isinstance(spec, str):
             return cls.parse(spec)
+        if not isinstance(spec, dict):
+            raise InvalidBoard(f"A board is a size such as '8x8' or {{'rows': R, 'cols': C}}, not "
+                               f"{type(spec).__name__} {str(spec)[:40]}.")
         try:
             return cls(int(spec["rows"]), int(spec["cols"]), spec.get("holes", ()))
         except (KeyError, TypeError, ValueError) as exc:

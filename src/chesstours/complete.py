@@ -51,6 +51,9 @@ def parse_path(board: Board, squares: Iterable[int | str] | str) -> list[int]:
     """
     if isinstance(squares, str):
         squares = [s for s in squares.replace(",", " ").split() if s]
+    if not isinstance(squares, Iterable):
+        raise InvalidArgument(f"A played path is a list of squares or a text of their names, not "
+                              f"{type(squares).__name__}.")
     path = []
     for i, s in enumerate(squares, 1):
         try:
