@@ -37,7 +37,7 @@ from typing import IO, Any, Callable
 
 from .errors import InvalidArgument, os_problem, os_reason
 
-__all__ = ["write_atomic", "open_atomic", "check_output", "write_array", "save_npy"]
+__all__ = ["write_atomic", "open_atomic", "check_output", "write_array", "save_npy", "write_in_place"]
 
 #: The longest file name when the system does not say (Linux, macOS and Windows file systems alike).
 _NAME_MAX = 255
@@ -94,7 +94,7 @@ def open_atomic(path: str | os.PathLike, write: Callable[[IO[bytes]], object]) -
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, name) from None
     if info is not None and not stat.S_ISREG(info.st_mode):
-        _write_in_place(name, write)
+        write_in_place(name, write)
         return
     target = os.path.realpath(name) if os.path.islink(name) else name
     _replace(target, write, None if info is None else stat.S_IMODE(info.st_mode))
@@ -139,7 +139,8 @@ def _write_descriptor(fd: int, write: Callable[[IO[bytes]], object]) -> None:
         write(fh)
 
 
-def _write_in_place(name: str, write: Callable[[IO[bytes]], object]) -> None:
+def write_in_place(name: str, write: Callable[[IO[bytes]], object]) -> None:
+    """Write ``name`` as it is, for what is not a regular file (a FIFO, ``/dev/null``, a terminal)."""
     try:
         with open(name, "wb") as fh:
             write(fh)

@@ -127,7 +127,7 @@ def test_a_regular_file_under_a_device_folder_is_replaced_not_written_in_place(t
     from chesstours import output
 
     written: list[str] = []
-    monkeypatch.setattr(output, "_write_in_place", lambda name, write: written.append(name))
+    monkeypatch.setattr(output, "write_in_place", lambda name, write: written.append(name))
     target = tmp_path / "old.txt"
     target.write_text("old")
     assert main(["tour", "5x5", "--format", "moves", "-o", str(target)]) == 0
