@@ -905,3 +905,5 @@ def warm() -> None:
     index = index_parts([read_half(whole, whole_counts, 1, perm, 0)], 1)
     join_states(keys, counts, 1, perm, True, *index, 0, 1, np.zeros(2, np.uint64), np.zeros(1, np.int64),
                 np.zeros(1, np.int64), np.empty((6, 1), np.uint64))
+    # after the kernel a count waits for: a join in several passes, under a memory limit
+    select_group(whole, whole_counts, 1, perm, 0, 0, 2)
