@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from chesstours import compiled
 from chesstours.cli import EXIT_INTERRUPT, main
 from chesstours.cli.common import EXIT_ENVIRONMENT
+from chesstours.runtime import families
 from tests.processes import children_of, ctrl_c_as_on_a_terminal, running
 
 #: Commands that load kernels of every family, each a few tenths of a second once they are compiled (each was
@@ -47,12 +47,12 @@ def test_compile_fills_the_cache_with_every_family_and_no_command_compiles_after
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[-1] == "Every kernel is in the compile cache: no command compiles any more."
-    assert sorted(line.split("  ")[0].strip() for line in lines[1:-1]) == sorted(f.name for f in compiled.FAMILIES)
+    assert sorted(line.split("  ")[0].strip() for line in lines[1:-1]) == sorted(f.name for f in families.FAMILIES)
     assert all(" compiled " in line for line in lines[1:-1])
     # the families name exactly the kernels their jobs compiled
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
-    assert all(not compiled.missing(f) for f in compiled.FAMILIES)
-    named = {name for f in compiled.FAMILIES for _, name in f.kernels}
+    assert all(not families.missing(f) for f in families.FAMILIES)
+    named = {name for f in families.FAMILIES for _, name in f.kernels}
     assert {p.name.split("-")[0] for p in cache.rglob("*.nbi")} == named
     # every command after it loads its kernels from the cache as they are
     before = _files(cache)
@@ -61,7 +61,7 @@ def test_compile_fills_the_cache_with_every_family_and_no_command_compiles_after
         assert run.returncode in (0, 2), (args, run.stderr)  # 2: the 12x12 bishop count is refused, estimated
         assert _files(cache) == before, f"chesstours {' '.join(args)} compiled a kernel"
     again = _chesstours(["compile"], cache)
-    assert again.returncode == 0 and again.stdout.count("in the cache") == len(compiled.FAMILIES)
+    assert again.returncode == 0 and again.stdout.count("in the cache") == len(families.FAMILIES)
 
 
 def test_compile_status_tells_what_the_cache_holds(tmp_path, monkeypatch, capsys):
@@ -69,7 +69,7 @@ def test_compile_status_tells_what_the_cache_holds(tmp_path, monkeypatch, capsys
     assert main(["compile", "--status"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"compile cache: {tmp_path}"
-    assert [line.split()[0] for line in out[1:]] == [f.name.split()[0] for f in compiled.FAMILIES]
+    assert [line.split()[0] for line in out[1:]] == [f.name.split()[0] for f in families.FAMILIES]
     assert all("to compile" in line for line in out[1:])
 
 
@@ -79,17 +79,17 @@ def _one_line(err: str) -> bool:
 
 def test_a_family_that_fails_to_compile_is_status_5_in_one_sentence(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(compiled, "compile_in_background", lambda module, call: subprocess.Popen(
+    monkeypatch.setattr(families, "compile_in_background", lambda module, call: subprocess.Popen(
         [sys.executable, "-c", "raise SystemExit(1)"]))
     assert main(["compile", "--jobs", "1"]) == EXIT_ENVIRONMENT
     out, err = capsys.readouterr()
     assert _one_line(err) and "failed to compile" in err and "frontier join" in err
-    assert out.count(" failed ") == len(compiled.FAMILIES)
+    assert out.count(" failed ") == len(families.FAMILIES)
 
 
 def test_without_a_process_to_compile_in_compile_says_so_in_one_sentence(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(compiled, "compile_in_background", lambda module, call: None)
+    monkeypatch.setattr(families, "compile_in_background", lambda module, call: None)
     assert main(["compile"]) == EXIT_ENVIRONMENT
     assert _one_line(capsys.readouterr().err)
 

@@ -15,7 +15,7 @@ import pytest
 import chesstours
 from chesstours import KNIGHT, Board, LimitReached, count_tours
 from chesstours.frontier import frontier_count
-from chesstours.runtime import background, cache
+from chesstours.runtime import background, cache, engine
 
 PACKAGE = Path(chesstours.__file__).parent
 
@@ -96,7 +96,7 @@ WARMED = [
      "(fk.expand, ft.sort_batch, ft.insert_run, ft.compact_into, ft.rehash, fk.finish_all)", 6),
     ("chesstours.frontier.join_kernel",
      "from chesstours.runtime import background, cache, engine, processes\nfrom chesstours.frontier import frontier_count, join, join_kernel as jk\n"
-     "assert cache.in_cache_folder(*join.JOIN_KERNEL)  # the name it reads is numba's\n"
+     "assert cache.in_cache_folder(*join.join_kernel_key())  # the name it reads is numba's\n"
      "assert frontier_count(Board(6, 6), KNIGHT, True).how == 'meet in the middle'\n",
      "(jk.unfold_into, jk.hand_over, jk.read_into, jk.bucket_sizes, jk.scatter, jk.radix_sort, jk.run_table,\n"
      " jk.join_states)", 8),
@@ -109,10 +109,12 @@ WARMED = [
 
 @pytest.mark.parametrize("module, count, kernels, loads", WARMED)
 def test_the_kernels_compiled_in_the_background_are_the_ones_a_count_loads(tmp_path, module, count, kernels, loads):
-    # warm() must compile each kernel for the very types a count calls it with, or the count compiles again
+    # warm() must compile each kernel for the very types a count calls it with, or the count compiles again (the
+    # count runs compiled, as in a process that has loaded its kernels)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     subprocess.run([sys.executable, "-c", f"import {module} as m; m.warm()"], env=env, check=True, timeout=600)
-    code = (f"from chesstours import KNIGHT, Board, count_tours\n{count}kernels = {kernels}\n"
+    code = ("from chesstours import KNIGHT, Board, count_tours\nfrom chesstours.runtime import use_compiled_only\n"
+            f"use_compiled_only()\n{count}kernels = {kernels}\n"
             "print(sum(sum(k.stats.cache_misses.values()) for k in kernels),\n"
             "      sum(sum(k.stats.cache_hits.values()) for k in kernels))\n")
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=600, capture_output=True,
@@ -121,13 +123,19 @@ def test_the_kernels_compiled_in_the_background_are_the_ones_a_count_loads(tmp_p
 
 
 @pytest.fixture
-def started(monkeypatch):
+def loaded(monkeypatch):
+    """The modules whose kernels this process is taken to have loaded (:func:`engine.kernels_loaded`): the
+    sweep's, as after any earlier frontier count of the process: a count runs them from the start, with no
+    allowance in Python (tests of those: tests/frontier/test_plain.py)."""
+    modules = {"chesstours.frontier.kernel"}
+    monkeypatch.setattr(engine, "kernels_loaded", lambda module: module in modules)
+    return modules
+
+
+@pytest.fixture
+def started(monkeypatch, loaded):
     """The cache taken for empty: the processes that counts start to compile kernels beside them, new
     interpreters (a copy of this process, whose kernels earlier tests loaded, would have them at once)."""
-    # the sweep's kernels loaded, as after any earlier frontier count of the process: a count runs them from the
-    # start, with no allowance in Python (tests of those: tests/frontier/test_plain.py)
-    from chesstours.frontier import kernel  # noqa: F401
-
     procs = []
     compile_in_background = background.compile_in_background
 
@@ -140,11 +148,10 @@ def started(monkeypatch):
     return procs
 
 
-def test_a_count_on_an_empty_cache_waits_for_the_kernels_compiled_beside_it(started):
-    # the search kernel's module loaded, as after any earlier search of the process: the search has no allowance
+def test_a_count_on_an_empty_cache_waits_for_the_kernels_compiled_beside_it(started, loaded):
+    # the search kernel loaded, as after any earlier search of the process: the search has no allowance
     # in Python to start a second compiling process with (a test of that: tests/backtrack/test_plain.py)
-    from chesstours.backtrack import kernel  # noqa: F401
-
+    loaded.add("chesstours.backtrack.kernel")
     assert count_tours("6x6").directed == 6_637_920  # by backtracking, which an estimate chose, compiled here
     assert frontier_count(Board(6, 6), KNIGHT, True).count == 9862
     assert [m for m, _ in started] == ["warm_join"]
@@ -207,16 +214,17 @@ def test_a_wait_for_one_kernel_ends_when_it_is_in_the_cache_though_its_process_c
 
 
 def test_the_cache_folder_is_read_as_numba_reads_it(tmp_path):
-    # in_cache_folder works out numba's file names to spare loading numba; numba's own cache object knows them
+    # in_cache_folder works out numba's file names from cache_key without compiling; numba's own cache object knows them
     code = ("import os\nfrom chesstours.runtime import background, cache, engine, processes\n"
-            "from chesstours.backtrack.search import SEARCH_KERNEL, COUNT_KERNEL, PROBE_KERNEL, warm\n"
+            "from chesstours.runtime import cache_key\n"
+            "from chesstours.backtrack.search import kernel_key, warm\n"
             "from chesstours.backtrack import kernel\n"
             "def numba_has(k):\n"
             "    return os.path.exists(k._cache._cache_file._index_path)\n"
             "def both():\n"
-            "    return [(cache.in_cache_folder(*SEARCH_KERNEL), numba_has(kernel.advance)),\n"
-            "            (cache.in_cache_folder(*COUNT_KERNEL), numba_has(kernel.advance_count)),\n"
-            "            (cache.in_cache_folder(*PROBE_KERNEL), numba_has(kernel.probe))]\n"
+            "    return [(cache.in_cache_folder(*kernel_key('search')), numba_has(kernel.advance)),\n"
+            "            (cache.in_cache_folder(*kernel_key('count')), numba_has(kernel.advance_count)),\n"
+            "            (cache.in_cache_folder(*cache_key(kernel.probe)), numba_has(kernel.probe))]\n"
             "print(both()); warm(); print(both())\n")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)

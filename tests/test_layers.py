@@ -5,12 +5,14 @@ too) and checked against the layers of the design, top to bottom::
 
     cli · web · the package's own __init__
     render
-    find · count · exists · complete · trace · scale · compiled      (the questions)
+    find · count · exists · complete · trace · scale · runtime.families   (the questions)
     policy
     warnsdorff · backtrack · construct · frontier · bishop · existence   (the families)
     board · pieces · colours · tour · errors · arguments · words · runtime · output · jobs · rng   (the model and its tools)
 
-An import never runs upward; the modules never import each other in a cycle
+``runtime.families`` (``chesstours compile``) lives with the runtime whose
+machinery it drives, but its jobs run the questions: it has their rank, and
+the runtime's ``__init__`` does not import it. An import never runs upward; the modules never import each other in a cycle
 (an import of ``a.b.c`` runs the ``__init__`` of ``a.b`` too, so that edge
 counts); the algorithm families depend on each other without a cycle; and no
 module imports a name that another module keeps private (``_name``).
@@ -27,12 +29,13 @@ import chesstours
 
 PACKAGE = Path(chesstours.__file__).parent
 
-#: Rank of each top-level part of the package: an import may go to the same rank or lower.
+#: Rank of each top-level part of the package (or of a module named here by its dotted path below the package, which
+#: then ranks apart from its package): an import may go to the same rank or lower.
 LAYERS = {
     "errors": 0, "board": 0, "pieces": 0, "colours": 0, "tour": 0, "arguments": 0, "words": 0, "runtime": 0, "settings": 0, "reading": 0, "output": 0, "jobs": 0, "graph": 0, "rng": 0, "rng_kernel": 0, "index_kernel": 0,
     "warnsdorff": 1, "backtrack": 1, "construct": 1, "frontier": 1, "bishop": 1, "existence": 1,
     "policy": 2,
-    "find": 3, "count": 3, "exists": 3, "complete": 3, "trace": 3, "scale": 3, "compiled": 3,
+    "find": 3, "count": 3, "exists": 3, "complete": 3, "trace": 3, "scale": 3, "runtime.families": 3,
     "render": 4,
     "cli": 5, "web": 5, "__init__": 5, "__main__": 5,
 }
@@ -78,9 +81,12 @@ def _imports(name: str) -> list[tuple[str, str | None, int]]:
 
 
 def _part(name: str) -> str:
-    """The top-level part of the package a module belongs to (``chesstours.frontier.join`` -> ``frontier``)."""
+    """The part of the package a module belongs to: its top-level part (``chesstours.frontier.join`` ->
+    ``frontier``), or the module itself where :data:`LAYERS` ranks it apart (``runtime.families``)."""
     parts = name.split(".")
-    return parts[1] if len(parts) > 1 else "__init__"
+    if len(parts) == 1:
+        return "__init__"
+    return next((".".join(parts[1:k]) for k in range(len(parts), 2, -1) if ".".join(parts[1:k]) in LAYERS), parts[1])
 
 
 def _edges() -> dict[str, set[str]]:

@@ -15,12 +15,15 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from .runtime import kernel
+
 __all__ = ["unsigned", "ONE"]
 
 #: One, unsigned: an unsigned index less one stays unsigned (numba makes a float of ``uint64 - int``).
 ONE = np.uint64(1)
 
 
+@kernel("backtracking")
 @numba.njit(cache=True, inline="always")
 def unsigned(x):
     """``x``, never negative, as an index numba reads without its test for a negative index."""

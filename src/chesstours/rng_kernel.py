@@ -11,9 +11,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from .runtime import kernel
+
 __all__ = ["xorshift"]
 
 
+@kernel("backtracking")
 @numba.njit(cache=True, nogil=True)
 def xorshift(state):
     """One step of xorshift64* (:func:`chesstours.rng.xorshift`); ``state`` is a one-element uint64 array."""

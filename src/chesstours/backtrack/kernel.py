@@ -24,6 +24,7 @@ import numpy as np
 
 from ..index_kernel import ONE, unsigned
 from ..rng_kernel import xorshift as _xorshift
+from ..runtime import kernel
 from .layout import (
     CODE_BUDGET,
     CODE_EXHAUSTED,
@@ -37,6 +38,7 @@ from .layout import (
 )
 
 
+@kernel("backtracking")
 @numba.njit(cache=True, nogil=True, inline="always")
 def _visit(table, visited, degree, x):
     """Mark ``x`` visited; return True if an unvisited neighbour of x is left with none."""
@@ -50,6 +52,7 @@ def _visit(table, visited, degree, x):
     return stranded
 
 
+@kernel("backtracking")
 @numba.njit(cache=True, nogil=True, inline="always")
 def _unvisit(table, visited, degree, x):
     visited[x] = 0
@@ -57,6 +60,7 @@ def _unvisit(table, visited, degree, x):
         degree[table[x, j]] += 1
 
 
+@kernel("backtracking")
 @numba.njit(cache=True, nogil=True, inline="always")
 def _links(table, visited, degree, near, c, jx, forced, end_ok):
     """Test the neighbours of the old current square ``c`` after the move c -> x.
@@ -238,13 +242,14 @@ def _advance_kernel(name, listing):
                 stack_count[at] = m
 
     advance.__name__ = advance.__qualname__ = name  # numba names its cache files after it
-    return numba.njit(cache=True, nogil=True)(advance)
+    return kernel("backtracking")(numba.njit(cache=True, nogil=True)(advance))
 
 
 advance = _advance_kernel("advance", True)
 advance_count = _advance_kernel("advance_count", False)
 
 
+@kernel("backtracking")
 @numba.njit(cache=True, nogil=True)
 def neighbour_bits(table):
     """``near[c, i]`` has bit ``j`` set when ``table[c, j]`` is a neighbour of ``table[c, i]``."""
@@ -266,6 +271,7 @@ def neighbour_bits(table):
     return near
 
 
+@kernel("backtracking")
 @numba.njit(cache=True, nogil=True)
 def setup_prefix(table, visited, degree, prefix, end_ok, fixed_end):
     """Mark ``prefix`` visited and find the forced last square, if any.
@@ -304,6 +310,7 @@ def setup_prefix(table, visited, degree, prefix, end_ok, fixed_end):
     return forced
 
 
+@kernel("backtracking")
 @numba.njit(cache=True, nogil=True)
 def probe(table, near, visited0, degree0, prefix, forced0, end_ok, fixed_end, n_free, probes, rng):
     """Knuth's estimate of the search tree's size: the mean, over random root-to-leaf

@@ -11,14 +11,13 @@ goes on in the kernel from where Python left it, on the same arrays.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 
 from ..board import Board
 from ..pieces import KNIGHT, move_table
 from ..rng import seeded
-from ..runtime import PlainAllowance, advance_in_turn, lowest_priority
+from ..runtime import PlainAllowance, advance_in_turn, cache_key, lowest_priority
 from ..words import Status
 from . import plain as plain_kernels
 from .layout import (
@@ -35,8 +34,7 @@ from .layout import (
     STATUS_OF_CODE,
 )
 
-__all__ = ["Search", "load_kernels", "warm", "SEARCH_KERNEL", "COUNT_KERNEL", "PROBE_KERNEL", "FOUND", "EXHAUSTED",
-           "BUDGET"]
+__all__ = ["Search", "load_kernels", "warm", "kernel_key", "FOUND", "EXHAUSTED", "BUDGET"]
 
 FOUND, EXHAUSTED, BUDGET = Status.FOUND, Status.EXHAUSTED, Status.BUDGET
 
@@ -67,8 +65,8 @@ _WARM = {"count": _count, "search": _search, "probes": _probes}
 
 def warm(first: str = "search") -> None:
     """Compile the kernels of the search (or load them from the cache) for the types every search calls them
-    with, ``first`` the one a query waits for: ``search`` (:data:`SEARCH_KERNEL`, which a listing or a search
-    for one tour runs) or ``count`` (:data:`COUNT_KERNEL`); then the probes' kernel and the other one.
+    with, ``first`` the one a query waits for (:func:`kernel_key`): ``search`` (which a listing or a search
+    for one tour runs) or ``count``; then the probes' kernel and the other one.
     :func:`chesstours.runtime.compile_in_background` runs it while the query goes on in Python (a count's
     estimate probes the search there), and the query moves to its kernel as soon as that is in the cache; the
     others serve the queries that follow (a count's estimate runs compiled once the count's kernel and the
@@ -81,13 +79,12 @@ def warm(first: str = "search") -> None:
     _WARM["count" if first == "search" else "search"](PlainAllowance(0))
 
 
-#: The file of the compiled kernels and the name numba gives the search kernel's cache files, to tell whether it
-#: is compiled without loading numba (:func:`chesstours.runtime.in_cache_folder`).
-KERNEL_SOURCE = str(Path(__file__).with_name("kernel.py"))
-SEARCH_KERNEL = (KERNEL_SOURCE, "kernel.advance")
-#: The count's kernel (the fixed order, no stop at a tour), as :data:`SEARCH_KERNEL` names the search kernel.
-COUNT_KERNEL = (KERNEL_SOURCE, "kernel.advance_count")
-PROBE_KERNEL = (KERNEL_SOURCE, "kernel.probe")
+def kernel_key(first: str = "search") -> tuple[str, str]:
+    """The cache key (:func:`~chesstours.runtime.cache_key`) of the kernel a query waits for first, by
+    :func:`warm`'s word: ``search``, the search kernel (``advance``), or ``count``, the count's (``advance_count``:
+    the fixed order, no stop at a tour). It imports the kernels' module, and numba, but loads no kernel."""
+    kernel = _kernel()
+    return cache_key(kernel.advance if first == "search" else kernel.advance_count)
 
 
 def _kernel():

@@ -9,9 +9,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..runtime import kernel
+
 __all__ = ["maps_onto_itself", "meets_clues"]
 
 
+@kernel("tour properties")
 @numba.njit(cache=True, nogil=True)
 def maps_onto_itself(path, image, closed):
     """True when the squares ``image[v]`` of the tour's edges are again its edges (closed: with the closing leap).
@@ -36,6 +39,7 @@ def maps_onto_itself(path, image, closed):
     return True
 
 
+@kernel("tour properties")
 @numba.njit(cache=True, nogil=True)
 def meets_clues(path, squares, steps):
     """True when square ``squares[j]`` is the tour's move number ``steps[j]`` (1-based), for every ``j``."""

@@ -81,6 +81,7 @@ import numba
 import numpy as np
 
 from ..board import Board
+from ..runtime import kernel
 
 __all__ = ["construct_route", "construction_refusal", "label_trails", "walk_trail", "load_kernels"]
 
@@ -213,6 +214,7 @@ def _join(step_to: np.ndarray, present: np.ndarray, label: np.ndarray, trails: i
     return made
 
 
+@kernel("bishop")
 @numba.njit(cache=True, nogil=True, inline="always")
 def _link(step_to, v, d):
     """Index of the link leaving ``v`` in direction ``d``: twice its lower square, plus its axis."""
@@ -221,6 +223,7 @@ def _link(step_to, v, d):
     return 2 * step_to[v, d] + (d & 1)
 
 
+@kernel("bishop")
 @numba.njit(cache=True, nogil=True, inline="always")
 def _leave(present, v, d):
     """The direction the bishop leaves ``v`` by, having entered it moving in direction ``d``:
@@ -236,6 +239,7 @@ def _leave(present, v, d):
     return -1
 
 
+@kernel("bishop")
 @numba.njit(cache=True, nogil=True)
 def label_trails(step_to, present, start, label):
     """Split the kept links into trails; ``label[link]`` is its trail (-1: no link). Returns the
@@ -260,6 +264,7 @@ def label_trails(step_to, present, start, label):
     return trails
 
 
+@kernel("bishop")
 @numba.njit(cache=True, nogil=True)
 def walk_trail(step_to, present, start, out):
     """Walk the trail from ``start`` (a corner) to its other end; write its squares to ``out`` and

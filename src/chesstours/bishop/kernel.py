@@ -12,6 +12,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..runtime import kernel
 from .layout import (
     CODE_BUDGET,
     CODE_EXHAUSTED,
@@ -29,6 +30,7 @@ from .layout import (
 )
 
 
+@kernel("bishop")
 @numba.njit(cache=True, nogil=True, inline="always")
 def _step_back(step_to, flags, visits, stack_square, stack_dir, stack_set_source, depth):
     """Undo the step that led to depth ``depth``; return 1 if it had visited a new square."""
@@ -42,6 +44,7 @@ def _step_back(step_to, flags, visits, stack_square, stack_dir, stack_set_source
     return 1 if visits[y] == 0 else 0
 
 
+@kernel("bishop")
 @numba.njit(cache=True, nogil=True, inline="always")
 def _enterable(step_to, flags, u, y):
     """True when unvisited ``u`` can still be entered: a neighbour is the current square ``y``
@@ -53,6 +56,7 @@ def _enterable(step_to, flags, u, y):
     return False
 
 
+@kernel("bishop")
 @numba.njit(cache=True, nogil=True, inline="always")
 def _passable(step_to, flags, u, y):
     """True when unvisited ``u`` can still be entered from one neighbour and left to another:
@@ -69,6 +73,7 @@ def _passable(step_to, flags, u, y):
     return False
 
 
+@kernel("bishop")
 @numba.njit(cache=True, nogil=True, inline="always")
 def _stranded(step_to, flags, visits, x, y, end, last):
     """Check the unvisited squares the step ``x -> y`` may have stranded.
@@ -97,6 +102,7 @@ def _stranded(step_to, flags, visits, x, y, end, last):
     return last
 
 
+@kernel("bishop")
 @numba.njit(cache=True, nogil=True)
 def count_lines_needed(step_to, visits, line_squares, b_line_of, y, d, scratch):
     """Fewest diagonal lines covering the unvisited squares, except those straight ahead of ``y``.
@@ -161,6 +167,7 @@ def count_lines_needed(step_to, visits, line_squares, b_line_of, y, d, scratch):
     return size
 
 
+@kernel("bishop")
 @numba.njit(cache=True, nogil=True, inline="always")
 def _is_ahead(step_to, y, d, ahead, v):
     """True when ``v`` lies straight ahead of ``y`` in direction ``d``."""
@@ -172,6 +179,7 @@ def _is_ahead(step_to, y, d, ahead, v):
     return False
 
 
+@kernel("bishop")
 @numba.njit(cache=True, nogil=True)
 def advance(step_to, order, flags, visits, stack_square, stack_next, stack_dir, stack_set_source, stack_slides,
              stack_last, end, use_bound, line_squares, b_line_of, scratch, best_steps, stop_at_route, budget,
@@ -279,6 +287,7 @@ def advance(step_to, order, flags, visits, stack_square, stack_next, stack_dir, 
             stack_next[depth] = 4
 
 
+@kernel("bishop")
 @numba.njit(cache=True, nogil=True)
 def probe(step_to, order, flags0, visits0, start, last0, end, covered0, target, probes, seed, out):
     """Knuth's estimate of the search's size: the steps :func:`advance` would make to count every

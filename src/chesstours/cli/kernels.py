@@ -6,8 +6,8 @@ from typing import Optional
 
 import typer
 
-from ..compiled import FAMILIES, Compiled, compile_kernels, missing
 from ..runtime import compile_cache_dir, worker_count
+from ..runtime.families import FAMILIES, Compiled, compile_kernels, missing
 from .common import EXIT_ENVIRONMENT, app, fail, interrupt_status, interrupted, progress_display
 
 

@@ -13,10 +13,12 @@ import numpy as np
 
 from ..index_kernel import unsigned
 from ..rng_kernel import xorshift as _xorshift
+from ..runtime import kernel
 
 __all__ = ["follow", "rotate"]
 
 
+@kernel("construction")
 @numba.njit(cache=True, nogil=True)
 def follow(step, start, path):
     """Follow ``step`` from ``start`` into ``path``; return (squares written, square after the last).
@@ -41,6 +43,7 @@ def follow(step, start, path):
     return path.size, v
 
 
+@kernel("construction")
 @numba.njit(cache=True, nogil=True)
 def _knight_distance(a, b, cols):
     """A lower bound on the knight moves from ``a`` to ``b`` (exact far from the edges)."""
@@ -50,6 +53,7 @@ def _knight_distance(a, b, cols):
     return max(d, (dr + dc + 2) // 3)
 
 
+@kernel("construction")
 @numba.njit(cache=True, nogil=True)
 def rotate(path, rows, cols, end, work_limit, rng, dr, dc):
     """Rotate ``path`` (in place) until it ends at ``end``; return the squares moved

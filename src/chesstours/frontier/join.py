@@ -60,7 +60,6 @@ import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -68,7 +67,7 @@ import numpy as np
 from ..board import Board
 from ..errors import LimitReached
 from ..pieces import Leaper
-from ..runtime import await_compiled, compiled_beside
+from ..runtime import await_compiled, cache_key, compiled_beside
 from ..settings import FRONTIER_INDEX_BYTES as INDEX_BYTES
 from . import plain
 from .disk import Layers, Spilled, load
@@ -78,8 +77,6 @@ from .run import FrontierProgress, FrontierResult, NarrowOverflow, SweepRun, run
 if TYPE_CHECKING:
     from .plain import FrontierAllowance
 
-#: The module of the join's kernels, and its kernel numba's cache tells compiled (without numba:
-#: :func:`chesstours.runtime.in_cache_folder`).
 def warm_join() -> None:
     """Compile the join's kernels (:func:`chesstours.frontier.join_kernel.warm`): a function this module names
     without loading numba, for a process that compiles them."""
@@ -88,7 +85,12 @@ def warm_join() -> None:
     warm()
 
 
-JOIN_KERNEL = (str(Path(__file__).with_name("join_kernel.py")), "join_kernel.join_states")
+def join_kernel_key() -> tuple[str, str]:
+    """The cache key (:func:`~chesstours.runtime.cache_key`) of the join's kernel, which tells whether the join
+    is compiled. It imports the join's kernels, and numba, but loads none of them."""
+    from .join_kernel import join_states
+
+    return cache_key(join_states)
 
 __all__ = ["Halves", "plan_halves", "count_by_halves"]
 
@@ -274,7 +276,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
     handing = [half.hand_over if stops else None for half in (halves.left, halves.right)]
     # an empty compile cache: the join's kernels compile in another process while the halves are swept (the
     # allowance's process, where there is one)
-    with compiled_beside(warm_join, None if allowance is not None else JOIN_KERNEL) as warming:
+    with compiled_beside(warm_join, None if allowance is not None else join_kernel_key()) as warming:
         for sweep, phase in zip(sweeps, ("left half", "right half")):
             # the second half is swept beside the states of the first
             held = sum(a.nbytes for r in runs for x in r.states for a in x if not isinstance(a, Spilled))

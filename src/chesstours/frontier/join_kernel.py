@@ -29,6 +29,7 @@ from concurrent.futures import Executor
 import numpy as np
 from numba import njit
 
+from ..runtime import kernel
 from .kernel import pack, unpack
 from .layout import (  # noqa: F401  (globals of the kernels)
     EMPTY,
@@ -56,6 +57,7 @@ from .shuffle import (
 from .table import add_to, mix, space
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def read_state(key, nslots, perm, codes):
     """The degree key of ``key`` (degrees on the common places, ends above them) and its packed mates.
@@ -84,12 +86,14 @@ def read_state(key, nslots, perm, codes):
     return dkey | (np.uint64(ends) << np.uint64(2 * nslots)), mates
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def mate(mates, p):
     """The mate of place ``p`` in packed ``mates`` (``p`` itself: the fragment runs to an end of the tour)."""
     return np.int64((mates >> np.uint64(4 * p)) & np.uint64(15))
 
 
+@kernel("frontier join")
 @njit(cache=True)
 def partner_key(dkey, nslots, total_ends):
     """The degree key a partner must have: ``2 - d`` on every place, and the path ends still free."""
@@ -100,12 +104,14 @@ def partner_key(dkey, nslots, total_ends):
     return ((dkey & used) ^ flip) | (ends << np.uint64(2 * nslots))
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def in_group(dkey, group, ngroups):
     """Whether the degree key ``dkey`` falls in ``group`` of ``ngroups`` (a join in several passes)."""
     return ngroups == 1 or np.int64(mix(dkey) >> np.uint64(40)) % ngroups == group
 
 
+@kernel("frontier join")
 @njit(cache=True, nogil=True)
 def select_group(keys, cnt, nslots, perm, total_ends, group, ngroups):
     """The states of ``keys`` (and their counts) whose partners' degree keys fall in ``group``."""
@@ -128,6 +134,7 @@ def select_group(keys, cnt, nslots, perm, total_ends, group, ngroups):
     return out_keys, out_cnt
 
 
+@kernel("frontier join")
 @njit(cache=True, nogil=True)
 def _radix_pass(src_k, src_a, src_b, dst_k, dst_a, dst_b, shift):
     """One pass of :func:`radix_sort`: the arrays ``src_*`` into ``dst_*``, stably, by 11 bits from ``shift``."""
@@ -173,7 +180,7 @@ def radix_sort(keys, a, b, bits, k2, a2, b2):
             b[i] = b2[i]
 
 
-radix_sort = njit(cache=True, nogil=True)(radix_sort)
+radix_sort = kernel("frontier join")(njit(cache=True, nogil=True)(radix_sort))
 
 
 def unfold(keys: np.ndarray, cnt: np.ndarray, nslots: int, image: np.ndarray) -> tuple:
@@ -189,6 +196,7 @@ def unfold(keys: np.ndarray, cnt: np.ndarray, nslots: int, image: np.ndarray) ->
     return out_keys[:j], out_cnt[:j], odd
 
 
+@kernel("frontier join")
 @njit(cache=True, nogil=True)
 def unfold_into(keys, cnt, nslots, image, out_keys, out_cnt):
     """:func:`unfold` into ``out_keys`` and ``out_cnt`` (twice as long as ``keys``): the states written, and
@@ -214,6 +222,7 @@ def unfold_into(keys, cnt, nslots, image, out_keys, out_cnt):
     return j, odd
 
 
+@kernel("frontier join")
 @njit(cache=True, nogil=True)
 def hand_over(keys, slots):
     """Read the final states of a half that stopped before its hand-overs as those steps would leave them.
@@ -256,6 +265,7 @@ def read_half(keys: np.ndarray, cnt: np.ndarray, nslots: int, perm: np.ndarray, 
     return want, mates, counts
 
 
+@kernel("frontier join")
 @njit(cache=True, nogil=True)
 def read_into(keys, cnt, nslots, perm, total_ends, want, mates, counts):
     """:func:`read_half` into ``want``, ``mates`` and ``counts``."""
@@ -273,12 +283,14 @@ def read_into(keys, cnt, nslots, perm, total_ends, want, mates, counts):
 BUCKET_BITS = 3
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def _bucket(dkey):
     """The bucket of a degree key in :func:`index_parts`: the top bits of its hash."""
     return np.int64(mix(dkey) >> np.uint64(64 - BUCKET_BITS))
 
 
+@kernel("frontier join")
 @njit(cache=True, nogil=True)
 def bucket_sizes(want, sizes):
     """Add to ``sizes[b + 1]`` the degree keys of ``want`` in bucket ``b`` (see :func:`scatter`)."""
@@ -286,6 +298,7 @@ def bucket_sizes(want, sizes):
         sizes[_bucket(want[i]) + 1] += 1
 
 
+@kernel("frontier join")
 @njit(cache=True, nogil=True)
 def scatter(want, mates, counts, to_want, to_mates, to_counts, at):
     """Write the read states into their buckets (by the hash of their degree keys), bucket ``b`` from ``at[b]`` on.
@@ -302,6 +315,7 @@ def scatter(want, mates, counts, to_want, to_mates, to_counts, at):
         at[b] = j + 1
 
 
+@kernel("frontier join")
 @njit(cache=True, nogil=True)
 def run_table(want):
     """A hash table from each degree key of ``want`` (sorted in runs, :func:`index_parts`) to the first index of
@@ -364,6 +378,7 @@ def index_parts(read: list, nslots: int, pool: Executor | None = None) -> tuple:
     return (*into, run_table(into[0]))
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def find_run(table, dkey):
     """The first index of the run of ``dkey`` in the indexed half, or -1."""
@@ -378,6 +393,7 @@ def find_run(table, dkey):
         h = (h + 1) & (size - 1)
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def one_cycle(ma, mb, start, k):
     """Whether the fragments of two halves (packed mates ``ma``, ``mb``), end to end, make one cycle.
@@ -395,6 +411,7 @@ def one_cycle(ma, mb, start, k):
     return False
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def one_path(ma, mb, start, on_b, nends):
     """Whether the fragments of two halves make a single path through all ``nends`` fragment ends.
@@ -417,12 +434,14 @@ def one_path(ma, mb, start, on_b, nends):
             return False
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def _nib(word, p):
     """Nibble ``p`` of ``word`` (both ``uint64``): :func:`mate` without the conversions."""
     return (word >> (p << np.uint64(2))) & np.uint64(15)
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def _cycles4(ma, b0, b1, b2, b3, start, k):
     """:func:`one_cycle` for four partners at once (``start`` a ``uint64``).
@@ -452,6 +471,7 @@ def _cycles4(ma, b0, b1, b2, b3, start, k):
     return (p0 == start) & ~bad0, (p1 == start) & ~bad1, (p2 == start) & ~bad2, (p3 == start) & ~bad3
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def _paths4(ma, b0, b1, b2, b3, s0, s1, s2, s3, first_b, nends):
     """:func:`one_path` for four partners at once, from the places ``s0 .. s3`` (``uint64``).
@@ -490,6 +510,7 @@ _PLACE_BITS = (np.uint64(0x8080808080808080), np.uint64(0x8800880088008800), np.
                np.uint64(0x8888888800000000))
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def _zero_nibbles(x, places):
     """The high bits of the zero nibbles of ``x`` among ``places`` (their nibbles' high bits), the lowest exact.
@@ -502,6 +523,7 @@ def _zero_nibbles(x, places):
     return (x - _ONES) & ~x & _HIGHS
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def _first_end(mb, ends_mask):
     """The first place of ``ends_mask`` (its nibbles' high bits) whose fragment in ``mb`` runs to a tour end.
@@ -517,6 +539,7 @@ def _first_end(mb, ends_mask):
     return p, t != np.uint64(0)
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def _add_if(total, ok, c):
     """``total += c`` where ``ok`` (two limbs, the carry into the second)."""
@@ -526,6 +549,7 @@ def _add_if(total, ok, c):
     total[0] = s
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def _add_masked(lo, hi, c):
     """``lo + 2**64 hi + c``, two limbs held in registers (:func:`_add_if` adds into an array), ``c`` already
@@ -538,6 +562,7 @@ def _add_masked(lo, hi, c):
 CHUNK = 256
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def _walk(ma, mates_b, counts_b, cand, m, cycle, start, mark, nends, emask, total):
     """Add to ``total`` the counts of the partners ``cand[:m]`` whose fragments and ``ma``'s make one cycle (path).
@@ -588,6 +613,7 @@ def _walk(ma, mates_b, counts_b, cand, m, cycle, start, mark, nends, emask, tota
         c += 1
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def mul_add(acc, a, b, err):
     """``acc += a * b`` for 64-bit ``a`` and ``b``, into two limbs; a carry out sets ``err``."""
@@ -605,6 +631,7 @@ def mul_add(acc, a, b, err):
     add_to(acc, lo, hi, err)
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def mul_add_wide(acc, t, c, err):
     """``acc += (t[0] + 2**64 t[1]) * c``, into two limbs; a carry out sets ``err``."""
@@ -625,6 +652,7 @@ TILE_STATES = 256
 BLOCK = 1024
 
 
+@kernel("frontier join")
 @njit(cache=True, nogil=True)
 def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, table, group, ngroups, acc, err, work,
                 room):
@@ -715,6 +743,7 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
     work[0] += tried
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def _against_run(a_lo, a_hi, mb, cb, fixed_lo, fixed_hi, active, cycle, ones, two):
     """The counts (two limbs) of the partners of ``mb`` (their mates; ``cb`` their counts) whose fragments and one
@@ -742,6 +771,7 @@ def _against_run(a_lo, a_hi, mb, cb, fixed_lo, fixed_hi, active, cycle, ones, tw
     return s_lo, s_hi
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def _two_against_run(x_lo, x_hi, y_lo, y_hi, mb, cb, fixed_lo, fixed_hi, active, cycle, ones):
     """:func:`_against_run` for two states of one degree key at once (AVX2): the partners' mates are laid out
@@ -760,6 +790,7 @@ def _two_against_run(x_lo, x_hi, y_lo, y_hi, mb, cb, fixed_lo, fixed_hi, active,
     return s0l, s0h, s1l, s1h
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def _four_against_run(tile, a, mb, cb, fixed_lo, fixed_hi, active, cycle, ones):
     """:func:`_two_against_run` for the four states ``a .. a + 3`` of ``tile``, added to their sums there: each
@@ -786,6 +817,7 @@ def _four_against_run(tile, a, mb, cb, fixed_lo, fixed_hi, active, cycle, ones):
     _add_to_tile(tile, a + 3, s3l, s3h)
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def _add_to_tile(tile, a, lo, hi):
     """Add ``lo + 2**64 hi`` to the sum of state ``a`` of ``tile`` (rows 2 and 3)."""
@@ -794,6 +826,7 @@ def _add_to_tile(tile, a, lo, hi):
     tile[2, a] = s
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def join_group(mas, cnt, i, g1, mates_b, counts_b, j, j1, active, cycle, ones, tile, total, acc, err):
     """Add to ``acc`` the tours of the states ``i .. g1`` (mates ``mas``, counts ``cnt``), all of one degree key,
@@ -839,6 +872,7 @@ def join_group(mas, cnt, i, g1, mates_b, counts_b, j, j1, active, cycle, ones, t
                 mul_add_wide(acc, total, cnt[t0 + a], err)
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def _walk_run(ma, mates_b, counts_b, cand, j, j1, cycle, start, mark, nends, emask, total):
     """Add to ``total`` the counts of the partners ``j .. j1`` of the run whose fragments and ``ma``'s make one
@@ -871,3 +905,5 @@ def warm() -> None:
     index = index_parts([read_half(whole, whole_counts, 1, perm, 0)], 1)
     join_states(keys, counts, 1, perm, True, *index, 0, 1, np.zeros(2, np.uint64), np.zeros(1, np.int64),
                 np.zeros(1, np.int64), np.empty((6, 1), np.uint64))
+    # after the kernel a count waits for: a join in several passes, under a memory limit
+    select_group(whole, whole_counts, 1, perm, 0, 0, 2)

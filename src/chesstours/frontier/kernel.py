@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from ..index_kernel import unsigned
+from ..runtime import kernel
 from .layout import (  # noqa: F401  (the codes are read here as globals of the kernels)
     CAP,
     ENDED,
@@ -48,6 +49,7 @@ from .table import add_to
 _OK, _INVALID, _DONE = 0, 1, 2
 
 
+@kernel("frontier sweep")
 @njit(cache=True, inline="always")
 def unpack(key, nslots, codes):
     """Write the work codes of the ``nslots`` slots of ``key`` into ``codes``; return the ends used."""
@@ -60,6 +62,7 @@ def unpack(key, nslots, codes):
     return ends
 
 
+@kernel("frontier sweep")
 @njit(cache=True, inline="always")
 def _popcount(x):
     """The bits set in ``x`` (few: one turn a bit)."""
@@ -70,12 +73,14 @@ def _popcount(x):
     return c
 
 
+@kernel("frontier sweep")
 @njit(cache=True, inline="always")
 def _kind(c):
     """The kind of a slot at its work code (see :func:`fold`): free 0, a fragment's end 1, ``ENDED`` 2, ``FULL`` 3."""
     return np.int64(c != FREE) + np.int64(c >= ENDED) + np.int64(c == FULL)
 
 
+@kernel("frontier sweep")
 @njit(cache=True, inline="always")
 def _join(work, n, x, y, cycle, fresh):
     """Add the tour edge x-y to the slots ``work[:n]``; return _OK, _INVALID or _DONE.
@@ -125,6 +130,7 @@ def _join(work, n, x, y, cycle, fresh):
     return _OK
 
 
+@kernel("frontier sweep")
 @njit(cache=True, inline="always")
 def _depart(work, n, x, one_end, ends, budget, cycle):
     """Square x leaves the frontier; return (status, ends)."""
@@ -147,6 +153,7 @@ def _depart(work, n, x, one_end, ends, budget, cycle):
     return _OK, ends
 
 
+@kernel("frontier sweep")
 @njit(cache=True, inline="always")
 def _cap(work, n, x, fixed, ends, budget):
     """Square x ends the tour (the right half of a meet in the middle decides it); return (status, ends).
@@ -175,12 +182,14 @@ def _cap(work, n, x, fixed, ends, budget):
 _PACKED_SPECIAL = np.uint64((PACKED_ENDED << (4 * ENDED)) | (PACKED_FULL << (4 * FULL)))
 
 
+@kernel("frontier sweep")
 @njit(cache=True, inline="always")
 def pack(work, keep, ends):
     """The key of the kept slots, labels renumbered in slot order (the canonical form)."""
     return pack_at(work, keep, 0, keep.size, ends)
 
 
+@kernel("frontier sweep")
 @njit(cache=True, inline="always")
 def pack_at(work, slots, first, size, ends):
     """:func:`pack` of the slots ``slots[first:first + size]`` (no array view made).
@@ -223,6 +232,7 @@ def pack_at(work, slots, first, size, ends):
     return key
 
 
+@kernel("frontier sweep")
 @njit(cache=True, inline="always")
 def fold(work, sides, size, ends):
     """The key a step keeps of a state and its mirror image: the one whose kinds of slots make the smaller
@@ -269,6 +279,7 @@ def scratch() -> np.ndarray:
     return np.zeros((3, 2 * MAX_SLOTS), np.int64)
 
 
+@kernel("frontier sweep")
 @njit(cache=True, nogil=True, _nrt=False)
 def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, keep, mirror, single, choice_mask,
            free_need, label_need, signs, balance2, budget, cycle, finish, bk, bl, bh, nbuf, acc, err, scratch):
@@ -418,6 +429,7 @@ def expand(keys, lo, hi, i0, i1, nprev, choice_a, choice_b, one_end, departs, ke
     return i
 
 
+@kernel("frontier sweep")
 @njit(cache=True, nogil=True)
 def finish_all(keys, lo, hi, nslots, budget, cycle, acc, err):
     """Add to ``acc`` the states that are finished tours if every frontier square left now."""

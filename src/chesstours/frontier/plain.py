@@ -39,7 +39,6 @@ caller count again in two limbs (:func:`fits_one_limb`).
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -51,6 +50,7 @@ from ..runtime import (
     Compiling,
     Warm,
     await_compiled,
+    cache_key,
     compile_in_background,
     compile_unless_cached,
     compiled_below,
@@ -581,16 +581,14 @@ def join(states: States, perm: list[int], cycle: bool, index: Half,
 
 # -- the allowance ------------------------------------------------------------------------------------------------
 
-#: The file of the sweep's kernels and their names, to tell without numba whether they are compiled
-#: (:func:`chesstours.runtime.in_cache_folder`).
-SWEEP_KERNELS = [("kernel.py", "kernel.expand"), ("table.py", "table.sort_batch"), ("table.py", "table.insert_run"),
-                 ("table.py", "table.compact_into"), ("table.py", "table.rehash")]
-
-
 def sweep_kernels_cached() -> bool:
-    """Whether the sweep's kernels are all in numba's cache folder (read without loading numba)."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    return all(in_cache_folder(os.path.join(here, source), name) for source, name in SWEEP_KERNELS)
+    """Whether the kernels every sweep runs are all in numba's cache folder (:func:`~chesstours.runtime.cache_key`).
+    It imports the sweep's kernels, and numba, but loads none of them."""
+    from . import kernel as fk
+    from . import table as ft
+
+    return all(in_cache_folder(*cache_key(k))
+               for k in (fk.expand, ft.sort_batch, ft.insert_run, ft.compact_into, ft.rehash))
 
 
 @dataclass
@@ -612,8 +610,9 @@ class FrontierAllowance:
 
     #: The process compiling the sweep's kernels; None where the whole count runs here (:data:`PLAIN_ONLY_EXTENDED`).
     compiling: Compiling | None
-    #: ``(module, (source, kernel))``: compiled once the count leaves Python, unless that kernel is cached.
-    then: list[tuple[Warm, tuple[str, str]]] = field(default_factory=list)
+    #: ``(warm, key)``: compiled by ``warm`` once the count leaves Python, unless the kernel whose cache key
+    #: ``key()`` gives (:func:`~chesstours.runtime.cache_key`; asked only then) is cached.
+    then: list[tuple[Warm, Callable[[], tuple[str, str]]]] = field(default_factory=list)
     #: States extended here.
     states: int = 0
     later: list[Compiling] = field(default_factory=list)
@@ -630,8 +629,8 @@ class FrontierAllowance:
         if not self.stopped and (self.compiling.poll() is not None or sweep_kernels_cached()):
             self.stopped = True
         if self.then and (self.stopped or self.states + pending > PLAIN_STATES):
-            for warm, kernel in self.then:
-                process = compile_unless_cached(warm, kernel)
+            for warm, key in self.then:
+                process = compile_unless_cached(warm, key())
                 if process is not None:
                     self.later.append(process)
             self.then = []
@@ -670,7 +669,7 @@ def _small(forecast: float, extended: float) -> bool:
     return forecast <= PLAIN_FORECAST and extended <= PLAIN_ONLY_EXTENDED
 
 
-def allowance(forecast: float, then: list[tuple[Warm, tuple[str, str]]] | None = None,
+def allowance(forecast: float, then: list[tuple[Warm, Callable[[], tuple[str, str]]]] | None = None,
               extended: float = 0.0, sweep: Warm | None = None) -> FrontierAllowance | None:
     """A :class:`FrontierAllowance` for a count starting now whose widest step is forecast at ``forecast``
     states, or None: its kernels run from the start. ``then``: as the allowance's; ``extended``: the states

@@ -53,6 +53,7 @@ from numba import njit, types
 from numba.core import cgutils, config
 from numba.extending import intrinsic
 
+from ..runtime import kernel
 from .layout import ENDED, MAX_LABEL, PACKED_ENDED, PACKED_FULL, RADIX
 
 __all__ = ["SHUFFLE", "SHUFFLE_TWO", "spread", "cycles_of", "paths_of", "cycles2_of", "paths2_of", "cycles_shuffled",
@@ -91,6 +92,7 @@ SHUFFLE_TWO = _can_shuffle_two()
 _OWN = (np.uint64(0x0706050403020100), np.uint64(0x0F0E0D0C0B0A0908))
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def _bytes_of_nibbles(x):
     """The eight nibbles of the low half of ``x``, one a byte."""
@@ -100,6 +102,7 @@ def _bytes_of_nibbles(x):
     return (x | (x << np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def _bytes_of_bits(x):
     """The eight low bits of ``x``, each a byte of ones or of zeros."""
@@ -110,6 +113,7 @@ def _bytes_of_bits(x):
     return x * np.uint64(0xFF)
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def spread(mates, active):
     """A state's mates laid out for :func:`cycles_of`: one byte a place, in two words.
@@ -190,6 +194,7 @@ def _mates_b(builder, words, fixed):
     return builder.or_(builder.shuffle_vector(low, high, order), fixed)
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def cycles_walked(a_lo, a_hi, mates_b, fixed_lo, fixed_hi, active):
     """:data:`cycles_of` and :data:`paths_of` by walks, one cycle after the other: what the shuffles compute, on
@@ -263,6 +268,7 @@ def _cycles_two_in(rounds: int):
     return cycles_two
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def cycles2_walked(a_lo, a_hi, mates_b0, mates_b1, fixed_lo, fixed_hi, active):
     """:func:`cycles_walked` of two partners, their counts eight bits each (as :data:`cycles2_of`)."""
@@ -281,6 +287,7 @@ cycles_shuffled = _cycles_in(3)
 paths_shuffled = _cycles_in(4)
 
 
+@kernel("frontier join")
 @njit(cache=True, inline="always")
 def cycles_two_walked(a_lo, a_hi, a2_lo, a2_hi, mates_b, fixed_lo, fixed_hi, active):
     """:func:`cycles_walked` of two states against one partner, their counts eight bits each (as

@@ -27,7 +27,7 @@ from ..settings import FRONTIER_PEAK_BYTES as PEAK_BYTES
 from ..words import about_duration, format_bytes
 from . import plain
 from .disk import Layers, disk_needed
-from .join import JOIN_KERNEL, Halves, count_by_halves, plan_halves, warm_join
+from .join import Halves, count_by_halves, join_kernel_key, plan_halves, warm_join
 from .layout import MAX_MIDDLE, MAX_SLOTS
 from .plain import FrontierAllowance
 from .plan import PLANNED_SLOTS, Fixed, FrontierTooWide, Sweep, best_plan, line_orders, neighbours, symmetric
@@ -449,7 +449,7 @@ def _allowance(board: Board, piece: Leaper, closed: bool, spill_dir,
     another process (:mod:`chesstours.frontier.plain`; not with a spill folder, whose steps are files), and the
     join's too for a meet in the middle (``halves``) that outlasts them; the processes are stopped when the count
     ends first."""
-    then = [(warm_join, JOIN_KERNEL)] if halves else []
+    then = [(warm_join, join_kernel_key)] if halves else []
     forecast = estimate_states(_quick_slots(board, piece), closed)
     extended = estimate_extended(board, forecast, closed)
     allowance = plain.allowance(forecast, then, extended, sweep=warm) if spill_dir is None else None

@@ -28,6 +28,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ..index_kernel import unsigned
+from ..runtime import kernel
 from .layout import EMPTY_KEY, NARROW_OVERFLOW, OVERFLOW  # noqa: F401  (read by the kernels and their callers)
 
 #: States ahead whose home slot :func:`insert_run` asks the processor to fetch (16 to 64 did as well; 8 less);
@@ -54,6 +55,7 @@ def prefetch(typingctx, arr, index):
     return sig, codegen
 
 
+@kernel("frontier sweep")
 @njit(cache=True, inline="always")
 def mix(key):
     """splitmix64's finaliser: every key bit moves every bit of the hash."""
@@ -64,6 +66,7 @@ def mix(key):
     return h ^ (h >> np.uint64(31))
 
 
+@kernel("frontier sweep")
 @njit(cache=True, inline="always")
 def home(key, pbits, size):
     """The home slot of ``key`` in a table of ``size`` slots: the hash bits below the part's, scaled.
@@ -76,6 +79,7 @@ def home(key, pbits, size):
     return np.int64((top * np.uint64(size)) >> np.uint64(32))
 
 
+@kernel("frontier sweep")
 @njit(cache=True, inline="always")
 def add_count(tab, at, stride, lo, hi, err, modulus):
     """Add ``lo + 2**64 hi`` to the count stored at ``tab[at:at + stride - 1]`` (modulo ``modulus`` if not 0)."""
@@ -98,6 +102,7 @@ def add_count(tab, at, stride, lo, hi, err, modulus):
         tab[at + 1] = t
 
 
+@kernel("frontier sweep")
 @njit(cache=True, inline="always")
 def insert(tab, stride, size, h, key, lo, hi, fill, err, modulus):
     """Add ``lo + 2**64 hi`` partial tours to state ``key`` (modulo ``modulus`` if not 0).
@@ -135,6 +140,7 @@ def insert(tab, stride, size, h, key, lo, hi, fill, err, modulus):
             h = 0
 
 
+@kernel("frontier sweep")
 @njit(cache=True, nogil=True)
 def sort_batch(bk, bl, bh, nb, sk, sl, sh, obits, pbits, bounds):
     """Counting-sort the first ``nb`` new states by the top ``obits`` bits of their hash.
@@ -164,6 +170,7 @@ def sort_batch(bk, bl, bh, nb, sk, sl, sh, obits, pbits, bounds):
             sh[u] = bh[i]
 
 
+@kernel("frontier sweep")
 @njit(cache=True, nogil=True, _nrt=False)
 def insert_run(sk, sl, sh, i0, nb, tab, stride, pbits, fill, max_fill, err, modulus, homes):
     """Insert states ``i0 .. nb``; stop (returning the index) when the table holds ``max_fill``.
@@ -192,6 +199,7 @@ def insert_run(sk, sl, sh, i0, nb, tab, stride, pbits, fill, max_fill, err, modu
     return nb
 
 
+@kernel("frontier sweep")
 @njit(cache=True, nogil=True, _nrt=False)
 def rehash(tab, ntab, stride, pbits, fill, err):
     """Move every entry of one table into a larger empty one (in hash order: a stream)."""
@@ -202,6 +210,7 @@ def rehash(tab, ntab, stride, pbits, fill, err):
                    tab[i + 2] if stride == 3 else np.uint64(0), fill, err, np.uint64(0))
 
 
+@kernel("frontier sweep")
 @njit(cache=True, nogil=True)
 def compact_into(tab, stride, keys, lo, hi):
     """Write the occupied entries of a table into dense arrays (:func:`compact`); return whether a high limb is
@@ -251,6 +260,7 @@ def compact(tab: np.ndarray, stride: int, fill: int) -> tuple:
     return keys, lo, hi if wide else _NO_LIMBS
 
 
+@kernel("frontier sweep")
 @njit(cache=True, inline="always")
 def add_to(acc, lo, hi, err):
     """``acc[0] + 2**64 acc[1] += lo + 2**64 hi``; a carry out of ``acc[1]`` sets ``err[0] = OVERFLOW``."""

@@ -5,10 +5,11 @@ thresholds between them, and the schedules of walks and start squares.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import Literal, get_args
 
 from ..backtrack import ORDERS, Order
-from ..backtrack.search import COUNT_KERNEL, SEARCH_KERNEL
+from ..backtrack.search import kernel_key as search_kernel_key
 from ..backtrack.search import warm as warm_search
 from ..bishop.methods import BISHOP_METHOD_HELP, BISHOP_METHODS, BishopMethod
 from ..board import Board
@@ -140,12 +141,12 @@ def plain_allowance(board: Board, counting: bool = False) -> PlainAllowance | No
     of a second more, nothing next to compiling the kernel on a first run. On
     an empty compile cache the kernel then compiles in another process while
     the search goes on in Python (see :class:`~chesstours.runtime.PlainAllowance`): a count's kernel
-    (``counting``: :data:`~chesstours.backtrack.search.COUNT_KERNEL`) first where the query counts, the
-    search kernel first where it lists tours or looks for one.
+    (``counting``) first where the query counts, the search kernel first where it lists tours or looks for one
+    (:func:`~chesstours.backtrack.search.kernel_key`, asked only then).
     """
-    kernel, first = (COUNT_KERNEL, "count") if counting else (SEARCH_KERNEL, "search")
+    first = "count" if counting else "search"
     return _plain_allowance(board.free_count, kernels="chesstours.backtrack.kernel", compiles=warm_search,
-                            kernel=kernel, args=(first,))
+                            kernel=partial(search_kernel_key, first), args=(first,))
 
 
 def default_start(board: Board) -> int:

@@ -5,7 +5,12 @@ compile cache. The algorithm families ask it for threads and memory
 (:mod:`.resources`), for the engine a search runs in, plain Python or compiled
 (:mod:`.engine`), and for their kernels compiled ahead (:mod:`.families`,
 ``chesstours compile``) or in a second process on a first run
-(:mod:`.background`).
+(:mod:`.background`). Each kernel is registered where it is defined, with its
+family (:func:`kernel`, :mod:`.kernels`), and named in the compile cache by
+:func:`cache_key`.
+
+:mod:`.families` is not imported here: its jobs run the questions
+(``count_tours``, ``find_tour``), which sit above the runtime.
 """
 
 from .background import (
@@ -32,6 +37,7 @@ from .engine import (
     plain_allowance,
     use_compiled_only,
 )
+from .kernels import cache_key, kernel, registered
 from .processes import interrupts_deferred
 from .resources import MEMORY_SHARE, cores, memory_limit, worker_count
 
@@ -39,4 +45,4 @@ __all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cac
            "PlainAllowance", "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
            "use_compiled_only", "compiled_below", "kernels_loaded", "compile_in_background", "compile_unless_cached",
            "compiled_beside", "compiling", "await_compiled", "stop_compiling", "ready_numba", "lowest_priority",
-           "Compiling", "interrupts_deferred", "COMPILE_WAIT", "Warm"]
+           "Compiling", "interrupts_deferred", "COMPILE_WAIT", "Warm", "kernel", "cache_key", "registered"]

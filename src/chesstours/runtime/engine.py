@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..settings import PLAIN_SEARCH_POSITIONS, PLAIN_SEARCH_SQUARES, WHILE_COMPILING
-from . import background, cache
+from . import background, cache, kernels
 
 __all__ = ["PlainAllowance", "advance_in_turn", "plain_allowance", "use_compiled_only", "compiled_below",
            "kernels_loaded", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS"]
@@ -39,8 +39,9 @@ class PlainAllowance:
 
     When the positions run out on an empty compile cache, an allowance that
     names the kernels its query goes on in (``compiles``: the family's ``warm``, called
-    with the words ``args``; ``kernel``: the file of the kernel it loads first, and that
-    kernel's name) has them compiled in another process
+    with the words ``args``; ``kernel``: a function that gives the cache key of the kernel
+    it loads first, :func:`~chesstours.runtime.cache_key`, called only then, since it
+    imports the kernel's module and numba) has them compiled in another process
     (:func:`compile_in_background`), and its query goes on in Python, some
     :data:`WHILE_COMPILING` positions at a time, until they are in the cache:
     a search that ends before that never waits for the compiler.
@@ -49,12 +50,13 @@ class PlainAllowance:
     70
     """
 
-    def __init__(self, positions: int, compiles: background.Warm | None = None, kernel: tuple[str, str] | None = None,
-                 args: tuple[str, ...] = ()):
+    def __init__(self, positions: int, compiles: background.Warm | None = None,
+                 kernel: Callable[[], tuple[str, str]] | None = None, args: tuple[str, ...] = ()):
         self.positions = max(0, int(positions))
         self.compiles = compiles
         self.args = args
         self.kernel = kernel
+        self.key: tuple[str, str] | None = None  # the cache key ``kernel`` gives, once asked
         self.compiling: background.Compiling | None = None
         self._asked = False
         self._asking = threading.Lock()
@@ -79,10 +81,12 @@ class PlainAllowance:
             return True
         with self._asking:  # the threads of a query share its allowance: one asks, the others wait for its answer
             if not self._asked:
-                if self.compiles is not None and self.kernel is not None and not cache.in_cache_folder(*self.kernel):
-                    self.compiling = background.compiling_for(self.compiles, *self.args)
+                if self.compiles is not None and self.kernel is not None:
+                    self.key = self.kernel()
+                    if not cache.in_cache_folder(*self.key):
+                        self.compiling = background.compiling_for(self.compiles, *self.args)
                 self._asked = True
-        if background.compiling(self.compiling, self.kernel):
+        if background.compiling(self.compiling, self.key):
             self._compiling_until = time.perf_counter() + background.COMPILE_POLL
             return True
         return False
@@ -116,7 +120,8 @@ def advance_in_turn(plain: PlainAllowance | None, budget: int, python: Any, engi
 
 
 def plain_allowance(free_squares: int, kernels: str | None = None, compiles: background.Warm | None = None,
-                    kernel: tuple[str, str] | None = None, args: tuple[str, ...] = ()) -> PlainAllowance | None:
+                    kernel: Callable[[], tuple[str, str]] | None = None,
+                    args: tuple[str, ...] = ()) -> PlainAllowance | None:
     """The plain-Python allowance of a query on a board of ``free_squares`` squares: :data:`PLAIN_SEARCH_POSITIONS`
     positions up to :data:`PLAIN_SEARCH_SQUARES` squares; None (compiled code from the start) above, after
     :func:`use_compiled_only`, or once the module ``kernels`` (the family's compiled kernels) is loaded in
@@ -128,8 +133,10 @@ def plain_allowance(free_squares: int, kernels: str | None = None, compiles: bac
 
 
 def kernels_loaded(module: str) -> bool:
-    """Whether the module of compiled kernels ``module`` has been loaded in this process."""
-    return module in sys.modules
+    """Whether the kernels of the module ``module`` have been loaded in this process: a kernel of it was
+    compiled or loaded from the cache (:func:`chesstours.runtime.kernels.loaded`). A module imported only to
+    read its kernels' cache keys has loaded none, and its queries still start in plain Python."""
+    return module in sys.modules and kernels.loaded(module)
 
 
 _compiled_only = False

@@ -17,12 +17,14 @@ import numpy as np
 
 from ..index_kernel import unsigned
 from ..rng_kernel import xorshift as _xorshift
+from ..runtime import kernel
 from .rule import BLOCKED as _BLOCKED
 from .rule import FREE_BELOW as _FREE_BELOW
 
 __all__ = ["walk"]
 
 
+@kernel("warnsdorff")
 @numba.njit(cache=True, nogil=True, inline="always")
 def _place(weight, offsets, k, cur, square, path, step):
     """Put the walk on padded square ``cur`` (``square`` unpadded) at ``step``: block it, and take one from
@@ -33,6 +35,7 @@ def _place(weight, offsets, k, cur, square, path, step):
     path[step] = square
 
 
+@kernel("warnsdorff")
 @numba.njit(cache=True, nogil=True)
 def walk(weight, offsets, dr, dc, width, rows, cols, start_r, start_c, end, rule, rng, path):
     """Walk Warnsdorff's rule from (``start_r``, ``start_c``); return the squares placed.
@@ -108,6 +111,7 @@ def walk(weight, offsets, dr, dc, width, rows, cols, start_r, start_c, end, rule
     return n
 
 
+@kernel("warnsdorff")
 @numba.njit(cache=True, nogil=True)
 def _keyed8(weight, offsets, dr, dc, rows, cols, cur, r, c, roth, path):
     """:func:`walk` for the commonest case, step for step the same: eight leaps, ``first`` or ``roth``, no

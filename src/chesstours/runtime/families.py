@@ -14,6 +14,11 @@ time as there are cores, by small jobs of the kinds the commands run
 installing, or when building an image for a classroom. The tests run a
 command of every family after it and find the cache as it was.
 
+A family's kernels are the ones its modules register (:func:`~chesstours.runtime.kernel`):
+no kernel is named here. Its jobs run the questions (``count_tours``,
+``find_tour``), imported when they run, so this module sits above the runtime
+it is part of: the runtime's ``__init__`` does not import it.
+
 >>> [family.name for family in FAMILIES][:3]
 ['frontier join', 'frontier sweep', 'bishop']
 """
@@ -24,32 +29,20 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
-from pathlib import Path
 
-from .runtime import (
-    Compiling,
-    compile_in_background,
-    in_cache_folder,
-    stop_compiling,
-    use_compiled_only,
-    worker_count,
-)
+from .background import Compiling, compile_in_background, stop_compiling
+from .cache import in_cache_folder
+from .engine import use_compiled_only
+from .kernels import cache_key, declare_family, has_cache_files, registered
+from .resources import worker_count
 
 __all__ = ["Family", "FAMILIES", "family", "missing", "warm", "Compiled", "compile_kernels"]
 
-_HERE = Path(__file__).parent
-
-
-def _in(folder: str, module: str, *names: str) -> tuple[tuple[str, str], ...]:
-    """The kernels ``names`` of ``folder/module.py``, as :func:`~chesstours.runtime.in_cache_folder` takes them."""
-    source = str(_HERE / folder / f"{module}.py")
-    return tuple((source, f"{module}.{name}") for name in names)
-
 
 def _backtracking() -> None:
-    from .backtrack.search import warm as warm_search
-    from .count import count_tours, estimate_count
-    from .find import find_tour, iter_tours
+    from ..backtrack.search import warm as warm_search
+    from ..count import count_tours, estimate_count
+    from ..find import find_tour, iter_tours
 
     warm_search()
     count_tours("5x5", start="a1", method="backtrack", workers=1)
@@ -60,28 +53,28 @@ def _backtracking() -> None:
 
 
 def _properties() -> None:
-    from .count import count_tours
+    from ..count import count_tours
 
     count_tours("5x5", start="a1", where="symmetric", workers=1)
     count_tours("5x5", start="a1", where="c3=13", workers=1)
 
 
 def _sweep() -> None:
-    from .frontier.run import warm as warm_sweep
+    from ..frontier.run import warm as warm_sweep
 
     warm_sweep()
 
 
 def _join() -> None:
-    from .frontier.join_kernel import warm as warm_join
+    from ..frontier.join_kernel import warm as warm_join
 
     warm_join()
 
 
 def _bishop() -> None:
-    from .bishop import count_bishop_routes, solve_bishop
-    from .bishop.construct import load_kernels as load_construction
-    from .bishop.search import load_kernels as load_search
+    from ..bishop import count_bishop_routes, solve_bishop
+    from ..bishop.construct import load_kernels as load_construction
+    from ..bishop.search import load_kernels as load_search
 
     load_search()
     load_construction()
@@ -90,14 +83,14 @@ def _bishop() -> None:
 
 
 def _warnsdorff() -> None:
-    from .find import find_tour
+    from ..find import find_tour
 
     find_tour("8x8", method="warnsdorff")
 
 
 def _construction() -> None:
-    from .construct.end import rotate_to_end
-    from .find import find_tour
+    from ..construct.end import rotate_to_end
+    from ..find import find_tour
 
     tour = find_tour("12x12", method="construct")
     rotate_to_end(tour.path.copy(), 12, 12, int(tour.path[-1]) ^ 1, compiled=True)  # a tour made to end elsewhere
@@ -105,36 +98,40 @@ def _construction() -> None:
 
 @dataclass(frozen=True)
 class Family:
-    """A family of kernels compiled together: its name, what it serves, its kernels (source file and
-    ``module.function``, as numba names its cache files), and the small jobs that compile them (:func:`warm`)."""
+    """A family of kernels compiled together: its name, what it serves, the modules that define its kernels
+    (import paths; each kernel registers itself with the family's name, :func:`~chesstours.runtime.kernel`), and
+    the small jobs that compile them (:func:`warm`)."""
 
     name: str
     serves: str
-    kernels: tuple[tuple[str, str], ...]
+    modules: tuple[str, ...]
     jobs: Callable[[], None]
+
+    def __post_init__(self) -> None:
+        declare_family(self.name, self.modules)
+
+    @property
+    def kernels(self) -> tuple[tuple[str, str], ...]:
+        """The family's kernels that numba keeps cache files of (the ones not inlined into others), as
+        :func:`~chesstours.runtime.cache_key` names them; reading them imports the family's modules, and numba."""
+        return tuple(cache_key(k) for k in registered(self.name) if has_cache_files(k))
 
 
 #: The kernel families, in the order they are compiled: the longest first, so that the processes end together,
 #: and the tour properties last, after the search kernel their counts run (compiled by ``backtracking``).
 FAMILIES: tuple[Family, ...] = (
     Family("frontier join", "exact counts by the meet in the middle (boards of five lines and more)",
-           _in("frontier", "join_kernel", "join_states", "read_into", "unfold_into", "hand_over", "radix_sort",
-               "run_table", "scatter", "bucket_sizes", "partner_key", "_radix_pass"), _join),
+           ("chesstours.frontier.join_kernel", "chesstours.frontier.shuffle"), _join),
     Family("frontier sweep", "exact counts by the frontier method, and strips",
-           _in("frontier", "kernel", "expand", "finish_all")
-           + _in("frontier", "table", "sort_batch", "insert_run", "rehash", "compact_into"), _sweep),
+           ("chesstours.frontier.kernel", "chesstours.frontier.table"), _sweep),
     Family("bishop", "the bishop puzzle: routes, counts, estimates, the construction",
-           _in("bishop", "kernel", "advance", "probe", "count_lines_needed")
-           + _in("bishop", "construct", "label_trails", "walk_trail"), _bishop),
+           ("chesstours.bishop.kernel", "chesstours.bishop.construct"), _bishop),
     Family("backtracking", "counting, listing and finding tours by search, its estimates",
-           _in("backtrack", "kernel", "advance", "advance_count", "probe", "neighbour_bits", "setup_prefix")
-           + _in("", "rng_kernel", "xorshift"), _backtracking),
-    Family("warnsdorff", "Warnsdorff's rule on large boards", _in("warnsdorff", "kernel", "walk", "_keyed8"),
-           _warnsdorff),
-    Family("construction", "tours of huge boards by construction",
-           _in("construct", "kernel", "follow", "rotate", "_knight_distance"), _construction),
+           ("chesstours.backtrack.kernel", "chesstours.rng_kernel", "chesstours.index_kernel"), _backtracking),
+    Family("warnsdorff", "Warnsdorff's rule on large boards", ("chesstours.warnsdorff.kernel",), _warnsdorff),
+    Family("construction", "tours of huge boards by construction", ("chesstours.construct.kernel",), _construction),
     Family("tour properties", "counts and lists of the tours with a property (--where)",
-           _in("backtrack", "where_kernel", "maps_onto_itself", "meets_clues"), _properties),
+           ("chesstours.backtrack.where_kernel",), _properties),
 )
 
 
@@ -150,7 +147,7 @@ def family(name: str) -> Family:
 
 
 def missing(f: Family) -> list[str]:
-    """The kernels of ``f`` that the compile cache does not hold (read without loading numba)."""
+    """The kernels of ``f`` that the compile cache does not hold."""
     return [name for source, name in f.kernels if not in_cache_folder(source, name)]
 
 
