@@ -212,7 +212,11 @@ def test_count_json_is_the_command_lines(client, capsys, params, args):
     assert (response.status_code, code) == (200, 0)
     data = without_timing(response.json())
     expected = without_timing(json.loads(out))
-    # The server counts on one thread; the task split does not depend on it.
+    # The server counts on one thread, the command on every core: how a count ran (its threads, and the
+    # memory its tables took) is the run's, the rest is the answer.
+    for run in ("threads", "peak_memory_mb"):
+        assert (run in data) == (run in expected)
+        data.pop(run, None), expected.pop(run, None)
     assert data == expected
 
 
