@@ -186,3 +186,58 @@ def run_beside(call: Callable[..., Any], talk: bool = False) -> Beside:
     :class:`Talk`, and the two may send each other things on the way (:meth:`Beside.send`,
     :meth:`Beside.next`); each sends a large thing only where the other waits to read it."""
     return Beside(call, talk)
+
+
+# -- workers that end with the process that started them ---------------------------------------------------
+
+__all__ += ["die_with_parent"]
+
+#: prctl's option that has the kernel signal this process when its parent ends (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+#: How often a worker without prctl looks whether its parent is still there (seconds).
+_PARENT_POLL = 1.0
+
+
+def die_with_parent(parent: int, *, any_thread: bool = False) -> None:
+    """End this process as soon as ``parent`` (the pid of the process that started it) ends, however it ends:
+    a worker of a pool would otherwise go on computing for nobody, and hold the pool's semaphores, after its
+    parent was killed by SIGKILL, which leaves the parent no time to stop it. A pool's worker calls it first
+    (the pool's ``initializer``).
+
+    On Linux the kernel sends this process SIGKILL when its parent ends (``prctl(PR_SET_PDEATHSIG)``), and a
+    parent that ended before the call is seen at once: the parent pid is no longer ``parent``. The kernel
+    watches the parent's thread that started this process, not the whole process: a pool's processes are
+    started by the thread that submits to it, or by the pool's own thread. ``any_thread`` is for a pool that
+    threads which end before it submit to (a server's worker threads), and for a system without prctl: a
+    daemon thread of this process looks every second whether the parent is still there."""
+    import os
+
+    if not any_thread and _kill_on_parent_death():
+        if os.getppid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return
+    threading.Thread(target=_watch_parent, args=(parent,), name="chesstours-parent", daemon=True).start()
+
+
+def _kill_on_parent_death() -> bool:
+    """Ask the kernel to send this process SIGKILL when its parent ends; False where it cannot (not Linux)."""
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+    except (OSError, AttributeError):  # no C library to load, or one without prctl
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    import os
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(_PARENT_POLL)
+    os._exit(1)
