@@ -109,6 +109,17 @@ def test_an_interrupt_a_command_does_not_catch_still_gets_its_status(capsys, mon
     assert got == 143 and one_line(err) and "SIGTERM" in err
 
 
+@pytest.mark.parametrize(("where", "args"), [
+    ("chesstours.scale.spread_tasks", ["--method", "backtrack", "--jobs", "2"]),
+    ("chesstours.frontier.split.PartJob", ["--split-on", "2", "--jobs", "2"]),
+], ids=["tasks", "parts"])
+@pytest.mark.parametrize(("exc", "code"), [(Signalled(signal.SIGTERM), 143), (KeyboardInterrupt(), 130)])
+def test_an_interrupt_while_a_count_plans_its_tasks_counted_nothing(capsys, monkeypatch, where, args, exc, code):
+    monkeypatch.setattr(where, _raising(exc))
+    got, out, err = run(capsys, "count", "6x6", *args)
+    assert got == code and out == "" and one_line(err) and "nothing was counted" in err
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_raised_in_a_copy_of_the_process_reaches_it_through_a_pipe_with_its_status(sig):
     import pickle
