@@ -63,6 +63,23 @@ def test_without_an_interrupt_nothing_is_stopped_and_the_handlers_are_back():
     assert stopped == [] and signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_while_interrupts_are_held_is_raised_once_the_body_is_done(sig):
+    def stop(signum, frame):
+        raise _Stopped(signum)
+
+    before = signal.signal(sig, stop)
+    try:
+        done = []
+        with pytest.raises(_Stopped):
+            with processes.interrupts_held():
+                os.kill(os.getpid(), sig)
+                done.append("the wait")
+        assert done == ["the wait"] and signal.getsignal(sig) is stop
+    finally:
+        signal.signal(sig, before)
+
+
 # -- compiling in a second process (background.compile_in_background) ------------------------------------------
 
 

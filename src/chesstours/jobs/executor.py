@@ -114,19 +114,23 @@ def run_tasks_on(fn: Callable[[T], R], tasks: Sequence[T], *, jobs: int | None =
 def _on_pool(fn: Callable[[T], R], todo: dict[int, T], jobs: int | None, retries: int,
              deadline: float | None) -> Iterator[tuple[int, R]]:
     from ..runtime import worker_count
-    from ..runtime.processes import die_with_parent
+    from ..runtime.processes import die_with_parent, interrupts_held
 
     workers = min(worker_count(jobs), len(todo))
     deaths: dict[int, int] = {}
     while todo:
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                                    initializer=die_with_parent, initargs=(os.getpid(),))
-        running: dict[Future[R], int] = {pool.submit(fn, task): i for i, task in todo.items()}
         try:
+            # an interrupt inside the pool's locks would leave them taken, and one while a submit starts a
+            # worker would leave it out of the pool's table, from which _stop ends the workers
+            with interrupts_held():
+                running: dict[Future[R], int] = {pool.submit(fn, task): i for i, task in todo.items()}
             while running:
                 if deadline is not None and time.perf_counter() > deadline:
                     return
-                done, _ = wait(running, timeout=_POLL, return_when=FIRST_COMPLETED)
+                with interrupts_held():
+                    done, _ = wait(running, timeout=_POLL, return_when=FIRST_COMPLETED)
                 for future in done:
                     i = running.pop(future)
                     try:

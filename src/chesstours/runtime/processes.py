@@ -24,7 +24,7 @@ __all__ = ["forks", "run_beside", "Beside", "Talk", "interrupts_deferred"]
 
 @contextlib.contextmanager
 def interrupts_deferred(stop: Callable[[Any], None]) -> Iterator[list[Any]]:
-    """Start processes (appended to the list given) with Ctrl-C and SIGTERM held back until they are started:
+    """Start processes (appended to the list given) with Ctrl-C, SIGTERM and SIGHUP held back until they are started:
     an interrupt raised while ``subprocess`` or ``multiprocessing`` waits for a new process to start would leave
     it running, its caller never told of it. An interrupt that came meanwhile stops what was started
     (``stop(process)``), then is raised as it would have been. Only the main thread receives signals; elsewhere,
@@ -33,7 +33,7 @@ def interrupts_deferred(stop: Callable[[Any], None]) -> Iterator[list[Any]]:
     held: list[tuple[int, Any]] = []
     previous: dict[int, Any] = {}
     if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        for sig in _STOPS:
             handler = signal.getsignal(sig)
             if callable(handler):
                 previous[sig] = signal.signal(sig, lambda signum, frame: held.append((signum, frame)))
@@ -241,3 +241,28 @@ def _watch_parent(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(_PARENT_POLL)
     os._exit(1)
+
+
+# -- waits with the interrupts held back --------------------------------------------------------------------
+
+__all__ += ["interrupts_held"]
+
+#: The signals that stop a program: Ctrl-C, SIGTERM, and SIGHUP where there is one.
+_STOPS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Run the body with Ctrl-C, SIGTERM and SIGHUP held back, then raise the first that came as it would have
+    been (:func:`interrupts_deferred`, which starts nothing here).
+
+    For a short wait on a pool (its futures, its queues, a submit): the interrupt is raised wherever Python
+    is when the signal comes, and inside the pool's code it may be raised with one of its locks just taken
+    and never given back; the pool's threads, which take it to hand over their results, and its shutdown
+    would then wait for it for ever."""
+    with interrupts_deferred(_start_nothing):
+        yield
+
+
+def _start_nothing(process: Any) -> None:
+    pass
