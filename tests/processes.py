@@ -85,3 +85,13 @@ def all_gone(pids: list[int], files: set[str], seconds: float) -> tuple[list[int
         if not (alive or left) or time.monotonic() > deadline:
             return alive, left
         time.sleep(0.05)
+
+
+def catches(pid: int, sig: int) -> bool:
+    """Whether ``pid`` has a handler of its own for ``sig`` (its ``SigCgt`` mask in ``/proc``)."""
+    try:
+        status = Path("/proc", str(pid), "status").read_text()
+    except OSError:
+        return False
+    mask = next((line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), "0")
+    return bool(int(mask, 16) >> (sig - 1) & 1)
