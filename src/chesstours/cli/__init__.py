@@ -16,6 +16,7 @@ the order ``--help`` lists them.
 
 from __future__ import annotations
 
+import _thread
 import atexit
 import functools
 import os
@@ -127,8 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt as exc:  # as the command ended, before the handlers were put back
         typer.echo(f"chesstours: {interrupted(exc)}.", err=True)
         status = interrupt_status(exc)
-    # a signal whose interrupt was raised where Python only reports it (in an object's finalizer), or that
-    # came once the handlers no longer raise, did not end the command
+    # a signal that came once the handlers no longer raised did not end the command
     return _stopped(status, came)
 
 
@@ -303,9 +303,9 @@ def _signals_raise_interrupts(came: list[int]) -> Iterator[None]:
 
     A second SIGTERM or SIGHUP while cleaning up ends the program at once (the
     default action). While the handlers are put in place and back, a signal is
-    only recorded. An interrupt raised in an object's finalizer, which Python
-    reports with a traceback and drops, is not reported: :func:`main` gives the
-    run the signal's status. Only the main thread can install handlers;
+    only recorded. An interrupt raised in an object's finalizer (a generator
+    closed as it is freed), which Python reports with a traceback and drops, is
+    not reported but sent again. Only the main thread can install handlers;
     elsewhere nothing changes, and a signal ignored on entry (``nohup``) stays
     ignored.
     """
@@ -323,10 +323,21 @@ def _signals_raise_interrupts(came: list[int]) -> Iterator[None]:
         signal.signal(signum, signal.SIG_DFL)
         raise Signalled(signum)
 
+    def dropped(unraisable: Any) -> None:
+        exc = unraisable.exc_value
+        if not (raising and isinstance(exc, KeyboardInterrupt)):
+            hook(unraisable)
+            return
+        # sent from another thread, not raised here (the hook's own error is dropped too): the handler runs
+        # once this thread is back in the command's code
+        signum = int(getattr(exc, "signum", signal.SIGINT))
+        signal.signal(signum, stop)  # stop put the default action back
+        _thread.start_new_thread(os.kill, (os.getpid(), signum))
+
     previous = {}
     hook = sys.unraisablehook
     try:
-        sys.unraisablehook = functools.partial(_unless_interrupt, hook)
+        sys.unraisablehook = dropped
         for sig in STOPS:
             try:
                 if signal.getsignal(sig) is signal.SIG_IGN:
@@ -343,12 +354,6 @@ def _signals_raise_interrupts(came: list[int]) -> Iterator[None]:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         sys.unraisablehook = hook
-
-
-def _unless_interrupt(hook: Any, unraisable: Any) -> None:
-    """Report an exception that Python cannot raise (``hook``'s report), unless it is an interrupt."""
-    if not isinstance(unraisable.exc_value, KeyboardInterrupt):
-        hook(unraisable)
 
 
 if __name__ == "__main__":  # pragma: no cover
