@@ -39,3 +39,43 @@ def ctrl_c_as_on_a_terminal() -> None:
     job started in the background of a shell without job control, as a test runner may be, ignores SIGINT, and
     the command would inherit that."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def command_line(pid: int) -> str:
+    """The command line of ``pid``, its arguments apart by spaces ("" once it has ended)."""
+    try:
+        return Path("/proc", str(pid), "cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def semaphores_of(pid: int) -> set[str]:
+    """The named semaphores that ``pid`` has open: the files of ``/dev/shm`` it maps."""
+    try:
+        maps = Path("/proc", str(pid), "maps").read_text()
+    except OSError:
+        return set()
+    return {line.split()[-1] for line in maps.splitlines() if "/dev/shm/sem." in line}
+
+
+def all_gone(pids: list[int], files: set[str], seconds: float) -> tuple[list[int], list[str]]:
+    """Wait up to ``seconds`` for ``pids`` to end and ``files`` to be removed; those that are still there."""
+    import os
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        alive, left = running(pids), [f for f in sorted(files) if os.path.exists(f)]
+        if not (alive or left) or time.monotonic() > deadline:
+            return alive, left
+        time.sleep(0.05)
+
+
+def catches(pid: int, sig: int) -> bool:
+    """Whether ``pid`` has a handler of its own for ``sig`` (its ``SigCgt`` mask in ``/proc``)."""
+    try:
+        status = Path("/proc", str(pid), "status").read_text()
+    except OSError:
+        return False
+    mask = next((line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), "0")
+    return bool(int(mask, 16) >> (sig - 1) & 1)

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from chesstours.runtime import background, cache, engine, processes
+
+from .processes import all_gone, running
 
 
 class _Stopped(Exception):
@@ -56,6 +61,23 @@ def test_without_an_interrupt_nothing_is_stopped_and_the_handlers_are_back():
     with processes.interrupts_deferred(stopped.append) as started:
         started.append("the process")
     assert stopped == [] and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_while_interrupts_are_held_is_raised_once_the_body_is_done(sig):
+    def stop(signum, frame):
+        raise _Stopped(signum)
+
+    before = signal.signal(sig, stop)
+    try:
+        done = []
+        with pytest.raises(_Stopped):
+            with processes.interrupts_held():
+                os.kill(os.getpid(), sig)
+                done.append("the wait")
+        assert done == ["the wait"] and signal.getsignal(sig) is stop
+    finally:
+        signal.signal(sig, before)
 
 
 # -- compiling in a second process (background.compile_in_background) ------------------------------------------
@@ -112,6 +134,24 @@ def test_a_compiling_process_whose_warm_raises_ends_with_status_1_and_a_stopped_
     background.stop_compiling(process)  # ended: nothing to do
 
 
+@linux
+def test_a_compiling_process_ends_when_the_process_that_started_it_is_killed(warmer):
+    parent = subprocess.Popen([sys.executable, "-c", "import time\nimport fake_warm\n"
+                               "from chesstours.runtime import background\n"
+                               "print(background.compile_in_background(fake_warm.warm, 'wait').pid, flush=True)\n"
+                               "time.sleep(120)\n"], stdout=subprocess.PIPE, text=True)
+    try:
+        pid = int(parent.stdout.readline())
+        time.sleep(0.5)
+        assert running([pid]) == [pid]
+        parent.kill()
+        parent.wait()
+        assert all_gone([pid], set(), 5) == ([], [])
+    finally:
+        parent.kill()
+        parent.wait()
+
+
 def test_no_compiling_process_without_a_cache_folder_or_from_a_compiling_process(warmer, monkeypatch):
     import fake_warm
 
@@ -136,3 +176,45 @@ def test_queries_that_ask_at_once_share_one_compiling_process(warmer, monkeypatc
     finally:
         background.stop_compiling(allowances[0].compiling)
 
+
+# -- processes that end with their parent (processes.die_with_parent) ----------------------------------------
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def _python(code: str, **kwargs) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    return subprocess.Popen([sys.executable, "-c", code], env=env, **kwargs)
+
+
+@linux
+@pytest.mark.parametrize("any_thread", [False, True])
+def test_a_process_that_dies_with_its_parent_ends_when_the_parent_is_killed(any_thread):
+    child = ("import os, sys, time\nfrom chesstours.runtime.processes import die_with_parent\n"
+             f"die_with_parent(os.getppid(), any_thread={any_thread})\n"
+             "print('ready', flush=True)\ntime.sleep(120)\n")
+    parent = _python(f"import subprocess, sys, time\np = subprocess.Popen([sys.executable, '-c', {child!r}])\n"
+                     "print(p.pid, flush=True)\ntime.sleep(120)\n", stdout=subprocess.PIPE, text=True)
+    try:
+        pid = int(parent.stdout.readline())
+        time.sleep(0.5)
+        assert running([pid]) == [pid]
+        parent.kill()
+        parent.wait()
+        assert all_gone([pid], set(), 5) == ([], [])
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+@linux
+@pytest.mark.parametrize(("any_thread", "status"), [(False, -signal.SIGKILL), (True, 1)])
+def test_a_process_whose_parent_ended_before_it_asked_to_die_with_it_ends_at_once(any_thread, status):
+    # pid 1 is not this process's parent: as if its parent had ended before the call
+    child = _python("import time\nfrom chesstours.runtime.processes import die_with_parent\n"
+                    f"die_with_parent(1, any_thread={any_thread})\ntime.sleep(120)\n")
+    try:
+        assert child.wait(timeout=30) == status
+    finally:
+        child.kill()
+        child.wait()

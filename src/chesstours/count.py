@@ -279,11 +279,14 @@ def _count_in_parts(board: Board, piece: Leaper, s: int | None, e: int | None, c
 def _merged(run: Callable[[], TaskResult], tally: Callable[[TaskResult], TourCount], spread: Spread,
             so_far: Callable[[TaskResult, TourCount], str]) -> TourCount:
     """The :class:`TourCount` of a count run in tasks; at the time limit a :class:`LimitReached` that says
-    ``so_far`` and carries it, and on Ctrl-C the same count on the interrupt."""
+    ``so_far`` and carries it, and on Ctrl-C the same count on the interrupt. An interrupt that came before
+    the tasks ran (while they were planned) carries nothing."""
     try:
         result = run()
     except KeyboardInterrupt as exc:
-        exc.partial = tally(exc.partial)  # type: ignore[attr-defined]
+        done = getattr(exc, "partial", None)
+        if done is not None:
+            exc.partial = tally(done)  # type: ignore[attr-defined]
         raise
     count = tally(result)
     if not result.complete:

@@ -243,3 +243,41 @@ def test_counting_each_pair_of_ends_once_counts_every_tour(rows, cols, piece, sy
     # and the count of a start given is its own
     start = data.draw(st.sampled_from([int(v) for v in board.free_squares]))
     assert open_tasks(board, piece, start, pairs=True) == open_tasks(board, piece, start)
+
+
+def test_a_signal_inside_the_wait_for_the_threads_is_raised_once_the_wait_is_over(monkeypatch):
+    # raised inside the wait, the interrupt could leave one of the pool's locks taken, and the threads, which
+    # take it to hand over their results, would never end
+    import os
+    import signal
+    import threading
+
+    from chesstours.backtrack import tasks as module
+
+    class Stopped(KeyboardInterrupt):
+        pass
+
+    def stop(signum, frame):
+        raise Stopped()
+
+    calls, real_wait = [], module.wait
+
+    def wait(*args, **kwargs):
+        calls.append("in")
+        if len(calls) == 1:
+            os.kill(os.getpid(), signal.SIGTERM)
+        answer = real_wait(*args, **kwargs)
+        calls.append("out")
+        return answer
+
+    monkeypatch.setattr(module, "wait", wait)
+    board = Board(6, 6)
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        with pytest.raises(Stopped) as stopped:
+            module.run_tasks(board, KNIGHT, module.open_tasks(board, KNIGHT), workers=2)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert calls == ["in", "out"]
+    assert stopped.value.partial.stopped_by == "interrupt" and not stopped.value.partial.complete
+    assert not [t for t in threading.enumerate() if t.name.startswith("chesstours-count")]

@@ -2,6 +2,7 @@
 
 import errno
 import os
+import random
 import re
 import signal
 import subprocess
@@ -15,6 +16,8 @@ from chesstours.cli import EXIT_STATUSES, main
 from chesstours.cli import find as find_cli
 from chesstours.cli.common import Signalled
 from chesstours.errors import ResourceError
+
+from ..processes import catches
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "guide" / "cli.md"
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -109,6 +112,17 @@ def test_an_interrupt_a_command_does_not_catch_still_gets_its_status(capsys, mon
     assert got == 143 and one_line(err) and "SIGTERM" in err
 
 
+@pytest.mark.parametrize(("where", "args"), [
+    ("chesstours.scale.spread_tasks", ["--method", "backtrack", "--jobs", "2"]),
+    ("chesstours.frontier.split.PartJob", ["--split-on", "2", "--jobs", "2"]),
+], ids=["tasks", "parts"])
+@pytest.mark.parametrize(("exc", "code"), [(Signalled(signal.SIGTERM), 143), (KeyboardInterrupt(), 130)])
+def test_an_interrupt_while_a_count_plans_its_tasks_counted_nothing(capsys, monkeypatch, where, args, exc, code):
+    monkeypatch.setattr(where, _raising(exc))
+    got, out, err = run(capsys, "count", "6x6", *args)
+    assert got == code and out == "" and one_line(err) and "nothing was counted" in err
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_pickles_with_its_status(sig):
     import pickle
@@ -121,6 +135,29 @@ def test_main_leaves_the_signal_handlers_as_it_found_them(capsys):
     before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGHUP)
     run(capsys, "tour", "5x5")
     assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGHUP)) == before
+
+
+def test_main_puts_back_the_handler_of_ctrl_c_too(capsys):
+    before = signal.getsignal(signal.SIGINT)
+    run(capsys, "tour", "5x5")
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_an_interrupt_that_a_finalizer_dropped_is_raised_again_in_the_command(capsys, monkeypatch):
+    class Dropping:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGTERM)  # the interrupt is raised here, where Python drops it
+
+    def find_tour(*args, **kwargs):
+        Dropping()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # a long search
+            time.sleep(0.001)
+        raise AssertionError("the search was not interrupted")
+
+    monkeypatch.setattr(find_cli.api, "find_tour", find_tour)
+    got, out, err = run(capsys, "tour", "5x5")
+    assert got == 143 and out == "" and err == "chesstours: stopped by SIGTERM before a tour was found.\n"
 
 
 def _env():
@@ -150,6 +187,93 @@ def test_a_signal_stops_a_listing_cleanly_with_its_status(sig, code):
     lines = err.decode().splitlines()
     assert len(lines) == 1 and "Traceback" not in err.decode()
     assert re.fullmatch(r"chesstours: (interrupted|stopped by SIG\w+) after \d+ tours\.", lines[0])
+
+
+_SIGNALS = [(signal.SIGTERM, 143, "stopped by SIGTERM"), (signal.SIGHUP, 129, "stopped by SIGHUP"),
+            (signal.SIGINT, 130, "interrupted")]
+linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+
+def _program(*lines: str, **kwargs) -> subprocess.Popen:
+    """The program (chesstours.__main__.run) in a fresh Python after ``lines``, with ``args`` as its arguments."""
+    args = kwargs.pop("args")
+    script = "\n".join(["import atexit, sys, time", *lines, f"sys.argv = ['chesstours', *{args!r}]",
+                        "from chesstours.__main__ import run", "run()"])
+    return subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=_env(), preexec_fn=_default_signals, **kwargs)
+
+
+def _handlers_in_place(proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 30
+    while not catches(proc.pid, signal.SIGTERM):
+        assert time.monotonic() < deadline and proc.poll() is None, "the program took no signal"
+        time.sleep(0.001)
+
+
+def test_the_program_takes_its_signals_before_it_imports_numpy():
+    done = subprocess.run([sys.executable, "-c", "import sys, chesstours.__main__, chesstours\n"
+                           "print(sorted({'numpy', 'typer', 'chesstours.cli'} & set(sys.modules)))"],
+                          capture_output=True, text=True, env=_env(), timeout=60)
+    assert done.stdout == "[]\n", done.stderr
+
+
+@linux
+@pytest.mark.parametrize(("sig", "code", "words"), _SIGNALS)
+def test_a_signal_while_the_program_imports_its_modules_ends_it_with_its_status(sig, code, words):
+    proc = _program(args=["tour", "5x5"])
+    try:
+        _handlers_in_place(proc)  # taken first thing: the command line's modules are still to import
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == code and out == b"" and err.decode() == f"chesstours: {words}.\n"
+
+
+_ENDING = {
+    # an exit handler that says the program ends, and takes a second
+    "exit handlers": ["atexit.register(lambda: (print('ending', file=sys.stderr, flush=True), time.sleep(1)))"],
+    # a thread still running has the interpreter end the usual way, with its own teardown
+    # (chesstours.cli.leave), which waits for it: it says so once the main thread is done, and takes a second
+    "interpreter's teardown": ["import threading", "def ending():", "    while threading.main_thread().is_alive():",
+                               "        time.sleep(0.01)", "    print('ending', file=sys.stderr, flush=True)",
+                               "    time.sleep(1)", "threading.Thread(target=ending).start()"],
+}
+
+
+@pytest.mark.parametrize("teardown", list(_ENDING))
+@pytest.mark.parametrize(("sig", "code", "words"), _SIGNALS)
+def test_a_signal_while_the_program_ends_gives_it_its_status(sig, code, words, teardown):
+    proc = _program(*_ENDING[teardown], args=["tour", "5x5"])
+    try:
+        assert proc.stderr.readline() == b"ending\n"
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert out.decode().splitlines()[-1].split() == list("abcde")  # the tour, printed whole
+    assert proc.returncode == code and err.decode() == f"chesstours: {words}.\n"
+
+
+@linux
+@pytest.mark.slow
+def test_a_signal_at_any_moment_of_a_run_ends_it_with_its_status_and_one_line():
+    # from the program's first moment through the imports, numba's loading of the kernels and the listing
+    rng = random.Random(143)
+    for trial in range(24):
+        sig, code, _ = _SIGNALS[trial % 3]
+        delay = rng.uniform(0, 1.2)
+        proc = subprocess.Popen([sys.executable, "-m", "chesstours", "tours", "8x8"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, env=_env(), preexec_fn=_default_signals)
+        try:
+            _handlers_in_place(proc)
+            time.sleep(delay)
+            proc.send_signal(sig)
+            _, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+        text = err.decode()
+        assert (proc.returncode, one_line(text)) == (code, True), (sig.name, round(delay, 2), text)
 
 
 def test_a_closed_pipe_ends_quietly_with_status_0():
@@ -199,7 +323,7 @@ def test_leaving_waits_for_a_thread_that_is_not_a_daemon():
 
 def test_the_program_and_python_m_end_through_leave():
     pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
-    assert 'chesstours = "chesstours.cli:entry"' in pyproject
+    assert 'chesstours = "chesstours.__main__:run"' in pyproject
     done = subprocess.run([sys.executable, "-m", "chesstours", "tour", "5x5", "--start", "b1"], capture_output=True,
                           text=True, env=_env(), timeout=120)
     assert done.returncode == 1 and one_line(done.stderr)

@@ -690,12 +690,44 @@ def test_layers_left_by_a_killed_count_are_removed_by_the_next(tmp_path):
     os.kill(child.pid, signal.SIGKILL)
     child.wait()
     assert any(p.name.startswith(mine) for p in tmp_path.iterdir())
-    alive = tmp_path / f"{FOLDER_PREFIX}{os.getpid()}-kept"  # this process's, still running: kept
+    alive = tmp_path / f"{FOLDER_PREFIX}{os.getpid()}-kept"  # no lock file (being made, or older): kept
     alive.mkdir()
     with Layers(tmp_path) as layers:
         assert not any(p.name.startswith(mine) for p in tmp_path.iterdir())
         assert alive.exists() and os.path.isdir(layers.dir)
     assert sorted(p.name for p in tmp_path.iterdir()) == [alive.name]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock")
+def test_a_folder_of_layers_stays_while_its_lock_is_held_whatever_pid_its_name_says(tmp_path):
+    import subprocess
+
+    from chesstours.frontier.disk import FOLDER_PREFIX, LOCK_NAME, Layers
+
+    # another PID namespace's count: a pid that is no process here, its lock held by a process that lives
+    elsewhere = tmp_path / f"{FOLDER_PREFIX}4194304-other"
+    elsewhere.mkdir()
+    (elsewhere / LOCK_NAME).touch()
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time\n"
+                               f"f = open({str(elsewhere / LOCK_NAME)!r})\nfcntl.flock(f, fcntl.LOCK_EX)\n"
+                               "print('held', flush=True)\ntime.sleep(120)\n"], stdout=subprocess.PIPE, text=True)
+    # a count gone: a pid that lives (this process's), its lock free
+    gone = tmp_path / f"{FOLDER_PREFIX}{os.getpid()}-gone"
+    gone.mkdir()
+    (gone / LOCK_NAME).touch()
+    try:
+        assert holder.stdout.readline() == "held\n"
+        with Layers(tmp_path) as first, Layers(tmp_path) as second:  # a count of this process: held too
+            assert elsewhere.is_dir() and not gone.exists()
+            assert os.path.isdir(first.dir) and os.path.isdir(second.dir)
+        holder.kill()
+        holder.wait()
+        with Layers(tmp_path):
+            assert not elsewhere.exists()
+    finally:
+        holder.kill()
+        holder.wait()
+    assert list(tmp_path.iterdir()) == []
 
 
 @settings(max_examples=200, deadline=None)

@@ -5,12 +5,19 @@ from __future__ import annotations
 import errno
 import json
 import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from chesstours.errors import InvalidArgument, LimitReached, ResourceError
 from chesstours.jobs import Checkpoint, TaskFailed, extrapolate, run_tasks_on, sample_indices
+
+from ..processes import all_gone, children_of, command_line, semaphores_of
+
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def square(x: int) -> int:
@@ -155,3 +162,47 @@ def test_a_sample_extrapolates_within_its_error_bar():
     assert hits >= 34  # a 95% interval: about 38 of 40
     whole = extrapolate(values, len(values))
     assert whole.estimate == truth and whole.error == 0.0
+
+
+# -- workers end with the process that started them ------------------------------------------------------
+
+#: A program whose pool's two workers sleep for two minutes.
+_SLEEPING_POOL = ("import time\nfrom chesstours.jobs import run_tasks_on\n"
+                  "for _ in run_tasks_on(time.sleep, [120, 120], jobs=2):\n    pass\n")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("command", [
+    ["-c", _SLEEPING_POOL],
+    ["-m", "chesstours", "tours", "7x7", "--jobs", "2"],
+    ["-m", "chesstours", "count", "7x7", "--split-on", "2", "--jobs", "2"],
+], ids=["pool", "tours", "count-in-parts"])
+def test_the_workers_end_and_leave_no_semaphore_when_their_parent_is_killed_by_sigkill(command):
+    env = {**os.environ, "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    parent = subprocess.Popen([sys.executable, *command], stdout=subprocess.DEVNULL, env=env)
+    children: list[int] = []
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and parent.poll() is None:
+            children = children_of(parent.pid)
+            if sum("spawn_main" in command_line(pid) for pid in children) == 2:
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("the pool's two workers did not start")
+        time.sleep(0.5)  # the workers at work
+        semaphores = set().union(*map(semaphores_of, [parent.pid, *children]))
+        assert semaphores  # the queues of a pool of spawned processes hold named semaphores
+        parent.kill()
+        parent.wait()
+        # the workers end at once; then multiprocessing's resource tracker, which they kept open, removes the
+        # semaphores and ends
+        assert all_gone(children, semaphores, 10) == ([], [])
+    finally:
+        parent.kill()
+        parent.wait()
+        for pid in children:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass

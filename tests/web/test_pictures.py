@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import threading
+import time
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -11,7 +13,7 @@ from PIL import Image
 
 from chesstours.render.picture import draw_tour
 from chesstours.tour import Tour
-from chesstours.web import create_app
+from chesstours.web import create_app, drawing
 
 
 @pytest.fixture(scope="module")
@@ -81,3 +83,19 @@ def test_a_bad_picture_request_never_starts_a_search(client, monkeypatch, params
 def test_no_tour_is_still_404_json_when_a_picture_is_asked(client):
     r = client.get("/api/tour", params={"board": "4x4", "start": "a1", "format": "png"})
     assert r.status_code == 404 and r.json()["detail"]
+
+
+def test_the_drawing_process_outlives_the_server_thread_that_started_it():
+    # the server's threads end when idle; the drawing process ends with the server, not with them
+    from chesstours import find_tour
+
+    tour = find_tour("5x5").to_dict()
+    drawing.shutdown()
+    try:
+        first = threading.Thread(target=drawing.draw, args=(tour, {"fmt": "svg"}, 60))
+        first.start()
+        first.join()
+        time.sleep(0.3)
+        assert drawing.draw(tour, {"fmt": "svg"}, 60).startswith(b"<")
+    finally:
+        drawing.shutdown()

@@ -51,6 +51,7 @@ from ..board import Board
 from ..colours import end_squares
 from ..pieces import Leaper, move_table
 from ..runtime import PlainAllowance, worker_count
+from ..runtime.processes import interrupts_held
 from ..settings import NODES_PER_SECOND, PLAIN_PROBE_SQUARES
 from ..words import Status
 from .layout import Order
@@ -289,11 +290,13 @@ def run_tasks(
 
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="chesstours-count")
     try:
-        pending = {pool.submit(work, t) for t in tasks}
+        with interrupts_held():  # an interrupt inside the pool's locks would leave them taken
+            pending = {pool.submit(work, t) for t in tasks}
         while pending:
-            done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
-            for f in done:
-                f.result()
+            with interrupts_held():
+                done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+                for f in done:
+                    f.result()
             if deadline is not None and time.perf_counter() > deadline and not stop.is_set():
                 result.stopped_by = "time limit"
                 stop.set()

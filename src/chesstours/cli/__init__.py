@@ -16,6 +16,7 @@ the order ``--help`` lists them.
 
 from __future__ import annotations
 
+import _thread
 import atexit
 import functools
 import os
@@ -30,6 +31,7 @@ import typer.main
 
 from .. import __version__
 from ..errors import ChessToursError, GaveUp, InvalidArgument, LimitReached, NoTour, ResourceError, os_reason
+from ..stops import STOPS, end_at_once, record_stops, words
 from .common import (
     EXIT_ENVIRONMENT,
     EXIT_INTERNAL,
@@ -115,21 +117,43 @@ def main(argv: list[str] | None = None) -> int:
     and every one but success says why in one line on standard error; a traceback
     never reaches the terminal.
     """
-    with _signals_raise_interrupts():
-        try:
-            return _run(argv)
-        except KeyboardInterrupt as exc:  # between commands: while parsing, or in main itself
-            typer.echo(f"chesstours: {interrupted(exc)}.", err=True)
-            return interrupt_status(exc)
+    came: list[int] = []
+    try:
+        with _signals_raise_interrupts(came):
+            try:
+                status = _run(argv)
+            except KeyboardInterrupt as exc:  # between commands: while parsing, or in main itself
+                typer.echo(f"chesstours: {interrupted(exc)}.", err=True)
+                status = interrupt_status(exc)
+    except KeyboardInterrupt as exc:  # as the command ended, before the handlers were put back
+        typer.echo(f"chesstours: {interrupted(exc)}.", err=True)
+        status = interrupt_status(exc)
+    # a signal that came once the handlers no longer raised did not end the command
+    return _stopped(status, came)
 
 
-def entry() -> NoReturn:
+def entry(stops: list[int] | None = None) -> NoReturn:
     """The ``chesstours`` program (and ``python -m chesstours``): :func:`main`, then the process ends with its
-    status at once (see :func:`leave`)."""
-    leave(main())
+    status at once (see :func:`leave`).
+
+    ``stops`` records the stop signals since the program started (:func:`chesstours.__main__.run` takes them
+    before this module is imported): one that came before :func:`main`, or that comes after it, ends the
+    program with its status, as one during a command does."""
+    if stops is None:
+        stops = record_stops()
+    leave(_stopped(EXIT_OK, stops) if stops else main(), stops)
 
 
-def leave(status: int) -> NoReturn:
+def _stopped(status: int, came: list[int]) -> int:
+    """``status``, or the exit status of the first stop signal that ``came`` (said on standard error) where
+    the run did not end by it."""
+    if not came or status == 128 + came[0]:
+        return status
+    typer.echo(f"chesstours: {words(came[0])}.", err=True)
+    return 128 + came[0]
+
+
+def leave(status: int, stops: list[int] | None = None) -> NoReturn:
     """End this process with ``status`` once its exit handlers have run, without the interpreter's teardown.
 
     Once numba has loaded compiled kernels, the teardown (freeing every
@@ -143,14 +167,23 @@ def leave(status: int) -> NoReturn:
     freed, would report them leaked), a profiler or a tracer watches (it
     reports once the program is over), or this Python has no way to run the
     exit handlers first, the process ends the usual way.
+
+    With ``stops`` (:func:`entry`'s), a stop signal that came meanwhile gives the process its status, and
+    one in the interpreter's teardown ends it at once with its status.
     """
     run_handlers = getattr(atexit, "_run_exitfuncs", None)
     main_thread = threading.main_thread()
     running = [t for t in threading.enumerate() if t is not main_thread and not t.daemon and t.is_alive()]
     watched = sys.getprofile() is not None or sys.gettrace() is not None  # a profiler, a debugger, coverage
     if run_handlers is None or running or watched or _tracks_resources():
+        if stops is not None:
+            end_at_once()
+            status = _stopped(status, stops)
         sys.exit(status)
     run_handlers()
+    if stops is not None:
+        end_at_once()
+        status = _stopped(status, stops)
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:  # None: a process started without the stream
@@ -264,36 +297,63 @@ def _quiet_stdout() -> None:
 
 
 @contextmanager
-def _signals_raise_interrupts() -> Iterator[None]:
-    """SIGTERM and SIGHUP raise :class:`Signalled`, a KeyboardInterrupt, so that they clean up as Ctrl-C does.
+def _signals_raise_interrupts(came: list[int]) -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Signalled`, a KeyboardInterrupt, so that they clean up as Ctrl-C does,
+    and Ctrl-C raises KeyboardInterrupt; every such signal is recorded in ``came``.
 
-    A second such signal while cleaning up ends the program at once (the default
-    action). Only the main thread can install handlers; elsewhere nothing changes,
-    and a signal ignored on entry (``nohup``) stays ignored.
+    A second SIGTERM or SIGHUP while cleaning up ends the program at once (the
+    default action). While the handlers are put in place and back, a signal is
+    only recorded. An interrupt raised in an object's finalizer (a generator
+    closed as it is freed), which Python reports with a traceback and drops, is
+    not reported but sent again. Only the main thread can install handlers;
+    elsewhere nothing changes, and a signal ignored on entry (``nohup``) stays
+    ignored.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    raising = False
 
     def stop(signum: int, frame: object) -> None:
+        came.append(signum)
+        if not raising:
+            return
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
         signal.signal(signum, signal.SIG_DFL)
         raise Signalled(signum)
 
+    def dropped(unraisable: Any) -> None:
+        exc = unraisable.exc_value
+        if not (raising and isinstance(exc, KeyboardInterrupt)):
+            hook(unraisable)
+            return
+        # sent from another thread, not raised here (the hook's own error is dropped too): the handler runs
+        # once this thread is back in the command's code
+        signum = int(getattr(exc, "signum", signal.SIGINT))
+        signal.signal(signum, stop)  # stop put the default action back
+        _thread.start_new_thread(os.kill, (os.getpid(), signum))
+
     previous = {}
-    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if sig is None:
-            continue
-        try:
-            if signal.getsignal(sig) is signal.SIG_IGN:
-                continue
-            previous[sig] = signal.signal(sig, stop)
-        except (ValueError, OSError):
-            continue
+    hook = sys.unraisablehook
     try:
+        sys.unraisablehook = dropped
+        for sig in STOPS:
+            try:
+                if signal.getsignal(sig) is signal.SIG_IGN:
+                    continue
+                previous[sig] = signal.signal(sig, stop)
+            except (ValueError, OSError):
+                continue
+        raising = True
+        if came:  # one came while the handlers were put in place
+            stop(came.pop(0), None)
         yield
     finally:
+        raising = False
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        sys.unraisablehook = hook
 
 
 if __name__ == "__main__":  # pragma: no cover

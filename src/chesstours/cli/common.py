@@ -20,6 +20,7 @@ from ..errors import GaveUp, InvalidArgument, NoTour
 from ..output import check_output, open_atomic, save_npy, write_atomic
 from ..pieces import parse_piece
 from ..render.text import render_tour, tour_chunks
+from ..stops import words
 from ..tour import Tour
 
 # -- exit statuses -----------------------------------------------------------------
@@ -70,8 +71,7 @@ def interrupt_status(exc: BaseException | None = None) -> int:
 
 def interrupted(exc: BaseException | None = None) -> str:
     """How an interrupt is told: "interrupted" for Ctrl-C, "stopped by SIGTERM" for a signal."""
-    signum = getattr(exc, "signum", None)
-    return "interrupted" if signum is None else f"stopped by {signal.Signals(signum).name}"
+    return words(int(getattr(exc, "signum", signal.SIGINT)))
 
 
 def no_tour_status(exc: NoTour | GaveUp) -> int:

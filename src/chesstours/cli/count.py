@@ -163,7 +163,7 @@ def count(
             typer.echo(f"chesstours: {exc}", err=True)
         except KeyboardInterrupt as exc:
             partial = getattr(exc, "partial", None)
-            if partial is None:  # the frontier method counts everything at its last square, or nothing
+            if partial is None:  # the frontier method counts all at its last square; tasks still planned
                 typer.echo(f"chesstours: {interrupted(exc)} before the count was complete; nothing was counted.",
                            err=True)
                 raise typer.Exit(interrupt_status(exc)) from None

@@ -13,7 +13,8 @@ part alone. So memory holds the tables of one budget and one part, however
 many states a step has.
 
 Files live in a temporary folder made inside the spill folder and removed
-when the count ends, however it ends.
+when the count ends, however it ends; the folder of a count that was killed
+is removed by the next count in the same spill folder (:func:`remove_stale`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ import tempfile
 import threading
 
 import numpy as np
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not a POSIX system
+    fcntl = None  # type: ignore[assignment]
 
 from ..errors import InvalidArgument, ResourceError, os_problem, os_reason
 from ..output import write_array
@@ -67,24 +73,22 @@ def load(a) -> np.ndarray:
     return a.load() if isinstance(a, Spilled) else a
 
 
-#: The name of a count's folder of layers: the prefix, then the pid of the process that owns it.
+#: The name of a count's folder of layers: the prefix, then the pid of the process that made it.
 FOLDER_PREFIX = "chesstours-frontier-"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # it exists, and belongs to someone else
-        return True
-    return True
+#: The file in a count's folder that its process holds locked (``flock``) as long as it lives.
+LOCK_NAME = "lock"
 
 
 def remove_stale(spill_dir: str | os.PathLike) -> list[str]:
-    """Remove the folders of layers in ``spill_dir`` whose process is gone (killed, or a machine that went down).
+    """Remove the folders of layers in ``spill_dir`` that no count uses any more (killed, or a machine that
+    went down). Returns the folders removed.
 
-    A folder is ``chesstours-frontier-PID-XXXX``; those of running processes stay. Returns the folders removed.
+    A folder is ``chesstours-frontier-PID-XXXX``, but its pid says nothing of another PID namespace (a
+    container, a machine sharing the folder) where the same number may be another process or none: a
+    count holds its folder's lock file locked as long as it lives, and the system lets the lock go however
+    the count ends. A folder whose lock can be taken is stale; one that is locked, or has no lock file (it
+    is being made, or an older chesstours made it), stays. Where the system has no ``flock``, every folder
+    stays.
     """
     removed: list[str] = []
     try:
@@ -92,21 +96,57 @@ def remove_stale(spill_dir: str | os.PathLike) -> list[str]:
     except OSError:
         return removed
     for name in names:
-        pid_text = name[len(FOLDER_PREFIX):].split("-", 1)[0]
-        if not name.startswith(FOLDER_PREFIX) or not pid_text.isdigit():
+        if not name.startswith(FOLDER_PREFIX):
             continue
-        if int(pid_text) != os.getpid() and not _alive(int(pid_text)):
-            path = os.path.join(spill_dir, name)
-            shutil.rmtree(path, ignore_errors=True)
+        path = os.path.join(spill_dir, name)
+        lock = _take_lock(os.path.join(path, LOCK_NAME))
+        if lock is not None:
+            try:
+                shutil.rmtree(path, ignore_errors=True)  # with the lock held: no other count takes it meanwhile
+            finally:
+                os.close(lock)
             removed.append(path)
     return removed
+
+
+def _take_lock(path: str) -> int | None:
+    """The open lock file at ``path``, locked; None where it is missing, or locked by a count that lives."""
+    if fcntl is None:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _hold_folder(folder: str) -> int | None:
+    """Lock ``folder``'s lock file for the life of this process's count (:func:`remove_stale`): the open file
+    (closing it lets the lock go), or None where the system has no ``flock``. The file is locked under a
+    name of its own and then renamed, so that no other count finds it before it is locked."""
+    if fcntl is None:
+        return None
+    making = os.path.join(folder, f".{LOCK_NAME}-new")
+    fd = os.open(making, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.rename(making, os.path.join(folder, LOCK_NAME))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 class Layers:
     """The files of the states of one count, in a temporary folder under ``spill_dir``.
 
-    The folder's name carries this process's id; making one first removes the
-    folders that processes now gone left behind (:func:`remove_stale`).
+    The folder's name carries this process's id, and its lock file is held locked while the count lives;
+    making one first removes the folders of counts now gone (:func:`remove_stale`).
     """
 
     def __init__(self, spill_dir: str | os.PathLike):
@@ -114,6 +154,11 @@ class Layers:
             os.makedirs(spill_dir, exist_ok=True)
             remove_stale(spill_dir)
             self.dir = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-", dir=spill_dir)
+            try:
+                self._held = _hold_folder(self.dir)
+            except BaseException:
+                shutil.rmtree(self.dir, ignore_errors=True)
+                raise
         except OSError as exc:
             raise os_problem(exc, f"Cannot keep the frontier's layers in {spill_dir}: {os_reason(exc)}.") from None
         self._next = 0
@@ -163,6 +208,9 @@ class Layers:
     def close(self) -> None:
         shutil.rmtree(self.dir, ignore_errors=True)
         self.bytes = 0
+        if self._held is not None:  # the folder is gone: its lock may go
+            os.close(self._held)
+            self._held = None
 
     def __enter__(self) -> Layers:
         return self

@@ -6,7 +6,8 @@ exception, Ctrl-C), when ``deadline`` passes, or when every task is done.
 
 The local pool is :class:`concurrent.futures.ProcessPoolExecutor` with fresh
 ("spawn") processes: a worker shares no lock or thread with the process that
-started it. A worker that dies (killed, out of memory) breaks the pool; the
+started it, and it ends when that process ends, even killed by SIGKILL
+(:func:`~chesstours.runtime.processes.die_with_parent`). A worker that dies (killed, out of memory) breaks the pool; the
 pool is started anew and the tasks that had not finished are sent again, up
 to ``retries`` times each. On a cluster, :mod:`dask.distributed` does the
 same itself: the scheduler reruns the tasks of a worker that is lost.
@@ -21,6 +22,7 @@ worker that died each time its task was sent, as a
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -112,17 +114,23 @@ def run_tasks_on(fn: Callable[[T], R], tasks: Sequence[T], *, jobs: int | None =
 def _on_pool(fn: Callable[[T], R], todo: dict[int, T], jobs: int | None, retries: int,
              deadline: float | None) -> Iterator[tuple[int, R]]:
     from ..runtime import worker_count
+    from ..runtime.processes import die_with_parent, interrupts_held
 
     workers = min(worker_count(jobs), len(todo))
     deaths: dict[int, int] = {}
     while todo:
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
-        running: dict[Future[R], int] = {pool.submit(fn, task): i for i, task in todo.items()}
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=die_with_parent, initargs=(os.getpid(),))
         try:
+            # an interrupt inside the pool's locks would leave them taken, and one while a submit starts a
+            # worker would leave it out of the pool's table, from which _stop ends the workers
+            with interrupts_held():
+                running: dict[Future[R], int] = {pool.submit(fn, task): i for i, task in todo.items()}
             while running:
                 if deadline is not None and time.perf_counter() > deadline:
                     return
-                done, _ = wait(running, timeout=_POLL, return_when=FIRST_COMPLETED)
+                with interrupts_held():
+                    done, _ = wait(running, timeout=_POLL, return_when=FIRST_COMPLETED)
                 for future in done:
                     i = running.pop(future)
                     try:

@@ -20,14 +20,17 @@ from collections.abc import Callable, Iterator
 
 from ..settings import COMPILE_POLL, COMPILE_WAIT
 from . import cache
-from .processes import interrupts_deferred
+from .processes import die_with_parent, interrupts_deferred
 
 __all__ = ["compile_in_background", "compile_unless_cached", "compiled_beside", "compiling", "await_compiled",
-           "stop_compiling", "compiling_for", "Warm", "ready_numba", "lowest_priority", "Compiling", "COMPILE_WAIT"]
+           "stop_compiling", "compiling_for", "end_with_starter", "Warm", "ready_numba", "lowest_priority",
+           "Compiling", "COMPILE_WAIT"]
 
 
 #: Set in the environment of a process of :func:`compile_in_background`, which compiles what it needs itself.
 _COMPILER = "CHESSTOURS_COMPILING"
+#: The pid of the process that started it, in the same environment (:func:`end_with_starter`).
+_STARTER = "CHESSTOURS_STARTER"
 
 
 #: A function of a module of kernels that compiles them (or loads them from the cache) by small jobs of the
@@ -48,7 +51,8 @@ def compile_in_background(warm: Warm, *args: str) -> Compiling | None:
     (:func:`stop_compiling`).
 
     The process is a new interpreter, ``python -m chesstours.runtime MODULE FUNCTION WORDS``
-    (:mod:`chesstours.runtime.__main__`), with its standard streams on the null device.
+    (:mod:`chesstours.runtime.__main__`), with its standard streams on the null device; it ends when this
+    process ends (:func:`end_with_starter`).
     """
     if (multiprocessing.parent_process() is not None or os.environ.get(_COMPILER) or not sys.executable
             or not os.environ.get("NUMBA_CACHE_DIR")):
@@ -58,10 +62,20 @@ def compile_in_background(warm: Warm, *args: str) -> Compiling | None:
             started.append(subprocess.Popen(
                 [sys.executable, "-m", "chesstours.runtime", warm.__module__, warm.__qualname__, *args],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                env={**os.environ, _COMPILER: warm.__module__}))
+                env={**os.environ, _COMPILER: warm.__module__, _STARTER: str(os.getpid())}))
         return started[0]
     except OSError:  # pragma: no cover - no process to spare
         return None
+
+
+def end_with_starter() -> None:
+    """In a process of :func:`compile_in_background`: end when the process that started it ends, even killed
+    by SIGKILL (:func:`~chesstours.runtime.processes.die_with_parent`). It is started by whichever thread asks
+    first for the kernels, which may end before it (a server's): its parent process is watched, not the
+    thread."""
+    starter = os.environ.get(_STARTER, "")
+    if starter.isdigit():
+        die_with_parent(int(starter), any_thread=True)
 
 
 #: A process of :func:`compile_in_background`.

@@ -29,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..errors import ChessToursError, LimitReached
+from ..runtime.processes import die_with_parent
 
 __all__ = ["draw", "shutdown", "WORKERS", "TASKS_PER_PROCESS"]
 
@@ -54,8 +55,11 @@ def _draw(tour: dict[str, Any], picture: dict[str, Any], seconds: float) -> byte
                      memory=picture.get("memory"), deadline=deadline)
 
 
-def _lower_priority() -> None:
-    """In the worker: draw at a lower priority than the server's searches (``nice`` as the slow lane's)."""
+def _start_worker(server: int) -> None:
+    """In the worker: end with the server (``server``: its pid), and draw at a lower priority than the server's
+    searches (``nice`` as the slow lane's). The server's threads that submit pictures, which start the worker,
+    end when they have been idle a while, before the worker: it watches the server's process instead."""
+    die_with_parent(server, any_thread=True)
     with contextlib.suppress(AttributeError, OSError):
         os.nice(DRAWING_NICE)
 
@@ -65,7 +69,8 @@ def _executor() -> ProcessPoolExecutor:
     with _lock:
         if _pool is None:
             _pool = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn"),
-                                        max_tasks_per_child=TASKS_PER_PROCESS, initializer=_lower_priority)
+                                        max_tasks_per_child=TASKS_PER_PROCESS, initializer=_start_worker,
+                                        initargs=(os.getpid(),))
         return _pool
 
 
