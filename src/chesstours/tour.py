@@ -308,8 +308,8 @@ class Tour:
 
         >>> Tour.parse("a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 b2 d3").board
         Board(3x4)
-        >>> Tour.parse("3 |  3  6 11  8\n2 | 12  9  2  5\n1 |  1  4  7 10\n     a  b  c  d").moves()
-        'a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 b2 d3'
+        >>> Tour.parse("3 |  3  6 11  8\\n2 | 12  9  2  5\\n1 |  1  4  7 10\\n     a  b  c  d").moves()
+        'a1 c2 a3 b1 d2 b3 c1 d3 b2 d1 c3 a2'
         """
         text = text.strip()
         if not text:
