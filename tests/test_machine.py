@@ -168,7 +168,7 @@ def test_queries_that_ask_at_once_share_one_compiling_process(warmer, monkeypatc
 
     monkeypatch.setattr(cache, "in_cache_folder", lambda source, name: False)
     monkeypatch.setattr(background, "COMPILING", {})
-    allowances = [engine.PlainAllowance(0, fake_warm.warm, ("fake_warm.py", "fake_warm.warm"), ("wait",))
+    allowances = [engine.PlainAllowance(0, fake_warm.warm, lambda: ("fake_warm.py", "fake_warm.warm"), ("wait",))
                   for _ in range(3)]
     try:
         assert all(allowance.lasts() for allowance in allowances)  # in Python while the process compiles

@@ -95,7 +95,7 @@ class _FakeClient:
 
 
 def test_a_result_lost_with_its_worker_is_waited_for_not_taken_for_an_error(monkeypatch):
-    monkeypatch.setattr(executor, "connect", lambda address: _FakeClient())
+    monkeypatch.setattr(executor, "connect", lambda address, deadline=None: _FakeClient())
     assert dict(run_tasks_on(abs, [-1, -2, 3], cluster="tcp://nowhere:1")) == {0: 1, 1: 2, 2: 3}
 
 

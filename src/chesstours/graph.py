@@ -34,12 +34,19 @@ __all__ = ["leaper_graph", "tour_graph"]
 
 
 class _Walk(Protocol):
-    """What :func:`tour_graph` reads of a :class:`~chesstours.tour.Tour`."""
+    """What :func:`tour_graph` reads of a :class:`~chesstours.tour.Tour` (a frozen value)."""
 
-    board: Board
-    piece: Leaper
-    path: np.ndarray
-    closed: bool
+    @property
+    def board(self) -> Board: ...
+
+    @property
+    def piece(self) -> Leaper: ...
+
+    @property
+    def path(self) -> np.ndarray: ...
+
+    @property
+    def closed(self) -> bool: ...
 
 
 def _networkx() -> Any:

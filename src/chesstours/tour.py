@@ -384,7 +384,7 @@ class Tour:
         flat = [cell for line in cells for cell in line]
         board = Board(len(rows), cols, [v for v, cell in enumerate(flat) if cell == "#"] + list(
             Board.parse(f"{len(rows)}x{cols}", holes).holes))
-        steps = {}
+        steps: dict[int, int] = {}
         for v, cell in enumerate(flat):
             if cell in ("#", "."):
                 continue

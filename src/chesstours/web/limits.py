@@ -47,7 +47,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -325,8 +325,9 @@ class Lane:
         return await asyncio.wrap_future(job)
 
 
-def json_answer(fn: Callable[..., object]) -> Callable[..., JSONResponse]:
-    """``fn`` whose answer is encoded as JSON where it runs (a lane's thread), not on the event loop."""
+def json_answer(fn: Callable[..., object]) -> Callable[..., Any]:
+    """``fn`` whose answer is encoded as JSON where it runs (a lane's thread), not on the event loop: a
+    :class:`JSONResponse`, which the routes return as they would the answer (typed as it, for FastAPI)."""
 
     @functools.wraps(fn)
     def answer(*args):
