@@ -21,11 +21,10 @@ def compile_command(
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N",
                                        help="Families compiled at once, each in a process (default: the cores)."),
 ) -> None:
-    """Compile every kernel now (some 13 seconds on two cores), so that no later command waits for the compiler.
+    """Compile every kernel now, once, so that no later command waits for the compiler.
 
-    A first run compiles the kernels it needs (a count of 6x6 by backtracking takes 1.6 s instead of 0.75 s, a
-    first count by the meet in the middle 8 s instead of 0.85 s); run this once after installing, or when
-    building an image, and none does. The kernels go to the compile cache (NUMBA_CACHE_DIR, else the user's cache folder); a new
+    A first run compiles the kernels it needs, a second or a few for a large search (the figures are in the
+    documentation's benchmarks); run this once after installing, or when building an image, and none does. The kernels go to the compile cache (NUMBA_CACHE_DIR, else the user's cache folder); a new
     version of chesstours or numba compiles them again. Exit status 5 when a family fails to compile.
     """
     folder = compile_cache_dir()
