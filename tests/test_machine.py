@@ -140,16 +140,7 @@ def test_a_compiling_process_ends_when_the_process_that_started_it_is_killed(war
                                "from chesstours.runtime import background\n"
                                "print(background.compile_in_background(fake_warm.warm, 'wait').pid, flush=True)\n"
                                "time.sleep(120)\n"], stdout=subprocess.PIPE, text=True)
-    try:
-        pid = int(parent.stdout.readline())
-        time.sleep(0.5)
-        assert running([pid]) == [pid]
-        parent.kill()
-        parent.wait()
-        assert all_gone([pid], set(), 5) == ([], [])
-    finally:
-        parent.kill()
-        parent.wait()
+    _ends_with(parent)
 
 
 def test_no_compiling_process_without_a_cache_folder_or_from_a_compiling_process(warmer, monkeypatch):
@@ -195,16 +186,7 @@ def test_a_process_that_dies_with_its_parent_ends_when_the_parent_is_killed(any_
              "print('ready', flush=True)\ntime.sleep(120)\n")
     parent = _python(f"import subprocess, sys, time\np = subprocess.Popen([sys.executable, '-c', {child!r}])\n"
                      "print(p.pid, flush=True)\ntime.sleep(120)\n", stdout=subprocess.PIPE, text=True)
-    try:
-        pid = int(parent.stdout.readline())
-        time.sleep(0.5)
-        assert running([pid]) == [pid]
-        parent.kill()
-        parent.wait()
-        assert all_gone([pid], set(), 5) == ([], [])
-    finally:
-        parent.kill()
-        parent.wait()
+    _ends_with(parent)
 
 
 @linux
@@ -218,3 +200,17 @@ def test_a_process_whose_parent_ended_before_it_asked_to_die_with_it_ends_at_onc
     finally:
         child.kill()
         child.wait()
+
+
+def _ends_with(parent: subprocess.Popen) -> None:
+    """The process whose pid ``parent`` prints first runs, and is gone within 5 s of ``parent``'s SIGKILL."""
+    try:
+        pid = int(parent.stdout.readline())
+        time.sleep(0.5)
+        assert running([pid]) == [pid]
+        parent.kill()
+        parent.wait()
+        assert all_gone([pid], set(), 5) == ([], [])
+    finally:
+        parent.kill()
+        parent.wait()
