@@ -12,8 +12,8 @@ has K entries and the loops over a square's moves run K times, with no test for 
 end of the row (a loop that stops at a varying place is a branch the processor
 mispredicts). That table is unsigned (``uint32``), so its entries index arrays
 without numba's test for negative indices; so are the depth that indexes the stack
-and the places in a row of candidates (:func:`chesstours.index_kernel.unsigned`) (every open tour of 6x6 from every start, 80 of
-its tasks on one thread: 3.62 s instead of 3.81). ``visited`` and ``degree`` have
+and the places in a row of candidates (:func:`chesstours.index_kernel.unsigned`), which is some
+5% quicker. ``visited`` and ``degree`` have
 ``n + 1`` entries; ``neighbour_bits`` alone takes the table as it is.
 """
 
@@ -88,8 +88,8 @@ def _links(table, visited, degree, near, c, jx, forced, end_ok):
 def _advance_kernel(name, listing):
     """The kernel ``advance`` (``listing``: every move order, and a stop at each tour) or ``advance_count``
     (the fixed order, no stop: what a count runs). The two are compiled from this one source: numba drops the
-    branches on ``listing``, a constant of each, before it types them, and the count's kernel compiles in
-    0.50 s instead of 0.75 (an empty compile cache, medians of three)."""
+    branches on ``listing``, a constant of each, before it types them, so the count's kernel is smaller and
+    compiles a third sooner."""
 
     def advance(table, near, visited, degree, stack_square, stack_next, stack_count, stack_cand,
                  stack_forced, end_ok, fixed_end, order, stop_at_tour, budget, regs):
@@ -108,10 +108,8 @@ def _advance_kernel(name, listing):
 
         The helpers the other kernels call (``_visit``, ``_unvisit``, ``_links``) are written out here, and
         the candidates' order too (as :func:`chesstours.backtrack.plain.order_candidates` makes it for the
-        first square): numba inlines a function into each place that calls it, in its own front end, and the
-        first search on an empty compile cache compiled this kernel in 0.97 s with them, 0.83 s so (medians
-        of that first search, set-up included, on a slower day than the figures above; the search runs as
-        fast: docs/benchmarks.md).
+        first square): numba inlines a function into each place that calls it, in its own front end, so the
+        kernel compiles some 15% sooner written out, and searches as fast.
         """
         depth = regs[REG_DEPTH]
         base = regs[REG_BASE]

@@ -139,8 +139,8 @@ def open_tasks(board: Board, piece: Leaper, start: int | None = None, end: int |
     once (each pair of its squares is searched from both), and none may end
     in an earlier orbit. Every start still counts its tours, so the weighted
     sum is the same; but a search that may end on fewer squares is cut
-    sooner, where a square that could only be last may not be (6x6: 17.5
-    million positions instead of 29.8 million).
+    sooner, where a square that could only be last may not be (on 6x6, some
+    40% fewer positions).
     """
     table = move_table(board, piece)
     perms = board.symmetries() if symmetry else board.symmetries()[:1]

@@ -15,8 +15,8 @@ freed array by array as it is extended, and when a step ends each table is
 compacted into the next step's input and freed before the next one is. A
 large step's tables start at a share of that size and grow as its input
 is freed (:func:`_start_capacity`): it then holds not all its input beside
-all its tables, but about as much as its tables at the end (8x8 closed:
-1.8 GiB at the peak instead of 2.6).
+all its tables, but about as much as its tables at the end (on 8x8 closed,
+some 30% less at the peak).
 
 Counts start in one 64-bit limb a state; a carry out of it stops the sweep
 (:class:`NarrowOverflow`) and the caller runs it again with two limbs; a
@@ -49,12 +49,10 @@ CHUNK = 1 << 18
 #: Bits of the hash below a table's that a batch of new states is sorted by before its inserts
 #: (:func:`chesstours.frontier.table.sort_batch`), so that they meet the table in order. With the table line
 #: of each insert fetched ahead (:func:`chesstours.frontier.table.insert_run`), six bits insert as fast as ten,
-#: and the sort scatters the batch into 64 runs a table instead of 1,024, most of its time (7x8 closed:
-#: sorting 0.36 to 0.42 CPU-s instead of 0.52 to 0.76, inserting 0.50 to 0.61 either way).
+#: and the sort scatters the batch into 64 runs a table, not 1,024: the scatter is most of the sort's time.
 ORDER_BITS = 6
 #: New states sorted and inserted together (a key and a count of one or two limbs, twice): 32 MiB of buffers a
-#: thread, 48 with two limbs. Four times more is no faster (6x8 open: 15.7 s against 15.4 s on one thread) and
-#: holds 144 MiB more.
+#: thread, 48 with two limbs. Four times more is no faster and holds 144 MiB more.
 BATCH = 1 << 20
 #: A table is grown (by half) when it is this full.
 LOAD = 0.75
@@ -426,11 +424,10 @@ def return_freed_memory() -> None:
     frees: the resident memory of a long sweep grew half as much again as its
     tables. Below the threshold an array comes from the heap, where what an
     earlier step freed is used again: a fresh mapping is zeroed page by page
-    by the system. At 1 MiB, 6x8 open spent 0.7 to 0.8 s of its 5 CPU-seconds
-    in the system, 130 thousand page faults; at 8 MiB 0.4 s, 45 thousand, and
-    2.47 to 2.63 s instead of 2.72 to 2.87 (three counts in one process, in
-    turn), 25 to 40 MB more resident; 8x8 closed, whose tables are larger,
-    held the same 1.69 GiB.
+    by the system. At 8 MiB rather than 1 MiB a sweep such as 6x8 open has a
+    third of the page faults and spends about half as long in the system, for
+    some tens of megabytes more resident; a count whose tables are larger
+    (8x8 closed) holds the same.
     """
     global _RETURNED
     if _RETURNED:

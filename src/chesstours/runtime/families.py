@@ -2,9 +2,8 @@
 
 numba compiles a kernel the first time a process needs it and keeps it in the
 compile cache (:func:`chesstours.runtime.compile_cache_dir`), so a first run
-on an empty cache waits for the compiler where a later one does not: a count
-of 6x6 by backtracking takes 1.4 s there instead of 0.7, a first meet in the
-middle (``count 5x10``) 7.5 s instead of 0.8. Small queries never wait
+on an empty cache waits for the compiler where a later one does not (the
+figures are in the documentation's benchmarks). Small queries never wait
 (they run in the kernels' plain-Python twins), and the larger ones compile
 in other processes while they start in Python, but the compiler itself takes
 what it takes. :func:`compile_kernels` pays it all at once: each family of
