@@ -77,10 +77,6 @@ _HOMES = {
 }
 
 
-#: Whether tours and routes were set to show as pictures in this notebook (:func:`__getattr__`).
-_SHOWN: list[bool] = []
-
-
 def _version() -> str:
     """The installed distribution's version: pyproject.toml's ``version``, the one source of it."""
     from importlib.metadata import PackageNotFoundError, version
@@ -152,8 +148,7 @@ def __getattr__(name: str) -> Any:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
     value = getattr(importlib.import_module(home, __name__), name)
     globals()[name] = value
-    if "IPython" in sys.modules and not _SHOWN:  # in a notebook: tours and routes show as their pictures
-        _SHOWN.append(True)
+    if "IPython" in sys.modules:  # in a notebook: tours and routes show as their pictures (set again: harmless)
         importlib.import_module(".render.picture", __name__).show_in_notebooks()
     return value
 

@@ -33,8 +33,6 @@ Dispatcher = TypeVar("Dispatcher")
 
 #: family -> {(module, qualified name): dispatcher}; a module imported again replaces its kernels.
 _REGISTRY: dict[str, dict[tuple[str, str], Any]] = {}
-#: module -> {qualified name: dispatcher}: the same kernels by the module that defines them (:func:`loaded`).
-_BY_MODULE: dict[str, dict[str, Any]] = {}
 #: family -> the import paths of the modules that define its kernels (:func:`declare_family`).
 _MODULES: dict[str, tuple[str, ...]] = {}
 
@@ -50,7 +48,6 @@ def kernel(family: str) -> Callable[[Dispatcher], Dispatcher]:
         if py_func is None:
             raise TypeError(f"@kernel({family!r}) goes above @njit: {dispatcher!r} is no numba dispatcher")
         _REGISTRY.setdefault(family, {})[(py_func.__module__, py_func.__qualname__)] = dispatcher
-        _BY_MODULE.setdefault(py_func.__module__, {})[py_func.__qualname__] = dispatcher
         return dispatcher
 
     return register
@@ -95,4 +92,5 @@ def has_cache_files(dispatcher: Any) -> bool:
 
 def loaded(module: str) -> bool:
     """Whether a kernel of the module ``module`` has been compiled, or loaded from the cache, in this process."""
-    return any(dispatcher.signatures for dispatcher in list(_BY_MODULE.get(module, {}).values()))
+    return any(dispatcher.signatures for kernels in list(_REGISTRY.values())
+               for (home, _), dispatcher in list(kernels.items()) if home == module)

@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ..stops import STOPS
+
 __all__ = ["interrupts_deferred", "interrupts_held", "die_with_parent"]
 
 
@@ -27,7 +29,7 @@ def interrupts_deferred(stop: Callable[[Any], None]) -> Iterator[list[Any]]:
     held: list[tuple[int, Any]] = []
     previous: dict[int, Any] = {}
     if threading.current_thread() is threading.main_thread():
-        for sig in _STOPS:
+        for sig in STOPS:
             handler = signal.getsignal(sig)
             if callable(handler):
                 previous[sig] = signal.signal(sig, lambda signum, frame: held.append((signum, frame)))
@@ -93,11 +95,6 @@ def _watch_parent(parent: int) -> None:
 
 
 # -- waits with the interrupts held back --------------------------------------------------------------------
-
-__all__ += ["interrupts_held"]
-
-#: The signals that stop a program: Ctrl-C, SIGTERM, and SIGHUP where there is one.
-_STOPS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 @contextlib.contextmanager
