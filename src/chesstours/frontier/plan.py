@@ -276,11 +276,14 @@ def paired(lines: list[list[int]], image: Mapping[int, int]) -> list[list[int]]:
     return out
 
 
-def line_orders(board: Board, piece: Leaper, deadline: float | None = None) -> dict[str, list[list[int]]]:
-    """The candidate orders of the squares: ``{name: lines}``."""
+def line_orders(board: Board, piece: Leaper, deadline: float | None = None,
+                nbrs: dict[int, list[int]] | None = None) -> dict[str, list[list[int]]]:
+    """The candidate orders of the squares: ``{name: lines}``; ``nbrs``: the board's :func:`neighbours`, where
+    the caller has them."""
     lines = _lines(board)
     evens = [line[0::2] + line[1::2] for line in lines]
-    nbrs = neighbours(board, piece, deadline=deadline)
+    if nbrs is None:
+        nbrs = neighbours(board, piece, deadline=deadline)
     return {"greedy": greedy(evens, nbrs, deadline=deadline), "evens": evens, "plain": lines}
 
 
@@ -456,7 +459,7 @@ def best_plan(board: Board, piece: Leaper, start: int | None = None, end: int | 
     rule = end_rule(board, piece, closed, start, end) if whole else ANYWHERE
     symmetry = mirrored(board, start, end, fixed, rule=rule)
     image = symmetry if mirror else None
-    orders = line_orders(board, piece, deadline)
+    orders = line_orders(board, piece, deadline, None if fixed else nbrs)
     if symmetry is not None:  # the same order with the mirror or without it: the two keep the same states
         pairs = paired(orders["greedy"], symmetry)
         if pairs != orders["greedy"]:  # lines of odd length stay as they are: nothing new to plan
