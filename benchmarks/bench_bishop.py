@@ -36,7 +36,7 @@ from chesstours.bishop.methods import ESTIMATE_PROBES, STEPS_PER_SECOND
 from chesstours.bishop.search import BishopSearch
 from chesstours.board import Board
 from chesstours.errors import LimitReached, NoTour
-from chesstours.words import format_duration
+from chesstours.units import format_duration
 
 
 def seed_procedure_count(rows: int, cols: int) -> tuple[int, int]:

@@ -51,7 +51,7 @@ from chesstours.frontier.split import PartJob, count_part, frontier_parts, split
 from chesstours.jobs import run_tasks_on
 from chesstours.policy import task_target
 from chesstours.scale import Spread, count_spread, sample_count, spread_tasks
-from chesstours.words import format_bytes, format_duration
+from chesstours.units import format_bytes, format_duration
 
 EIGHT_OPEN = 19_591_828_170_979_904
 

@@ -81,21 +81,21 @@ def test_the_cache_key_of_every_kernel_names_the_index_file_numba_keeps_for_it(t
 
 def test_a_kernel_compiled_writes_its_index_under_its_cache_key_and_counts_as_loaded_then(tmp_path):
     code = ("import numpy as np\n"
-            "from chesstours.rng_kernel import xorshift\n"
+            "from chesstours.runtime.xorshift_kernel import xorshift\n"
             "from chesstours.runtime import cache_key, in_cache_folder, kernels_loaded\n"
-            "print(in_cache_folder(*cache_key(xorshift)), kernels_loaded('chesstours.rng_kernel'))\n"
+            "print(in_cache_folder(*cache_key(xorshift)), kernels_loaded('chesstours.runtime.xorshift_kernel'))\n"
             "xorshift(np.ones(1, np.uint64))\n"
-            "print(in_cache_folder(*cache_key(xorshift)), kernels_loaded('chesstours.rng_kernel'))\n")
+            "print(in_cache_folder(*cache_key(xorshift)), kernels_loaded('chesstours.runtime.xorshift_kernel'))\n")
     cache = tmp_path / "cache"
     out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["False False", "True True"]  # imported: nothing loaded; called: compiled
-    from chesstours import rng_kernel
+    from chesstours.runtime import xorshift_kernel
 
-    source, name = cache_key(rng_kernel.xorshift)
-    assert source == str(PACKAGE / "rng_kernel.py") and name == "rng_kernel.xorshift"
-    line = rng_kernel.xorshift.py_func.__code__.co_firstlineno
+    source, name = cache_key(xorshift_kernel.xorshift)
+    assert source == str(PACKAGE / "runtime" / "xorshift_kernel.py") and name == "xorshift_kernel.xorshift"
+    line = xorshift_kernel.xorshift.py_func.__code__.co_firstlineno
     version = f"py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
     assert [p.name for p in cache.rglob("*.nbi")] == [f"{name}-{line}.{version}.nbi"]
 

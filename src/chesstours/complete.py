@@ -37,8 +37,8 @@ from .board import Board, Holes
 from .errors import InvalidArgument, InvalidSquare, LimitReached, NoTour
 from .existence.reasons import obstruction
 from .pieces import KNIGHT, Leaper, move_table
+from .status import Status
 from .tour import Tour
-from .words import Status
 
 __all__ = ["complete_tour", "parse_path"]
 

@@ -53,8 +53,8 @@ from .errors import ChessToursError
 from .existence.reasons import decide
 from .existence.search import as_tour, search_tour
 from .pieces import KNIGHT, Leaper
+from .status import Status
 from .tour import Tour
-from .words import Status
 
 __all__ = ["Existence", "tour_exists", "PROOFS"]
 

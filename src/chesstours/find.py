@@ -39,9 +39,10 @@ from .existence.reasons import obstruction
 from .pieces import KNIGHT, Leaper, move_table
 from .policy import FindMethod, Order, Tiebreak
 from .scale import Spread, iter_spread
+from .status import Status
 from .tour import Tour
+from .units import format_bytes
 from .warnsdorff import warnsdorff
-from .words import Status, format_bytes
 
 __all__ = ["find_tour", "iter_tours"]
 

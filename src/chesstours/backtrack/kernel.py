@@ -12,7 +12,7 @@ has K entries and the loops over a square's moves run K times, with no test for 
 end of the row (a loop that stops at a varying place is a branch the processor
 mispredicts). That table is unsigned (``uint32``), so its entries index arrays
 without numba's test for negative indices; so are the depth that indexes the stack
-and the places in a row of candidates (:func:`chesstours.index_kernel.unsigned`), which is some
+and the places in a row of candidates (:func:`chesstours.runtime.index_kernel.unsigned`), which is some
 5% quicker. ``visited`` and ``degree`` have
 ``n + 1`` entries; ``neighbour_bits`` alone takes the table as it is.
 """
@@ -22,9 +22,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..index_kernel import ONE, unsigned
-from ..rng_kernel import xorshift as _xorshift
 from ..runtime import kernel
+from ..runtime.index_kernel import ONE, unsigned
+from ..runtime.xorshift_kernel import xorshift as _xorshift
 from .layout import (
     CODE_BUDGET,
     CODE_EXHAUSTED,
@@ -315,7 +315,7 @@ def probe(table, near, visited0, degree0, prefix, forced0, end_ok, fixed_end, n_
     descents, of 1 + d1 + d1*d2 + ..., where d_i is the number of children that
     survive pruning at depth i (D. E. Knuth, "Estimating the efficiency of
     backtrack programs", Math. Comp. 29, 1975). Returns the mean estimate.
-    ``rng`` is the state of :mod:`chesstours.rng`'s generator, advanced in place.
+    ``rng`` is the state of :mod:`chesstours.runtime.xorshift`'s generator, advanced in place.
     """
     k = table.shape[1]
     total = 0.0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-from ..words import Status
+from ..status import Status
 
 __all__ = ["Order", "ORDERS", "CODE_FOUND", "CODE_EXHAUSTED", "CODE_BUDGET", "STATUS_OF_CODE",
            "REG_DEPTH", "REG_BASE", "REG_NODES", "REG_COUNT", "REG_PENDING", "REG_FREE", "REGISTERS"]
@@ -19,7 +19,7 @@ __all__ = ["Order", "ORDERS", "CODE_FOUND", "CODE_EXHAUSTED", "CODE_BUDGET", "ST
 Order = Literal["fixed", "warnsdorff"]
 ORDERS: tuple[Order, ...] = get_args(Order)
 
-#: The kernel's status codes, and the :class:`~chesstours.words.Status` each one means.
+#: The kernel's status codes, and the :class:`~chesstours.status.Status` each one means.
 CODE_FOUND, CODE_EXHAUSTED, CODE_BUDGET = 0, 1, 2
 STATUS_OF_CODE = (Status.FOUND, Status.EXHAUSTED, Status.BUDGET)
 

@@ -21,7 +21,7 @@ import functools
 
 import numpy as np
 
-from ..rng import xorshift
+from ..runtime.xorshift import xorshift
 from .layout import (
     CODE_BUDGET,
     CODE_EXHAUSTED,

@@ -16,9 +16,9 @@ import numpy as np
 
 from ..board import Board
 from ..pieces import KNIGHT, move_table
-from ..rng import seeded
 from ..runtime import PlainAllowance, advance_in_turn, cache_key, lowest_priority
-from ..words import Status
+from ..runtime.xorshift import seeded
+from ..status import Status
 from . import plain as plain_kernels
 from .layout import (
     CODE_BUDGET,
@@ -207,7 +207,7 @@ class Search:
 
         Unbiased but heavy-tailed: good to an order of magnitude, which is what
         deciding whether a count is within reach needs. The probes draw from
-        :mod:`chesstours.rng` seeded with ``seed``: the same estimate in Python and in the kernel.
+        :mod:`chesstours.runtime.xorshift` seeded with ``seed``: the same estimate in Python and in the kernel.
         """
         if self.done:
             return 0.0

@@ -47,7 +47,7 @@ import numpy as np
 
 from ..board import Board
 from ..pieces import Leaper, move_table
-from ..words import Status
+from ..status import Status
 from .layout import Order
 from .search import Search
 from .tasks import Task

@@ -53,7 +53,7 @@ from ..pieces import Leaper, move_table
 from ..runtime import PlainAllowance, worker_count
 from ..runtime.processes import interrupts_held
 from ..settings import NODES_PER_SECOND, PLAIN_PROBE_SQUARES
-from ..words import Status
+from ..status import Status
 from .layout import Order
 from .search import Search
 

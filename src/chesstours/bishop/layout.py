@@ -8,7 +8,7 @@ them from here.
 
 from __future__ import annotations
 
-from ..words import Status
+from ..status import Status
 
 __all__ = ["CODE_FOUND", "CODE_EXHAUSTED", "CODE_BUDGET", "FOUND", "EXHAUSTED", "BUDGET", "STATUS_NAMES",
            "REG_DEPTH", "REG_NODES", "REG_COUNT", "REG_PENDING", "REG_COVERED", "REG_TARGET", "REG_MAX_SLIDES",

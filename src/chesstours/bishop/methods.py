@@ -45,7 +45,7 @@ from ..settings import BISHOP_ESTIMATE_ABOVE_SQUARES as ESTIMATE_ABOVE_SQUARES
 from ..settings import BISHOP_ESTIMATE_PROBES as ESTIMATE_PROBES
 from ..settings import BISHOP_STEPS_PER_SECOND as STEPS_PER_SECOND
 from ..settings import MAX_UNLIMITED_SECONDS
-from ..words import about_duration
+from ..units import about_duration
 
 if TYPE_CHECKING:
     from .search import BishopSearch

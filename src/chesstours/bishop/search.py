@@ -78,7 +78,7 @@ import numpy as np
 
 from ..board import Board
 from ..runtime import PlainAllowance, advance_in_turn
-from ..words import Status
+from ..status import Status
 from . import plain as plain_kernels
 from .layout import (
     BUDGET,

@@ -15,7 +15,7 @@ from ..arguments import check_limits
 from ..board import Board, Holes
 from ..errors import InvalidArgument, LimitReached, NoTour
 from ..runtime import PlainAllowance, plain_allowance
-from ..words import Status
+from ..status import Status
 from .methods import BishopMethod, check_method, count_refusal
 from .route import COLOUR_NAMES, BishopRoute, resolve_end
 from .theory import bishop_obstruction

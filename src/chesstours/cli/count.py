@@ -22,7 +22,7 @@ from ..errors import InvalidArgument, LimitReached
 from ..output import check_output
 from ..pieces import parse_piece
 from ..reading import whole_number
-from ..words import about_duration
+from ..units import about_duration
 from .common import (
     EXIT_LIMIT,
     BoardArg,

@@ -11,7 +11,7 @@ another and reverses the tail after it.
 Each rotation moves the end by at most two knight moves, so the search here
 is greedy: of the ends one rotation can reach, take the one nearest ``e``
 (in knight moves, estimated), preferring squares that have not been the end
-before and breaking ties at random (seeded, :mod:`chesstours.rng`), until the end is ``e``. It
+before and breaking ties at random (seeded, :mod:`chesstours.runtime.xorshift`), until the end is ``e``. It
 needs about as many rotations as ``e`` is knight moves away, each costing
 the length of the tail it reverses (on average a fraction of the board), so
 it gives up after a budget of work that grows with the distance to ``e``
@@ -48,8 +48,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rng import seeded
 from ..runtime import compiled_below
+from ..runtime.xorshift import seeded
 from .plain import COMPILED_ABOVE, KERNELS, knight_distance, rotate_python
 
 __all__ = ["MAX_WORK", "rotate_to_end", "work_budget"]

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..index_kernel import unsigned
-from ..rng_kernel import xorshift as _xorshift
 from ..runtime import kernel
+from ..runtime.index_kernel import unsigned
+from ..runtime.xorshift_kernel import xorshift as _xorshift
 
 __all__ = ["follow", "rotate"]
 
@@ -62,7 +62,7 @@ def rotate(path, rows, cols, end, work_limit, rng, dr, dc):
     ``pos[v]`` is the index of square ``v`` in the path; ``last_end[v]`` the
     rotation at which ``v`` was last the end (-1: never), so the search
     prefers new ends and does not circle. Ties are broken by
-    :mod:`chesstours.rng`'s generator, whose state ``rng`` is advanced in place.
+    :mod:`chesstours.runtime.xorshift`'s generator, whose state ``rng`` is advanced in place.
     """
     n = path.size
     pos = np.empty(n, dtype=np.int64)

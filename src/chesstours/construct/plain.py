@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rng import xorshift
+from ..runtime.xorshift import xorshift
 from ..settings import CONSTRUCT_COMPILED_ABOVE as COMPILED_ABOVE
 
 __all__ = ["COMPILED_ABOVE", "KERNELS", "follow_python", "knight_distance", "rotate_python"]

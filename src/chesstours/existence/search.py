@@ -37,9 +37,9 @@ from ..board import Board
 from ..pieces import Leaper, move_table
 from ..runtime import PlainAllowance
 from ..settings import ALL_STARTS_UP_TO, BACKWARD_WALKS_UP_TO, SEARCH_CELLS
+from ..status import Status
 from ..tour import Tour
 from ..warnsdorff import warnsdorff
-from ..words import Status
 
 __all__ = ["search_tour", "as_tour"]
 

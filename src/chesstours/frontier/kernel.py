@@ -28,8 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..index_kernel import unsigned
 from ..runtime import kernel
+from ..runtime.index_kernel import unsigned
 from .layout import (  # noqa: F401  (the codes are read here as globals of the kernels)
     CAP,
     ENDED,

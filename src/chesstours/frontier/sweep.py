@@ -24,7 +24,7 @@ from ..settings import FRONTIER_EXTENDED_OPEN as EXTENDED_OPEN
 from ..settings import FRONTIER_MIRRORED_MEMORY as MIRRORED_MEMORY
 from ..settings import FRONTIER_MIRRORED_WORK as MIRRORED_WORK
 from ..settings import FRONTIER_PEAK_BYTES as PEAK_BYTES
-from ..words import about_duration, format_bytes
+from ..units import about_duration, format_bytes
 from . import plain
 from .disk import Layers, disk_needed
 from .join import Halves, count_by_halves, join_kernel_key, plan_halves, warm_join

@@ -27,8 +27,8 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ..index_kernel import unsigned
 from ..runtime import kernel
+from ..runtime.index_kernel import unsigned
 from .layout import EMPTY_KEY, NARROW_OVERFLOW, OVERFLOW  # noqa: F401  (read by the kernels and their callers)
 
 #: States ahead whose home slot :func:`insert_run` asks the processor to fetch (16 to 64 did as well; 8 less);

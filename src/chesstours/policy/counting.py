@@ -21,7 +21,7 @@ from ..existence.reasons import obstruction
 from ..pieces import KNIGHT, Leaper
 from ..runtime import PlainAllowance, memory_limit, worker_count
 from ..settings import PLAIN_FRONTIER_EXTENDED, PLAIN_FRONTIER_STATES
-from ..words import about_duration, format_bytes, format_seconds
+from ..units import about_duration, format_bytes, format_seconds
 from .choices import (
     BACKTRACK_IN_TASKS_SECONDS,
     CLUSTER_WORKERS,

@@ -12,8 +12,8 @@ from ..board import Board
 from ..construct import can_construct
 from ..existence.reasons import obstruction
 from ..pieces import KNIGHT, Leaper
+from ..units import format_bytes, format_duration
 from ..warnsdorff.rule import Tiebreak
-from ..words import format_bytes, format_duration
 from .choices import (
     CONSTRUCT_ABOVE,
     DEFAULT_TIEBREAK,

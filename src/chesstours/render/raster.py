@@ -36,7 +36,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from ..board import Board
 from ..errors import InvalidArgument, LimitReached
-from ..words import format_bytes
+from ..units import format_bytes
 from .style import (
     CAPTION_LINES,
     COLOURS,

@@ -126,7 +126,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("bishop", "the bishop puzzle: routes, counts, estimates, the construction",
            ("chesstours.bishop.kernel", "chesstours.bishop.construct"), _bishop),
     Family("backtracking", "counting, listing and finding tours by search, its estimates",
-           ("chesstours.backtrack.kernel", "chesstours.rng_kernel", "chesstours.index_kernel"), _backtracking),
+           ("chesstours.backtrack.kernel", "chesstours.runtime.xorshift_kernel", "chesstours.runtime.index_kernel"), _backtracking),
     Family("warnsdorff", "Warnsdorff's rule on large boards", ("chesstours.warnsdorff.kernel",), _warnsdorff),
     Family("construction", "tours of huge boards by construction", ("chesstours.construct.kernel",), _construction),
     Family("tour properties", "counts and lists of the tours with a property (--where)",

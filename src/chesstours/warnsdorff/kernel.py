@@ -6,7 +6,7 @@ pay numba's start-up; :func:`walk` is bit-for-bit the same walk as
 
 A square plus a leap is never negative on the padded board, and the leap chosen
 is never -1 once it is used: both index the arrays unsigned
-(:func:`chesstours.index_kernel.unsigned`), so that numba adds no test for
+(:func:`chesstours.runtime.index_kernel.unsigned`), so that numba adds no test for
 negative indices, a shift and a mask on every access of the walk.
 """
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..index_kernel import unsigned
-from ..rng_kernel import xorshift as _xorshift
 from ..runtime import kernel
+from ..runtime.index_kernel import unsigned
+from ..runtime.xorshift_kernel import xorshift as _xorshift
 from .rule import BLOCKED as _BLOCKED
 from .rule import FREE_BELOW as _FREE_BELOW
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-from ..rng import xorshift
+from ..runtime.xorshift import xorshift
 
 __all__ = ["Tiebreak", "TIEBREAKS", "BLOCKED", "FREE_BELOW", "walk_python"]
 

@@ -15,8 +15,8 @@ import numpy as np
 from ..board import Board
 from ..errors import InvalidArgument
 from ..pieces import KNIGHT, Leaper
-from ..rng import seeded
 from ..runtime import compiled_below
+from ..runtime.xorshift import seeded
 from ..settings import WALK_COMPILED_ABOVE as COMPILED_ABOVE
 from .rule import BLOCKED, TIEBREAKS, walk_python
 

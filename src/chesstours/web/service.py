@@ -25,7 +25,7 @@ from ..exists import Existence, tour_exists
 from ..find import find_tour
 from ..pieces import Leaper, move_table
 from ..trace import trace_search
-from ..words import about_duration
+from ..units import about_duration
 from .limits import OverLimit
 
 __all__ = ["bishop", "bishop_count", "bishop_routes", "board_moves", "count", "existence", "tour", "trace"]

@@ -1,13 +1,7 @@
-"""The words every layer shares: how a search ended, and how times and sizes are written.
-
-A search reports how it ended with a :class:`Status`; estimates and limits are
-written for people by :func:`format_duration` and :func:`format_bytes`, so that
-the library, the command line and the web page say "about 3 hours" the same way.
+"""Times and sizes written for people, the same way in the library, the command line and the web page.
 
 Examples
 --------
->>> Status.FOUND == "found", Status("exhausted").proves_none
-(True, True)
 >>> format_duration(0.4), format_duration(95), format_duration(3 * 3600), format_duration(5e9)
 ('under a second', '2 minutes', '3 hours', '158 years')
 >>> format_duration(1e140)
@@ -18,39 +12,7 @@ Examples
 
 from __future__ import annotations
 
-from enum import Enum
-
-__all__ = ["Status", "format_duration", "about_duration", "format_seconds", "format_bytes"]
-
-
-class Status(str, Enum):
-    """How a search ended. A ``str`` enum that prints, compares and serialises as its word:
-    ``Status.FOUND == "found"``."""
-
-    #: A tour (or route) was found.
-    FOUND = "found"
-    #: The whole search space was searched and nothing (more) is there: a proof of absence.
-    EXHAUSTED = "exhausted"
-    #: The search used its budget of positions for this call and can be resumed.
-    BUDGET = "budget"
-    #: The time limit ran out first.
-    TIME = "time"
-    #: The node limit ran out first.
-    NODES = "nodes"
-    #: The search space was too large to search completely: a search that found nothing proves nothing.
-    INCOMPLETE = "incomplete"
-
-    @property
-    def proves_none(self) -> bool:
-        """True when this ending proves that there is nothing (more) to find."""
-        return self is Status.EXHAUSTED
-
-    def __str__(self) -> str:
-        return self.value
-
-    def __repr__(self) -> str:
-        return repr(self.value)
-
+__all__ = ["format_duration", "about_duration", "format_seconds", "format_bytes"]
 
 _UNITS = (("year", 365.25 * 86400), ("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
 

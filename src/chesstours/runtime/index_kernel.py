@@ -15,7 +15,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .runtime import kernel
+from .kernels import kernel
 
 __all__ = ["unsigned", "ONE"]
 
