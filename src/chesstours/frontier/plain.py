@@ -585,7 +585,7 @@ def sweep_kernels_cached() -> bool:
     """Whether the kernels every sweep runs are all in numba's cache folder (:func:`~chesstours.runtime.cache_key`).
     It imports the sweep's kernels, and numba, but loads none of them."""
     from . import kernel as fk
-    from . import table as ft
+    from . import table_kernel as ft
 
     return all(in_cache_folder(*cache_key(k))
                for k in (fk.expand, ft.sort_batch, ft.insert_run, ft.compact_into, ft.rehash))
