@@ -11,8 +11,8 @@ from numba import njit
 
 from chesstours import Board
 from chesstours.frontier import frontier_count
-from chesstours.frontier import join_kernel as jk
 from chesstours.frontier import shuffle_kernel as shuffle
+from chesstours.frontier.join import kernel as jk
 from chesstours.pieces import KNIGHT
 from chesstours.runtime import use_compiled_only
 

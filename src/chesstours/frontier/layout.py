@@ -1,7 +1,7 @@
 """What the frontier kernels share with Python: the codes of a state's slots, its limits, the tables' markers.
 
 Kept apart from the compiled kernels (:mod:`chesstours.frontier.kernel`,
-:mod:`chesstours.frontier.table_kernel`, :mod:`chesstours.frontier.join_kernel`) so
+:mod:`chesstours.frontier.table_kernel`, :mod:`chesstours.frontier.join.kernel`) so
 that planning a count -- whether the frontier fits, what it will cost -- does
 not load numba: the kernels and their callers all import them from here. The
 codes are explained in :mod:`chesstours.frontier.kernel`.

@@ -639,7 +639,7 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
 
 def warm() -> None:
     """Compile the sweep's kernels (or load them from the cache) for the types every count calls them with (the
-    join's are :func:`chesstours.frontier.join_kernel.warm`'s).
+    join's are :func:`chesstours.frontier.join.kernel.warm`'s).
     :func:`chesstours.runtime.compile_in_background` runs it while a count on an empty compile cache runs its
     first steps in plain Python (:class:`chesstours.frontier.plain.FrontierAllowance`), which go on in the
     kernels once they are in the cache. The strips' kernel, which no count of a whole board needs, compiles

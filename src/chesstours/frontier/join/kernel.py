@@ -29,9 +29,9 @@ from concurrent.futures import Executor
 import numpy as np
 from numba import njit
 
-from ..runtime import kernel
-from .kernel import pack, unpack
-from .layout import (  # noqa: F401  (globals of the kernels)
+from ...runtime import kernel
+from ..kernel import pack, unpack
+from ..layout import (  # noqa: F401  (globals of the kernels)
     EMPTY,
     ENDED,
     FREE,
@@ -43,7 +43,7 @@ from .layout import (  # noqa: F401  (globals of the kernels)
     PLACE,
     RADIX,
 )
-from .shuffle_kernel import (
+from ..shuffle_kernel import (
     SHUFFLE,
     SHUFFLE_TWO,
     cycles2_of,
@@ -54,7 +54,7 @@ from .shuffle_kernel import (
     paths_two_of,
     spread,
 )
-from .table_kernel import add_to, mix, space
+from ..table_kernel import add_to, mix, space
 
 
 @kernel("frontier join")
