@@ -9,20 +9,20 @@ signature's. So an entry that lists several names repeats its text under each of
 shows the first one's default for all, and a set of choices whose default is not listed
 first shows a wrong default. The docstrings here name one parameter an entry and list
 choices in the description; this module checks that they do, for every function and class
-of ``chesstours.__all__`` and their public methods.
+that the reference pages render (``chesstours.__all__`` and the ``__all__`` of each module a page
+shows) and their public methods.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import logging
 import re
 from pathlib import Path
 
 import pytest
-
-import chesstours
 
 griffe = pytest.importorskip("griffe")
 
@@ -36,24 +36,40 @@ def _target(obj):
     return obj.final_target if obj.is_alias else obj
 
 
+def reference_modules() -> list[str]:
+    """The modules the reference pages render (``::: chesstours.frontier`` lines of docs/reference/)."""
+    names = []
+    for page in sorted((ROOT / "docs" / "reference").glob("*.md")):
+        names += re.findall(r"^::: (chesstours[\w.]*)\s*$", page.read_text(encoding="utf-8"), re.M)
+    return list(dict.fromkeys(names))
+
+
 def _public_objects():
-    """``(griffe object, Python object)`` for each function and class of the api and each public method."""
+    """``(griffe object, Python object)`` for each function and class the reference pages show, and each
+    public method: the names of ``__all__`` of each module rendered."""
     logging.getLogger("griffe").setLevel(logging.ERROR)
     package = griffe.load("chesstours", search_paths=[str(ROOT / "src")], docstring_parser="numpy",
                           resolve_aliases=True, resolve_external=False)
-    for name in chesstours.__all__:
-        python = getattr(chesstours, name)
-        if not (inspect.isfunction(python) or inspect.isclass(python)):
-            continue
-        static = _target(package[name])
-        yield static, python
-        if inspect.isclass(python):
-            for member, value in vars(python).items():
-                if member.startswith("_") or member not in static.members:
-                    continue
-                function = value.__func__ if isinstance(value, (classmethod, staticmethod)) else value
-                if inspect.isfunction(function):
-                    yield _target(static.members[member]), getattr(python, member)
+    seen = set()
+    for module_name in reference_modules():
+        module = importlib.import_module(module_name)
+        static_module = package if module_name == "chesstours" else package[module_name.removeprefix("chesstours.")]
+        for name in getattr(module, "__all__", ()):
+            python = getattr(module, name)
+            if not (inspect.isfunction(python) or inspect.isclass(python)):
+                continue
+            static = _target(static_module[name])
+            if static.path in seen:
+                continue
+            seen.add(static.path)
+            yield static, python
+            if inspect.isclass(python):
+                for member, value in vars(python).items():
+                    if member.startswith("_") or member not in static.members:
+                        continue
+                    function = value.__func__ if isinstance(value, (classmethod, staticmethod)) else value
+                    if inspect.isfunction(function):
+                        yield _target(static.members[member]), getattr(python, member)
 
 
 OBJECTS = list(_public_objects())
@@ -84,9 +100,10 @@ def _section_lines(docstring) -> list[str]:
     return lines
 
 
-def test_the_api_is_read():
+def test_the_api_and_the_reference_pages_are_read():
     names = {static.name for static, _ in OBJECTS}
     assert {"find_tour", "count_tours", "tour_exists", "iter_tours", "complete_tour", "Tour", "Board"} <= names
+    assert {"frontier_count", "warnsdorff", "Search", "plan_count"} <= names
 
 
 @pytest.mark.parametrize(("static", "python"), [pytest.param(*pair, id=pair[0].path) for pair in OBJECTS])
