@@ -111,7 +111,7 @@ def complete_tour(
         The leaper: a :class:`Leaper` or a name such as ``"zebra"``.
     holes : iterable of int or str, optional
         Squares no tour may use: names or indices, or one string such as ``"d4,e5"``.
-    order : str, default "warnsdorff"
+    order : str, default 'warnsdorff'
         Backtracking's move order: ``"warnsdorff"`` (fewest onward moves first,
         :data:`~chesstours.policy.FIND_ORDER`) or ``"fixed"`` (the leaper's own order).
     time_limit : float, optional

@@ -107,7 +107,7 @@ def find_tour(
         several in turn (:func:`~chesstours.policy.walk_schedule`).
     seed : int, optional
         Seed of the ``random`` tie-break.
-    order : str, default "warnsdorff"
+    order : str, default 'warnsdorff'
         Backtracking's move order: ``"warnsdorff"`` (fewest onward moves first,
         :data:`~chesstours.policy.FIND_ORDER`) or ``"fixed"`` (the leaper's own order).
     time_limit : float, optional

@@ -373,11 +373,11 @@ def trace_search(board: Board | str, start: int | str, end: int | str | None = N
         rule with ``tiebreak`` (and ``seed``), which ends with a tour or a dead end.
     holes : iterable of int or str, optional
         Squares no tour may use: names or indices, or one string such as ``"d4,e5"``.
-    order : str, default "fixed"
+    order : str, default 'fixed'
         Backtracking's move order: ``"fixed"`` (the leaper's move order of the
         classic programs, :data:`~chesstours.policy.LIST_ORDER`) or
         ``"warnsdorff"`` (fewest onward moves first).
-    tiebreak : str, default "roth"
+    tiebreak : str, default 'roth'
         Warnsdorff's tie-break: ``"first"``, ``"pohl"``, ``"roth"`` or ``"random"``
         (:data:`~chesstours.policy.DEFAULT_TIEBREAK`).
     seed : int, optional
