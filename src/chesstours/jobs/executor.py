@@ -89,6 +89,8 @@ def run_tasks_on(fn: Callable[[T], R], tasks: Sequence[T], *, jobs: int | None =
         Times a task may be sent again after its worker died.
     deadline : float, optional
         A :func:`time.perf_counter` value: past it, the workers are stopped and the generator ends.
+    name : str, optional
+        The start of the keys of the tasks sent to a Dask scheduler (its dashboard shows them).
 
     Raises
     ------

@@ -1,0 +1,31 @@
+"""What an installed copy says about itself: its license and where its documentation is.
+
+``pip show`` prints the metadata's ``License`` field (pip 23 reads no ``License-Expression``)
+and, with ``--verbose``, the classifiers and ``Project-URL`` lines, so pyproject.toml gives
+the license as a text field and as a classifier, and names the documentation site that
+mkdocs.yml builds.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+
+def test_the_license_is_a_text_field_and_a_classifier_that_agree_with_the_license_file():
+    first_line = (ROOT / "LICENSE").read_text(encoding="utf-8").splitlines()[0]
+    assert first_line == "MIT License"
+    assert PROJECT["license"] == {"text": "MIT"}
+    assert "License :: OSI Approved :: MIT License" in PROJECT["classifiers"]
+    assert PROJECT["license-files"] == ["LICENSE"]
+
+
+def test_the_documentation_url_is_the_site_that_mkdocs_builds():
+    site_url = re.search(r"^site_url:\s*(\S+)\s*$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
+    assert site_url is not None, "mkdocs.yml has no site_url"
+    assert PROJECT["urls"]["Documentation"] == site_url.group(1)
+    assert PROJECT["urls"]["Homepage"] == site_url.group(1)
