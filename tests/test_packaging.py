@@ -1,14 +1,12 @@
-"""What an installed copy says about itself: its license and where its documentation is.
+"""What an installed copy says about itself: its license.
 
 ``pip show`` prints the metadata's ``License`` field (pip 23 reads no ``License-Expression``)
-and, with ``--verbose``, the classifiers and ``Project-URL`` lines, so pyproject.toml gives
-the license as a text field and as a classifier, and names the documentation site that
-mkdocs.yml builds.
+and, with ``--verbose``, the classifiers, so pyproject.toml gives the license as a text field
+and as a classifier.
 """
 
 from __future__ import annotations
 
-import re
 import tomllib
 from pathlib import Path
 
@@ -23,9 +21,3 @@ def test_the_license_is_a_text_field_and_a_classifier_that_agree_with_the_licens
     assert "License :: OSI Approved :: MIT License" in PROJECT["classifiers"]
     assert PROJECT["license-files"] == ["LICENSE"]
 
-
-def test_the_documentation_url_is_the_site_that_mkdocs_builds():
-    site_url = re.search(r"^site_url:\s*(\S+)\s*$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
-    assert site_url is not None, "mkdocs.yml has no site_url"
-    assert PROJECT["urls"]["Documentation"] == site_url.group(1)
-    assert PROJECT["urls"]["Homepage"] == site_url.group(1)
