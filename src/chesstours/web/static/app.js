@@ -9,7 +9,7 @@ import { $, boardParams, describeBoard, failure, rate, say, settings, squares, s
 import { playMode, restart, showPlay, solveFromHere, undo } from "./play.js";
 import { linkFor, readLink } from "./share.js";
 import { traceMode } from "./trace.js";
-import { consumeDrag, resetZoom, reveal, zoomKey } from "./zoom.js";
+import { consumeDrag, resetZoom, reveal, zoomAbout, zoomKey } from "./zoom.js";
 
 const requests = { board: new Latest(), exists: new Latest(), count: new Latest(), tour: new Latest() };
 
@@ -521,6 +521,8 @@ async function start() {
   $("share-copy").addEventListener("click", copyLink);
   document.addEventListener("tourchecked", updateLink);
   setBoardLoader(showBoard);
+  // The zoom buttons keep the piece of the tour on show in place, else the keyboard's cursor.
+  zoomAbout(() => (state.tour && state.step ? state.tour.path[state.step - 1] : state.cursor));
   const saved = restoreLink();
   await loadBoard();
   await afterLink(saved);

@@ -16,6 +16,10 @@ const svg = $("board");
 const touch = window.matchMedia("(pointer: coarse)").matches;
 let chosen = null;     // pixels a square the visitor zoomed to; "fit": the whole board; null: the default
 let dragged = false;   // a mouse drag pans the board: the click that ends it picks no square
+let focusSquare = () => null; // the square the buttons and keys zoom about (the piece, the cursor)
+
+// Set by app.js: which square to keep in place when zooming with the buttons or the keys.
+export function zoomAbout(fn) { focusSquare = fn; }
 
 // Pixels a square that show the whole board in the box.
 function fitPx() {
@@ -51,6 +55,19 @@ export function zoomTo(px, x, y) {
 }
 
 export function zoomBy(factor, x, y) { zoomTo((view.px || fitPx()) * factor, x, y); }
+
+// Zoom by `factor` about the focus square when it is in the box (it stays where it is), else about the
+// box's centre; the focus square is then brought into view.
+function zoomStep(factor) {
+  const v = focusSquare();
+  if (v === null || v === undefined || !view.px) return zoomBy(factor);
+  const [cx, cy] = view.pixelCentre(v);
+  const x = cx - wrap.scrollLeft, y = cy - wrap.scrollTop;
+  const inside = x >= 0 && y >= 0 && x <= wrap.clientWidth && y <= wrap.clientHeight;
+  if (inside) zoomBy(factor, x, y);
+  else zoomBy(factor);
+  reveal(v);
+}
 
 export function zoomFit() {
   chosen = "fit";
@@ -93,8 +110,8 @@ function local(clientX, clientY) {
 }
 
 function setUp() {
-  $("zoom-in").addEventListener("click", () => zoomBy(STEP));
-  $("zoom-out").addEventListener("click", () => zoomBy(1 / STEP));
+  $("zoom-in").addEventListener("click", () => zoomStep(STEP));
+  $("zoom-out").addEventListener("click", () => zoomStep(1 / STEP));
   $("zoom-fit").addEventListener("click", zoomFit);
   // Ctrl + wheel (and a trackpad's pinch, which the browser sends as one) zooms about the pointer;
   // a plain wheel scrolls the box as usual.
@@ -147,8 +164,8 @@ function setUp() {
 
 // Keys on the board: + and - zoom, 0 fits. True when the key was used.
 export function zoomKey(key) {
-  if (key === "+" || key === "=") zoomBy(STEP);
-  else if (key === "-") zoomBy(1 / STEP);
+  if (key === "+" || key === "=") zoomStep(STEP);
+  else if (key === "-") zoomStep(1 / STEP);
   else if (key === "0") zoomFit();
   else return false;
   return true;
