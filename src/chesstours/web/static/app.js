@@ -97,11 +97,7 @@ async function showBoard(board, piece) {
 async function checkExists() {
   const s = settings();
   say(`Click a square to watch a ${s.closed ? "closed " : ""}tour start there.`);
-  const found = await showFacts(null);
-  if (found && found.exists === false && state.mode === "watch") {
-    say(`No ${s.closed ? "closed tour" : "tour"} exists on ${describeBoard()}.`, "error");
-    whyNot(found.reason);
-  }
+  await showFacts(null);
 }
 
 // -- the facts panel: does a tour exist here, and how many are there? ---------------------
@@ -131,7 +127,13 @@ async function showFacts(start) {
   }
   const e = result.data;
   // The reason is the library's sentence: "Yes: by Schwenk's theorem ...", "No tour from b1: ...".
-  write(e.exists === false ? `No. ${e.reason}` : e.exists === true ? e.reason : `Not known yet: ${e.reason}`);
+  if (e.exists === false && start === null && state.mode === "watch") { // no tour anywhere on the board
+    say(`No ${kind} exists on ${describeBoard()}.`, "error");
+    whyNot(e.reason);
+  }
+  const above = !$("why").hidden && $("why-text").textContent === e.reason; // said just above: not twice
+  write(e.exists === false ? (above ? "No: the reason is given above." : `No. ${e.reason}`)
+    : e.exists === true ? e.reason : `Not known yet: ${e.reason}`);
   line.className = e.exists === false ? "no" : e.exists === true ? "yes" : "";
   if (e.exists !== false) showCount(start);
   return e;
@@ -526,6 +528,13 @@ async function start() {
   const saved = restoreLink();
   await loadBoard();
   await afterLink(saved);
+  // A link opened in this tab (or the hash edited by hand) shows what it names.
+  window.addEventListener("hashchange", async () => {
+    const again = restoreLink();
+    if (!again) return;
+    await loadBoard();
+    await afterLink(again);
+  });
   document.body.dataset.ready = "true";
 }
 

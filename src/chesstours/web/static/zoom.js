@@ -95,6 +95,10 @@ export function reveal(v) {
   else if (x + pad > wrap.scrollLeft + wrap.clientWidth) wrap.scrollLeft = x + pad - wrap.clientWidth;
   if (y - pad < wrap.scrollTop) wrap.scrollTop = y - pad;
   else if (y + pad > wrap.scrollTop + wrap.clientHeight) wrap.scrollTop = y + pad - wrap.clientHeight;
+  // Near the left or bottom edge, go all the way: the rank numbers and file letters stay in view.
+  if (wrap.scrollLeft < 2 * view.px) wrap.scrollLeft = 0;
+  const bottom = wrap.scrollHeight - wrap.clientHeight;
+  if (bottom - wrap.scrollTop < 2 * view.px) wrap.scrollTop = bottom;
 }
 
 // True once after a mouse drag: the click it ends is a pan, not a pick.
