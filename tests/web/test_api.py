@@ -275,6 +275,27 @@ def test_a_count_that_runs_out_of_time_is_504_with_the_partial_count(client, mon
     assert response.elapsed.total_seconds() < 5
 
 
+@pytest.mark.parametrize(
+    "params, countable",
+    [
+        ({"board": "5x5", "start": "a1"}, True),
+        ({"board": "4x4"}, True),
+        ({"board": "6x7", "time_limit": "3"}, False),  # estimated at minutes
+        ({"board": "8x8"}, False),  # above the size limit
+    ],
+)
+def test_countable_says_without_counting_what_count_would_do(client, params, countable):
+    plan = client.get("/api/countable", params=params)
+    assert plan.status_code == 200  # a refusal is an answer here
+    data = plan.json()
+    assert data["countable"] is countable
+    count = client.get("/api/count", params=params)
+    if countable:
+        assert count.status_code == 200 and data["reason"] is None
+    else:
+        assert count.status_code == 400 and data["reason"] == count.json()["detail"]
+
+
 # -- /api/exists -------------------------------------------------------------------------------
 
 

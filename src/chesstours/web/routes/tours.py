@@ -1,4 +1,5 @@
-"""Endpoints for tours: ``/api/tour``, ``/api/count``, ``/api/exists``, ``/api/board``, ``/api/info``.
+"""Endpoints for tours: ``/api/tour``, ``/api/count``, ``/api/countable``, ``/api/exists``, ``/api/board``,
+``/api/info``.
 
 Parameters and JSON are those of the command line: ``/api/tour?board=8x8&start=a1&closed=true``
 returns what ``chesstours tour 8x8 --start a1 --closed --format json`` prints, and
@@ -19,7 +20,7 @@ from ...errors import GaveUp, LimitReached, NoTour
 from ...pieces import NAMED_PIECES, parse_piece
 from ...render.picture import check_request
 from .. import drawing, service
-from ..limits import json_answer
+from ..limits import OverLimit, json_answer
 from .state import cost_keys
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits
@@ -186,6 +187,38 @@ async def get_count(
     return await _lanes(request).count(
         json_answer(lambda: service.count(b, p, start, end, closed, limit, limits.count_workers))
     )
+
+
+@router.get("/countable", summary="Would /api/count count this here?")
+async def get_countable(
+    request: Request,
+    board: BoardQ,
+    start: StartQ = None,
+    end: EndQ = None,
+    closed: ClosedQ = False,
+    piece: PieceQ = "knight",
+    holes: HolesQ = "",
+    time_limit: TimeQ = None,
+) -> dict:
+    """``{"countable", "reason", "seconds", "method"}``: whether ``/api/count`` with the same parameters
+    would count, planned as it plans, without counting.
+
+    ``reason`` is the sentence ``/api/count`` would refuse with (**400**): the board is larger than
+    this server counts, or the count's estimated search outlasts the time limit (``seconds`` is the
+    estimate). Always **200** for a board that can be read: a refusal is an answer here, so that a
+    page can say why before it asks.
+    """
+    limits = _limits(request)
+    b = _board(request, board, holes, interactive=False)
+    try:
+        limits.check_count_board(b)
+    except OverLimit as exc:
+        return {"countable": False, "reason": str(exc), "seconds": None, "method": None}
+    p = parse_piece(piece)
+    start, end = _end(start, end)
+    limit = limits.time_limit(time_limit, limits.count_seconds)
+    return await _lanes(request).quick.run(
+        json_answer(lambda: service.count_plan(b, p, start, end, closed, limit, limits.count_workers)))
 
 
 @router.get("/exists", summary="Does a tour exist?")

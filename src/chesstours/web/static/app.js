@@ -11,7 +11,7 @@ import { linkFor, readLink } from "./share.js";
 import { traceMode } from "./trace.js";
 import { consumeDrag, resetZoom, reveal, zoomAbout, zoomKey } from "./zoom.js";
 
-const requests = { board: new Latest(), exists: new Latest(), count: new Latest(), tour: new Latest() };
+const requests = { board: new Latest(), exists: new Latest(), countable: new Latest(), count: new Latest(), tour: new Latest() };
 
 // -- settings -----------------------------------------------------------------
 
@@ -142,18 +142,19 @@ async function showFacts(start) {
 async function showCount(start) {
   const line = $("count");
   if (!state.board) return;
-  if (state.board.free > state.info.limits.count_squares) {
-    // Said here rather than asked: a count of this board is refused at once, for this reason.
-    line.textContent = `Counting the tours is refused here: this server counts tours on boards of at most ` +
-      `${state.info.limits.count_squares} squares, and ${describeBoard()} has ${state.board.free.toLocaleString("en")}. ` +
-      "The number of paths grows exponentially with the board; chesstours count on your own machine has no such limit.";
-    return;
-  }
   const s = settings();
   const where = start === null ? `on ${describeBoard()}` : `from ${state.board.names[start]}`;
   line.textContent = `Counting the ${s.closed ? "closed " : ""}tours ${where}...`;
   const params = { ...boardParams(), closed: s.closed, time_limit: 3 };
   if (start !== null) params.start = state.board.names[start];
+  // First ask whether the server would count this in a few seconds (an answer, never an error), so that a
+  // refusal is said with its reason and no count is asked for that would only be refused.
+  const plan = await requests.countable.get("/api/countable", params);
+  if (!plan) return;
+  if (!plan.ok || !plan.data.countable) {
+    line.textContent = plan.ok ? `Not counted here: ${plan.data.reason}` : "";
+    return;
+  }
   const result = await requests.count.get("/api/count", params);
   if (!result) return;
   if (!result.ok) {
