@@ -299,6 +299,7 @@ def test_a_tour_of_your_own_is_checked_and_drawn_or_its_first_fault_shown(sized,
         "Valid: open knight's tour of 3x4, 12 squares, from a1 to d3.")
     expect(p.locator("#rows")).to_have_value("3")  # the board of the tour
     assert drawn_path(p, 3) == moves.split()
+    assert p.evaluate("() => document.documentElement.scrollWidth") <= SIZES[p.kind]["viewport"]["width"]
     shot(p, "check-valid")
     # A wrong step: the tour is drawn up to it and the square is shaded.
     p.locator("#check-text").fill("a1 c2 a3 b1 d2 b3 c1 a2 c3 d1 b3 d3")

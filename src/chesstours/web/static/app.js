@@ -227,7 +227,6 @@ function draw() {
   const t = state.tour;
   if (!t) return;
   view.drawPath(t.path, state.step, { played: state.played, numbers: $("numbers").checked, closed: t.closed });
-  reveal(t.path[state.step - 1]); // on a zoomed board, the box follows the piece
   updateProgress();
 }
 
@@ -524,6 +523,8 @@ async function start() {
   $("share-copy").addEventListener("click", copyLink);
   document.addEventListener("tourchecked", updateLink);
   setBoardLoader(showBoard);
+  // On a zoomed board the box follows the piece, in every tab (a tour, a trace, a bishop route).
+  view.onPiece = reveal;
   // The zoom buttons keep the piece of the tour on show in place, else the keyboard's cursor.
   zoomAbout(() => (state.tour && state.step ? state.tour.path[state.step - 1] : state.cursor));
   const saved = restoreLink();

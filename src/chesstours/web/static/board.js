@@ -128,6 +128,7 @@ export class BoardView {
   drawPiece(v, piece = null) {
     this.pieceLayer.replaceChildren();
     if (v === undefined || v === null) return;
+    if (this.onPiece) this.onPiece(v); // the page keeps the piece in view on a zoomed board
     const [x, y] = this.centre(v);
     const glyphs = { knight: "\u265E", bishop: "\u265D" };
     el("circle", { class: "piece-bg", cx: x, cy: y, r: 0.36 }, this.pieceLayer);
