@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from chesstours import Board
 from chesstours.errors import LimitReached
 from chesstours.frontier import count_strip, frontier_count, plain, run
-from chesstours.frontier.join import python as plain_join
 from chesstours.frontier import kernel as fk
+from chesstours.frontier.join import python as plain_join
 from chesstours.frontier.plan import best_plan
 from chesstours.frontier.sweep import _quick_slots, choose_halves, estimate_extended, estimate_states
 from chesstours.pieces import CAMEL, KNIGHT, ZEBRA, Leaper
