@@ -10,7 +10,7 @@ from ..errors import InvalidArgument
 from ..reading import read_input
 from ..tour import Tour
 from . import bishop as bishop_cli
-from .common import HolesOpt, app, fail, npy_tour
+from .common import PIECE_HELP, HolesOpt, app, complete_piece, fail, npy_tour
 
 # -- check ---------------------------------------------------------------------
 
@@ -20,7 +20,8 @@ def check(
     file: str = typer.Argument(..., metavar="FILE", help="A tour as moves (a1 c2 ...), as a numbered grid, as JSON (or JSON lines: many tours), or as .npy (with --board); - reads stdin."),
     board: Optional[str] = typer.Option(None, "--board", "-b", help="Board size for a moves file (default: the smallest board holding every square)."),
     closed: Optional[bool] = typer.Option(None, "--closed/--open", help="Whether the tour must be closed (JSON: its own flag)."),
-    piece: Optional[str] = typer.Option(None, "--piece", "-p", metavar="PIECE", help="The leaper (default: knight, or the JSON's piece)."),
+    piece: Optional[str] = typer.Option(None, "--piece", "-p", metavar="PIECE", help="The leaper (default: knight, or the JSON's piece): " + PIECE_HELP,
+                                         autocompletion=complete_piece),
     holes: str = HolesOpt,
     bishop: bool = typer.Option(False, "--bishop", help="Check a bishop route (the bishop puzzle's rule) instead of a tour."),
     end: Optional[str] = typer.Option(None, "--end", metavar="opposite|any|SQ", help="With --bishop: the end rule (default: the JSON's own, else opposite)."),

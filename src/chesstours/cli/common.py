@@ -8,7 +8,7 @@ import sys
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import numpy as np
 import typer
@@ -18,7 +18,7 @@ from .. import policy
 from ..board import Board
 from ..errors import GaveUp, InvalidArgument, NoTour
 from ..output import check_output, open_atomic, save_npy, write_atomic
-from ..pieces import parse_piece
+from ..pieces import parse_piece, piece_names
 from ..render.text import render_tour, tour_chunks
 from ..stops import words
 from ..tour import Tour
@@ -107,11 +107,11 @@ app = typer.Typer(
     name="chesstours",
     cls=_Commands,
     help="Knight's tours and other leaper tours: find, list, count and check them on any board.",
-    add_completion=True,
+    add_completion=False,  # the program's own completion options take the shell (cli/__init__.py)
     no_args_is_help=True,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    context_settings={"help_option_names": ["--help", "-h"]},  # --help first: the one a usage error's hint names
 )
 
 # The choices are :mod:`chesstours.policy`'s, so the command line offers what the library does.
@@ -145,7 +145,16 @@ BoardArg = typer.Argument(..., metavar="BOARD", help="Board size: ROWSxCOLS such
 StartOpt = typer.Option(None, "--start", "-s", metavar="SQ", help="First square, such as a1.")
 EndOpt = typer.Option(None, "--end", "-e", metavar="SQ", help="Last square.")
 ClosedOpt = typer.Option(False, "--closed", "-c", help="Closed tours: the last square leaps back to the first.")
-PieceOpt = typer.Option("knight", "--piece", "-p", metavar="PIECE", help="knight, camel, zebra, giraffe, or a leap A,B such as 2,3.")
+
+
+def complete_piece(incomplete: str) -> list[str]:
+    """The names of pieces that begin with what is typed (shell completion of --piece)."""
+    return [name for name in piece_names() if name.startswith(incomplete.lower())]
+
+
+#: --piece's help: every piece known by name, from the one table of them (:data:`chesstours.pieces.NAMED_PIECES`).
+PIECE_HELP = f"{', '.join(piece_names())}, or a leap A,B such as 2,3."
+PieceOpt = typer.Option("knight", "--piece", "-p", metavar="PIECE", help=PIECE_HELP, autocompletion=complete_piece)
 HolesOpt = typer.Option("", "--holes", metavar="SQ,SQ...", help="Squares removed from the board.")
 TimeOpt = typer.Option(None, "--time-limit", "-t", metavar="SECONDS", help="Stop after this many seconds.")
 NumbersOpt = typer.Option(False, "--numbers", help="Pictures: step numbers on the squares (while they fit).")
@@ -199,34 +208,72 @@ def _written_in_place(path: Path) -> bool:
         return False
 
 
-def fail(message: str, code: int) -> typer.Exit:
+def say(message: str) -> None:
+    """Print ``message`` on stderr as one line of the program's ("chesstours: ..."), once any progress display
+    has ended: a line of its own, never written over the bar."""
+    end_progress()
     typer.echo(f"chesstours: {message}", err=True)
+
+
+def fail(message: str, code: int) -> typer.Exit:
+    """Say ``message`` (:func:`say`) and give the exit that ends the command with status ``code``."""
+    say(message)
     return typer.Exit(code)
+
+
+#: The progress display on the terminal now, if any (:func:`progress_display`).
+_SHOWN: list[Any] = []
+
+
+def end_progress() -> None:
+    """Take the progress display off the terminal, if one is there: what is printed next starts a clean line.
+    Its updates after this show nothing."""
+    while _SHOWN:
+        _SHOWN.pop().stop()
+
+
+def progress_console() -> Any:
+    """The Rich console the progress display draws on: standard error, where Rich takes it for a terminal
+    (a terminal, or FORCE_COLOR set)."""
+    from rich.console import Console
+
+    return Console(stderr=True)
 
 
 @contextmanager
 def progress_display(label: str, enabled: bool = True) -> Iterator[Callable[..., None] | None]:
-    """A Rich progress display on stderr when it is a terminal; yields an update callback or None."""
-    if not enabled or not sys.stderr.isatty():
+    """A Rich progress display on stderr when it is a terminal; yields an update callback or None.
+
+    It ends (and leaves nothing on the terminal) when the ``with`` block ends, or sooner when the program has
+    something to say (:func:`say`, :func:`end_progress`).
+    """
+    console = progress_console() if enabled else None
+    if console is None or not console.is_terminal:
         yield None
         return
-    from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    with Progress(
+    bar = Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         TextColumn("{task.fields[info]}"),
         TimeElapsedColumn(),
-        console=Console(stderr=True),
+        console=console,
         transient=True,
-    ) as bar:
-        task = bar.add_task(label, total=None, info="")
+    )
+    task = bar.add_task(label, total=None, info="")
 
-        def update(done: int | None = None, total: int | None = None, info: str = "") -> None:
-            bar.update(task, completed=done, total=total, info=info)
+    def update(done: int | None = None, total: int | None = None, info: str = "") -> None:
+        bar.update(task, completed=done, total=total, info=info)
 
+    bar.start()
+    _SHOWN.append(bar)
+    try:
         yield update
+    finally:
+        if bar in _SHOWN:
+            _SHOWN.remove(bar)
+        bar.stop()
 
 
 def write_picture(data: bytes, output: Optional[Path]) -> None:
@@ -341,11 +388,13 @@ def show_tour(found: Tour, kind: str, output: Optional[Path], deadline: float | 
 
         write_picture(draw_tour(found, kind, deadline=deadline, **picture), output)
         return
-    if kind == "grid" and output is None and len(found) <= 4096 and sys.stdout.isatty():
+    if kind == "grid" and output is None and len(found) <= 4096:
         from rich.console import Console
 
-        from ..render.terminal import colour_grid
+        console = Console(highlight=False)  # a terminal, or FORCE_COLOR set; NO_COLOR: without colour
+        if console.is_terminal:
+            from ..render.terminal import colour_grid
 
-        Console(highlight=False).print(colour_grid(found), no_wrap=True, overflow="ignore", crop=False)
-        return
+            console.print(colour_grid(found), no_wrap=True, overflow="ignore", crop=False)
+            return
     emit_tour(found, kind, output)
