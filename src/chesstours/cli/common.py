@@ -10,15 +10,14 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
-import numpy as np
 import typer
 from typer.core import TyperGroup
 
 from .. import policy
 from ..board import Board
 from ..errors import GaveUp, InvalidArgument, NoTour
-from ..output import check_output, open_atomic, save_npy, write_atomic
-from ..pieces import parse_piece, piece_names
+from ..output import check_output, open_atomic, write_atomic
+from ..pieces import piece_names
 from ..render.text import render_tour, tour_chunks
 from ..stops import words
 from ..tour import Tour
@@ -126,6 +125,7 @@ class TourFormat(str, Enum):
     moves = "moves"
     json = "json"
     npy = "npy"
+    npz = "npz"
     svg = "svg"
     png = "png"
     gif = "gif"
@@ -300,10 +300,12 @@ STREAM_ABOVE = 1 << 16
 
 def emit_tour(found: Tour, fmt: str, output: Optional[Path]) -> None:
     """Write a tour in ``fmt``: small ones as one string, large ones streamed chunk by chunk."""
-    if fmt == "npy":
+    if fmt in ("npy", "npz"):
         if output is None:
-            raise InvalidArgument("--format npy writes a binary file; give it with -o FILE.")
-        open_atomic(output, lambda fh: save_npy(fh, found.path))
+            raise InvalidArgument(f"--format {fmt} writes a binary file; give it with -o FILE.")
+        from .arrays import save_tour_array
+
+        open_atomic(output, lambda fh: save_tour_array(fh, found, fmt))
         return
     if len(found) <= STREAM_ABOVE:
         emit(render_tour(found, fmt), output)
@@ -319,22 +321,6 @@ def emit_tour(found: Tour, fmt: str, output: Optional[Path]) -> None:
         sys.stdout.buffer.flush()
     else:
         open_atomic(output, write)
-
-
-def npy_tour(file: str, board: Optional[str], holes: str, piece: Optional[str], closed: Optional[bool],
-             data: bytes) -> Tour:
-    """A tour saved with ``--format npy``, read into ``data``: the path alone, so the board must be given."""
-    import io
-
-    if board is None:
-        raise InvalidArgument(f"{file} holds only the squares of a path; give the board with --board ROWSxCOLS.")
-    try:
-        path = np.load(io.BytesIO(data), allow_pickle=False)
-    except (ValueError, EOFError, OSError):
-        raise InvalidArgument(f"{file} is not a NumPy array file (.npy) of square numbers.") from None
-    if path.ndim != 1 or not np.issubdtype(path.dtype, np.integer):
-        raise InvalidArgument(f"{file} is not a path: a one-dimensional array of square numbers.")
-    return Tour(Board.parse(board, holes), parse_piece(piece or "knight"), path, bool(closed))
 
 
 # -- pictures and traces ---------------------------------------------------------

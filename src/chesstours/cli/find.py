@@ -72,7 +72,7 @@ def tour(
     tiebreak: Optional[Tiebreak] = typer.Option(None, "--tiebreak", help=f"Warnsdorff tie-break (default: {policy.DEFAULT_TIEBREAK}; auto tries several)."),
     order: Order = typer.Option(policy.FIND_ORDER, "--order", help="Backtracking move order."),
     seed: int = typer.Option(0, "--seed", help="Seed for the random tie-break."),
-    fmt: Optional[TourFormat] = typer.Option(None, "--format", "-f", help="grid (default): numbered board; moves: one line; json; npy: the path as a NumPy int32 array (needs -o); pictures: svg, png, gif (an animation). Without it, -o FILE's extension decides."),
+    fmt: Optional[TourFormat] = typer.Option(None, "--format", "-f", help="grid (default): numbered board; moves: one line; json; npz: NumPy arrays of the path, board, holes, piece and closedness, which check reads alone (needs -o); npy: the path alone as a NumPy int32 array (needs -o); pictures: svg, png, gif (an animation). Without it, -o FILE's extension decides."),
     time_limit: Optional[float] = TimeOpt,
     node_limit: Optional[int] = typer.Option(None, "--node-limit", metavar="N", help="Most positions backtracking may visit."),
     output_name: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to this file instead of stdout (- is stdout; an existing file is replaced whole)."),
