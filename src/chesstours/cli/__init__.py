@@ -34,6 +34,7 @@ from .. import __version__
 from ..errors import ChessToursError, GaveUp, InvalidArgument, LimitReached, NoTour, ResourceError, os_reason
 from ..stops import STOPS, end_at_once, record_stops, words
 from .common import (
+    BOUND_COMPILING,
     EXIT_ENVIRONMENT,
     EXIT_INTERNAL,
     EXIT_INTERRUPT,
@@ -62,7 +63,7 @@ from . import trace  # noqa: F401
 from . import kernels  # noqa: F401  compile
 # isort: on
 
-__all__ = ["app", "main", "entry", "STREAM_ABOVE", "EXIT_STATUSES"]
+__all__ = ["app", "main", "entry", "end_now", "STREAM_ABOVE", "EXIT_STATUSES"]
 
 
 # -- the program itself ---------------------------------------------------------------
@@ -152,6 +153,7 @@ def entry(stops: list[int] | None = None) -> NoReturn:
     program with its status, as one during a command does."""
     if stops is None:
         stops = record_stops()
+    BOUND_COMPILING["on"] = True  # the program itself: a time limit may end it while a kernel compiles
     leave(_stopped(EXIT_OK, stops) if stops else main(), stops)
 
 
@@ -200,6 +202,23 @@ def leave(status: int, stops: list[int] | None = None) -> NoReturn:
             if stream is not None:  # None: a process started without the stream
                 stream.flush()
         except (OSError, ValueError):  # a reader gone, or a stream closed: nothing more can reach it
+            pass
+    os._exit(status)
+
+
+def end_now(status: int) -> NoReturn:
+    """End the program at once with ``status``, from any thread, while the main thread still works (a
+    kernel compiling past the time limit, :func:`~chesstours.cli.common.time_bound`): the exit handlers run
+    (compiling processes stopped, temporary folders removed), the standard streams are flushed, and the
+    process ends."""
+    run_handlers = getattr(atexit, "_run_exitfuncs", None)
+    if run_handlers is not None:
+        run_handlers()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
             pass
     os._exit(status)
 

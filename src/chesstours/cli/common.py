@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import signal
 import sys
+import threading
+import time
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
@@ -100,6 +102,8 @@ class _Commands(TyperGroup):
             raise Interrupted(interrupt_status(exc)) from exc
         except BrokenPipeError as exc:
             raise PipeClosed() from exc
+        finally:
+            end_time_bound()
 
 
 app = typer.Typer(
@@ -156,7 +160,63 @@ def complete_piece(incomplete: str) -> list[str]:
 PIECE_HELP = f"{', '.join(piece_names())}, or a leap A,B such as 2,3."
 PieceOpt = typer.Option("knight", "--piece", "-p", metavar="PIECE", help=PIECE_HELP, autocompletion=complete_piece)
 HolesOpt = typer.Option("", "--holes", metavar="SQ,SQ...", help="Squares removed from the board.")
-TimeOpt = typer.Option(None, "--time-limit", "-t", metavar="SECONDS", help="Stop after this many seconds.")
+
+
+# -- the time limit of the whole command ------------------------------------------
+
+
+#: Whether a time limit ends the program itself when it runs out while a kernel compiles (:func:`time_bound`):
+#: set for the ``chesstours`` program (:func:`chesstours.cli.entry`), not where :func:`chesstours.cli.main`
+#: is called as a function in a longer-lived process.
+BOUND_COMPILING = {"on": False}
+#: The watch of the command running now (:func:`time_bound`), stopped when it ends (:func:`end_time_bound`).
+_WATCHES: list[threading.Event] = []
+
+
+def time_bound(ctx: Any, param: Any, value: Optional[float]) -> Optional[float]:
+    """``--time-limit``'s callback: the limit bounds the whole command, compiling included.
+
+    The searches stop themselves at their deadline, and wait for kernels compiling in other processes
+    only until it; but numba compiles a kernel in this process in one piece, seconds long on an empty
+    compile cache, and no deadline stops it. From the moment the option is read, a watch waits the
+    limit out; past it, while a kernel compiles here (:func:`chesstours.runtime.compile_events.compiling_since`),
+    the program says so and ends with status 3. A kernel compiled whole stays in the compile cache.
+    """
+    if (value is None or ctx.resilient_parsing or not BOUND_COMPILING["on"] or not isinstance(value, float)
+            or not 0 <= value < float("inf")):
+        return value
+    stop = threading.Event()
+    _WATCHES.append(stop)
+    deadline = time.perf_counter() + value
+    threading.Thread(target=_watch, args=(value, deadline, stop), name="chesstours-time-limit", daemon=True).start()
+    return value
+
+
+def end_time_bound() -> None:
+    """Stop the watch of :func:`time_bound`: the command has ended."""
+    while _WATCHES:
+        _WATCHES.pop().set()
+
+
+def _watch(limit: float, deadline: float, stop: threading.Event) -> None:
+    from ..runtime.compile_events import compiling_since
+    from ..settings import COMPILE_POLL
+
+    if stop.wait(max(0.0, deadline - time.perf_counter())):
+        return
+    while not stop.is_set():
+        if compiling_since() is not None:
+            say(f"Stopped at the time limit ({limit:g} s) while compiling the kernels this first run needs, "
+                "before an answer. Each kernel compiled whole stays in the compile cache; `chesstours compile` "
+                "compiles them all once, ahead.")
+            from . import end_now
+
+            end_now(EXIT_LIMIT)
+        stop.wait(COMPILE_POLL)
+
+
+TimeOpt = typer.Option(None, "--time-limit", "-t", metavar="SECONDS", callback=time_bound,
+                       help="Stop after this many seconds (compiling kernels on a first run included).")
 NumbersOpt = typer.Option(False, "--numbers", help="Pictures: step numbers on the squares (while they fit).")
 SizeOpt = typer.Option(None, "--size", metavar="PIXELS", help="Pictures: the longer side in pixels (64-4096; default 64 a square, 320-1200; animations at most 640).")
 FpsOpt = typer.Option(None, "--fps", metavar="N", help="Animations: moves a second (default 8; trace: events a second, default 2).")
