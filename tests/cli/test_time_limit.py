@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-import chesstours.cli as cli
 from chesstours.cli import common, main
 from chesstours.runtime import compile_events
 
@@ -28,7 +27,7 @@ def test_a_limit_that_runs_out_while_a_kernel_compiles_ends_the_program_with_sta
         raise Ended
 
     monkeypatch.setattr(compile_events, "compiling_since", lambda: 1.0)
-    monkeypatch.setattr(cli, "end_now", end_now)
+    monkeypatch.setattr(common, "end_now", end_now)
     with pytest.raises(Ended):
         common._watch(0.3, time.perf_counter(), threading.Event())
     assert ended == [3]
@@ -39,7 +38,7 @@ def test_a_limit_that_runs_out_while_a_kernel_compiles_ends_the_program_with_sta
 
 def test_a_limit_that_runs_out_with_nothing_compiling_leaves_the_command_to_stop_itself(monkeypatch):
     monkeypatch.setattr(compile_events, "compiling_since", lambda: None)
-    monkeypatch.setattr(cli, "end_now", lambda status: pytest.fail("the program was ended"))
+    monkeypatch.setattr(common, "end_now", lambda status: pytest.fail("the program was ended"))
     stop = threading.Event()
     watch = threading.Thread(target=common._watch, args=(0.0, time.perf_counter(), stop), daemon=True)
     watch.start()

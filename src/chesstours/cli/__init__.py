@@ -47,6 +47,7 @@ from .common import (
     PipeClosed,
     Signalled,
     app,
+    end_now,
     interrupt_status,
     interrupted,
     no_tour_status,
@@ -202,23 +203,6 @@ def leave(status: int, stops: list[int] | None = None) -> NoReturn:
             if stream is not None:  # None: a process started without the stream
                 stream.flush()
         except (OSError, ValueError):  # a reader gone, or a stream closed: nothing more can reach it
-            pass
-    os._exit(status)
-
-
-def end_now(status: int) -> NoReturn:
-    """End the program at once with ``status``, from any thread, while the main thread still works (a
-    kernel compiling past the time limit, :func:`~chesstours.cli.common.time_bound`): the exit handlers run
-    (compiling processes stopped, temporary folders removed), the standard streams are flushed, and the
-    process ends."""
-    run_handlers = getattr(atexit, "_run_exitfuncs", None)
-    if run_handlers is not None:
-        run_handlers()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None:
-                stream.flush()
-        except (OSError, ValueError):
             pass
     os._exit(status)
 

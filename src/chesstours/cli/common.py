@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
 import signal
 import sys
 import threading
@@ -10,7 +12,7 @@ import time
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, NoReturn, Optional
 
 import typer
 from typer.core import TyperGroup
@@ -209,10 +211,25 @@ def _watch(limit: float, deadline: float, stop: threading.Event) -> None:
             say(f"Stopped at the time limit ({limit:g} s) while compiling the kernels this first run needs, "
                 "before an answer. Each kernel compiled whole stays in the compile cache; `chesstours compile` "
                 "compiles them all once, ahead.")
-            from . import end_now
-
             end_now(EXIT_LIMIT)
         stop.wait(COMPILE_POLL)
+
+
+def end_now(status: int) -> NoReturn:
+    """End the program at once with ``status``, from any thread, while the main thread still works (a
+    kernel compiling past the time limit, :func:`time_bound`): the exit handlers run
+    (compiling processes stopped, temporary folders removed), the standard streams are flushed, and the
+    process ends."""
+    run_handlers = getattr(atexit, "_run_exitfuncs", None)
+    if run_handlers is not None:
+        run_handlers()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)
 
 
 TimeOpt = typer.Option(None, "--time-limit", "-t", metavar="SECONDS", callback=time_bound,
