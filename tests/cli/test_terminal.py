@@ -66,3 +66,22 @@ def test_say_takes_the_progress_display_off_first(monkeypatch):
     monkeypatch.setattr(common.typer, "echo", lambda text, err=False: shown.append(text))
     common.say("a message.")
     assert shown == ["stopped", "chesstours: a message."]
+
+
+def test_output_printed_while_the_bar_shares_the_terminal_goes_above_it(monkeypatch, capsys):
+    printed = []
+
+    class Console:
+        def print(self, text, **options):
+            printed.append(text)
+
+    class Bar:
+        console = Console()
+
+    monkeypatch.setattr(common, "_SHOWN", [Bar()])
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    common.echo_above("frontier join    in the cache")
+    assert printed == ["frontier join    in the cache"] and capsys.readouterr().out == ""
+    monkeypatch.setattr("sys.stdout.isatty", lambda: False)  # stdout elsewhere: the line goes there
+    common.echo_above("bishop           in the cache")
+    assert capsys.readouterr().out == "bishop           in the cache\n"

@@ -292,6 +292,15 @@ def say(message: str) -> None:
     typer.echo(f"chesstours: {message}", err=True)
 
 
+def echo_above(text: str) -> None:
+    """Print a line of output on stdout; where the progress display and stdout share the terminal, above the
+    bar, never over it (Rich prints it there)."""
+    if _SHOWN and sys.stdout.isatty():
+        _SHOWN[-1].console.print(text, markup=False, highlight=False, soft_wrap=True)
+    else:
+        typer.echo(text)
+
+
 def fail(message: str, code: int) -> typer.Exit:
     """Say ``message`` (:func:`say`) and give the exit that ends the command with status ``code``."""
     say(message)
