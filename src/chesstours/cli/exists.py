@@ -23,7 +23,6 @@ from .common import (
     interrupted,
     parse_board,
     progress_display,
-    time_bound,
 )
 
 # -- exists ----------------------------------------------------------------------
@@ -39,7 +38,7 @@ def exists(
     holes: str = HolesOpt,
     certificate: bool = typer.Option(False, "--certificate", help="Also show an example tour (built if a theorem said yes)."),
     as_json: bool = typer.Option(False, "--json", help='Print one JSON object: {"exists": true|false|null, "proof": ..., "reason": ..., "tour": ...}.'),
-    time_limit: Optional[float] = typer.Option(10.0, "--time-limit", "-t", metavar="SECONDS", callback=time_bound, help="Seconds a search may take before the answer is unknown (compiling kernels on a first run included)."),
+    time_limit: Optional[float] = typer.Option(10.0, "--time-limit", "-t", metavar="SECONDS", help="Seconds a search may take before the answer is unknown."),
 ) -> None:
     """Does a tour exist? Print yes, no or unknown, the reason, and how it is known (exit status 0 for all three)."""
     b = parse_board(board, holes)
