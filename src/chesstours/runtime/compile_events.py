@@ -21,9 +21,10 @@ import time
 __all__ = ["listen", "compiling_since"]
 
 _LOCK = threading.Lock()
-#: Compilations under way in this process (a kernel that calls another compiles it inside its own), and the
-#: time (:func:`time.perf_counter`) the first of them began.
-_RUNNING = {"count": 0, "since": 0.0}
+#: When each compilation under way in this process began (:func:`time.perf_counter`): a kernel that calls
+#: another compiles it inside its own. A list, changed by single appends and pops (atomic in Python), so
+#: that no lock is held while numba compiles and a signal may interrupt it anywhere.
+_RUNNING: list[float] = []
 _LISTENING = False
 
 
@@ -34,23 +35,25 @@ def listen() -> None:
         if _LISTENING:
             return
         _LISTENING = True
-    from numba.core import event
+    try:
+        from numba.core import event
+    except ImportError:  # pragma: no cover - a numba without its event api: no compile is seen
+        return
 
     class Compiles(event.Listener):
         def on_start(self, _event) -> None:
-            with _LOCK:
-                if _RUNNING["count"] == 0:
-                    _RUNNING["since"] = time.perf_counter()
-                _RUNNING["count"] += 1
+            _RUNNING.append(time.perf_counter())
 
         def on_end(self, _event) -> None:
-            with _LOCK:
-                _RUNNING["count"] = max(0, _RUNNING["count"] - 1)
+            try:
+                _RUNNING.pop()
+            except IndexError:  # pragma: no cover - an end without its start
+                pass
 
     event.register("numba:compile", Compiles())
 
 
 def compiling_since() -> float | None:
     """The time (:func:`time.perf_counter`) since which a kernel compiles in this process, or None when none does."""
-    with _LOCK:
-        return _RUNNING["since"] if _RUNNING["count"] else None
+    started = list(_RUNNING)
+    return min(started) if started else None
