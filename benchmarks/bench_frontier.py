@@ -61,7 +61,7 @@ YARDSTICK = {("6x6", True): "0.23", ("6x6", False): "15", ("6x7", True): "2", ("
 def load_kernels() -> None:
     """Load the compiled kernels (compiling them first on an empty cache), so that every count of the table runs
     in them: a process that has loaded them counts even the small boards there, not in plain Python."""
-    import chesstours.frontier.join_kernel  # noqa: F401
+    import chesstours.frontier.join.kernel  # noqa: F401
     import chesstours.frontier.kernel  # noqa: F401
 
     count_tours("5x5", method="frontier")
@@ -144,11 +144,11 @@ def long_boards(workers: int | None, runs: int) -> None:
 
 
 #: (module, kernel) timed by ``--kernels``: the sweep's and the join's, called from Python once a batch or a part.
-KERNELS = [("kernel", "expand"), ("table", "sort_batch"), ("table", "insert_run"), ("table", "rehash"),
-           ("table", "compact"), ("join_kernel", "unfold"), ("join_kernel", "read_half"),
-           ("join_kernel", "bucket_sizes"), ("join_kernel", "scatter"), ("join_kernel", "radix_sort"),
-           ("join_kernel", "run_table"), ("join_kernel", "hand_over"),
-           ("join_kernel", "join_states")]
+KERNELS = [("kernel", "expand"), ("table_kernel", "sort_batch"), ("table_kernel", "insert_run"), ("table_kernel", "rehash"),
+           ("table_kernel", "compact"), ("join.kernel", "unfold"), ("join.kernel", "read_half"),
+           ("join.kernel", "bucket_sizes"), ("join.kernel", "scatter"), ("join.kernel", "radix_sort"),
+           ("join.kernel", "run_table"), ("join.kernel", "hand_over"),
+           ("join.kernel", "join_states")]
 
 
 def kernels(board: str, closed: bool, workers: int | None, runs: int) -> None:

@@ -63,13 +63,12 @@ def main() -> None:
         desktop.locator("#tab-watch").click()
         desktop.locator("#rows").fill("4")
         desktop.locator("#cols").fill("4")
-        desktop.wait_for_selector("#why:not([hidden])")
-        desktop.locator("#why summary").click()
+        desktop.wait_for_selector("#why:not([hidden])")  # the reason, shown as it is
         desktop.screenshot(path=args.out / "page-why-not.png")
         # The search trace: 5x5 from a1, stepped to its 40th event.
         desktop.locator("#rows").fill("5")
         desktop.locator("#cols").fill("5")
-        desktop.wait_for_selector("#count:not(:empty)")
+        desktop.wait_for_selector("#count:has-text('on 5x5')")  # the 5x5 board is on show
         desktop.locator("#tab-trace").click()
         desktop.locator('#board [data-square="a1"]').click()
         expect(desktop.locator("#trace-progress")).to_have_text(re.compile(r"^Event"), timeout=20_000)
@@ -85,7 +84,7 @@ def main() -> None:
         desktop.locator("#bishop-speed").fill("100")
         desktop.locator("#bishop-shortest").check()
         desktop.locator('#board [data-square="a1"]').click()
-        expect(desktop.locator("#bishop-progress")).to_have_text(re.compile(r"^Step (\d+) of \1"), timeout=20_000)
+        expect(desktop.locator("#bishop-progress")).to_have_text(re.compile(r"^Square (\d+) of \1"), timeout=20_000)
         desktop.screenshot(path=args.out / "page-bishop.png")
         browser.close()
     print(f"screenshots in {args.out}" + (" and docs/web-page.png" if args.docs else ""))

@@ -89,13 +89,13 @@ def test_nothing_compiled_is_written_into_the_package(tmp_path):
 #: (module whose warm() compiles, a count that then loads what it compiled, the kernels it must load, how many)
 WARMED = [
     ("chesstours.frontier.run",
-     "from chesstours.frontier import frontier_count, count_strip, kernel as fk, table as ft, plain\n"
+     "from chesstours.frontier import frontier_count, count_strip, kernel as fk, table_kernel as ft, plain\n"
      "assert plain.sweep_kernels_cached()  # the names it reads are numba's\n"
      "assert frontier_count(Board(6, 6), KNIGHT, True, halves=False).how == 'sweep'\n"
      "count_strip(3, 8, KNIGHT)\n",
      "(fk.expand, ft.sort_batch, ft.insert_run, ft.compact_into, ft.rehash, fk.finish_all)", 6),
-    ("chesstours.frontier.join_kernel",
-     "from chesstours.runtime import background, cache, engine, processes\nfrom chesstours.frontier import frontier_count, join, join_kernel as jk\n"
+    ("chesstours.frontier.join.kernel",
+     "from chesstours.runtime import background, cache, engine, processes\nfrom chesstours.frontier import frontier_count\nfrom chesstours.frontier.join import halves as join, kernel as jk\n"
      "assert cache.in_cache_folder(*join.join_kernel_key())  # the name it reads is numba's\n"
      "assert frontier_count(Board(6, 6), KNIGHT, True).how == 'meet in the middle'\n",
      "(jk.unfold_into, jk.hand_over, jk.read_into, jk.bucket_sizes, jk.scatter, jk.radix_sort, jk.run_table,\n"

@@ -300,3 +300,32 @@ def test_a_plan_in_tasks_lists_every_task(capsys):
 def test_bad_task_options_are_one_sentence(capsys, args, message):
     code, out, err = run(capsys, *args)
     assert code == 2 and message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.fixture
+def silent_peer():
+    """A TCP port that takes connections and never answers."""
+    import socket
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    server.close()
+
+
+def test_a_scheduler_that_never_answers_is_waited_for_until_the_deadline_only(silent_peer):
+    import time
+
+    pytest.importorskip("distributed")
+    t0 = time.perf_counter()
+    with pytest.raises(ct.LimitReached):
+        executor.connect(silent_peer, deadline=t0 + 1.0)
+    assert time.perf_counter() - t0 < 2.0
+
+
+def test_a_scheduler_that_never_answers_is_named_in_one_sentence(silent_peer, monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(executor, "CONNECT_SECONDS", 1.0)
+    with pytest.raises(InvalidArgument, match=r"^No Dask scheduler answers at tcp://.*: no answer within 1 second\.$"):
+        executor.connect(silent_peer)

@@ -81,10 +81,12 @@ class Board:
 
     Parameters
     ----------
-    rows, cols : int
-        Size; ``rows`` counts ranks (1 at the bottom), ``cols`` files (a at the left).
-    holes : iterable of int or str
-        Squares removed from the board, as indices or names (``"d4"``).
+    rows : int
+        Number of ranks, numbered from 1 at the bottom.
+    cols : int
+        Number of files, lettered from a at the left.
+    holes : iterable of int or str, optional
+        Squares removed from the board: indices or names, or one string such as ``"d4,e5"``.
 
     Raises
     ------

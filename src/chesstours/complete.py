@@ -105,13 +105,15 @@ def complete_tour(
         ``"a1,b3"``) or indices.
     end : int or str, optional
         The square the tour must end on.
-    closed : bool
+    closed : bool, optional
         Ask for a closed tour (the last square leaps back to ``played[0]``).
-    piece : Leaper or str
-        The leaper, ``"knight"`` by default.
-    holes : squares removed from the board.
-    order : {"warnsdorff", "fixed"}
-        Backtracking move order.
+    piece : Leaper or str, optional
+        The leaper: a :class:`Leaper` or a name such as ``"zebra"``.
+    holes : iterable of int or str, optional
+        Squares no tour may use: names or indices, or one string such as ``"d4,e5"``.
+    order : str, default 'warnsdorff'
+        Backtracking's move order: ``"warnsdorff"`` (fewest onward moves first,
+        :data:`~chesstours.policy.FIND_ORDER`) or ``"fixed"`` (the leaper's own order).
     time_limit : float, optional
         Seconds; :class:`LimitReached` when they run out.
     node_limit : int, optional
@@ -130,9 +132,16 @@ def complete_tour(
         of theorem when no tour of the board from ``played[0]`` exists at all).
     LimitReached
         The time or node limit ran out first.
-    InvalidSquare, InvalidArgument, InvalidBoard, InvalidPiece
-        A square off the board or on a hole, a repeated square, a step that is
-        not a leap, an end square already played, or other bad input.
+    InvalidSquare
+        A square of ``played``, the end or a hole is not on the board, or a
+        played square or the end is a hole.
+    InvalidArgument
+        ``played`` repeats a square or makes a step that is not a leap, the end
+        square is already played, or another argument is out of range.
+    InvalidBoard
+        ``board`` does not describe a board.
+    InvalidPiece
+        ``piece`` is not a leaper.
 
     Examples
     --------

@@ -103,23 +103,37 @@ def count_tours(
 
     Parameters
     ----------
-    board, start, end, closed, piece, holes
-        As for :func:`find_tour`; without ``start`` every start is counted.
-    method : {"auto", "frontier", "backtrack"}
-        ``backtrack`` searches every tour (symmetry reduction, all cores);
-        ``frontier`` sweeps the board with a dynamic programme over the
-        frontier squares (:mod:`chesstours.frontier.sweep`), whose cost
-        grows with the width of the board, not the number of tours;
-        ``auto`` (planned by :func:`chesstours.policy.plan_count`) uses the
-        theory for an instant zero, then the frontier sweep where its frontier
-        fits and backtracking is estimated to take longer than
-        :data:`~chesstours.policy.FRONTIER_ABOVE_SECONDS` and than the sweep; else backtracking. The chosen method is in
-        ``TourCount.method``; a frontier count adds ``max_states`` and
+    board : Board or str
+        A :class:`Board` or a size such as ``"8x8"``.
+    start : int or str, optional
+        First square (a name such as ``"a1"`` or an index); without it, the
+        tours from every start are counted.
+    end : int or str, optional
+        Last square; without it, tours may end anywhere.
+    closed : bool, optional
+        Count closed tours (the last square leaps back to the first).
+    piece : Leaper or str, optional
+        The leaper: a :class:`Leaper` or a name such as ``"zebra"``.
+    method : str, optional
+        ``"auto"``, ``"frontier"`` or ``"backtrack"``. ``backtrack`` searches every tour
+        (symmetry reduction, all cores); ``frontier`` sweeps the board with a dynamic programme
+        over the frontier squares (:mod:`chesstours.frontier.sweep`), whose cost grows with the
+        width of the board, not the number of tours; ``auto`` (planned by
+        :func:`chesstours.policy.plan_count`) uses the theory for an instant zero, then the
+        frontier sweep where its frontier fits and backtracking is estimated to take longer than
+        :data:`~chesstours.policy.FRONTIER_ABOVE_SECONDS` and than the sweep; else backtracking.
+        The chosen method is in ``TourCount.method``; a frontier count adds ``max_states`` and
         ``peak_memory_mb`` to ``TourCount.extra``.
-    time_limit, node_limit
-        On reaching one, :class:`LimitReached` is raised with the partial
-        :class:`TourCount` (``complete=False``) in its ``partial`` attribute.
-        The frontier sweep counts nothing before its end and has no node limit.
+    holes : iterable of int or str, optional
+        Squares no tour may use: names or indices, or one string such as ``"d4,e5"``.
+    time_limit : float, optional
+        Seconds. When they run out, :class:`LimitReached` is raised with the
+        partial :class:`TourCount` (``complete=False``) in its ``partial``
+        attribute; the frontier sweep counts nothing before its end.
+    node_limit : int, optional
+        Most squares placed by backtracking; reaching it raises
+        :class:`LimitReached` with the partial count, as ``time_limit`` does.
+        The frontier sweep has no node limit.
     workers : int, optional
         Threads (default: all cores).
     spill_dir : path, optional
@@ -129,14 +143,18 @@ def count_tours(
     progress : callable, optional
         Called about ten times a second with the running :class:`TaskResult`
         (backtracking) or :class:`~chesstours.frontier.sweep.FrontierProgress`.
-    jobs, cluster, checkpoint : optional
-        Count in independent tasks (:mod:`chesstours.scale`): on ``jobs``
-        local processes, or on the Dask scheduler at ``cluster``
-        (``tcp://HOST:PORT``), recording finished tasks in the ``checkpoint``
-        file so that a run started again with it resumes where it stopped.
-        Backtracking is cut into tasks; where exhaustive search is out of
-        reach (or with ``method="frontier"``), the frontier count is split
-        into parts instead (:mod:`chesstours.frontier.split`).
+    jobs : int, optional
+        Count in independent tasks (:mod:`chesstours.scale`) on this many
+        local processes. Backtracking is cut into tasks; where exhaustive
+        search is out of reach (or with ``method="frontier"``), the frontier
+        count is split into parts instead (:mod:`chesstours.frontier.split`).
+    cluster : str, optional
+        Count in independent tasks, as with ``jobs``, on the Dask scheduler at
+        this address (``tcp://HOST:PORT``).
+    checkpoint : path, optional
+        Count in independent tasks, as with ``jobs``, recording each finished
+        task in this file, so that a run started again with it resumes where
+        it stopped.
     split_on : int, optional
         Split the frontier count into parts conditioned on this many squares
         of the middle line (:mod:`chesstours.frontier.split`): each part
@@ -154,7 +172,11 @@ def count_tours(
     Returns
     -------
     TourCount
-        ``directed`` and ``undirected`` counts (see the module docstring).
+        ``directed`` and ``undirected`` counts. Open tours are counted as
+        sequences of squares (``directed``: each path twice, once per direction)
+        and as paths (``undirected``); from a fixed start both are the sequences
+        that start there. Closed tours are counted as cycles (``undirected``);
+        ``directed`` is twice as many.
 
     Raises
     ------

@@ -167,14 +167,17 @@ def tour_exists(
     ----------
     board : Board or str
         A :class:`Board` or a size such as ``"8x8"``.
-    start, end : int or str, optional
-        First and last squares; either or both may be left free.
-    closed : bool
+    start : int or str, optional
+        First square (a name such as ``"a1"`` or an index); without it, any square.
+    end : int or str, optional
+        Last square; without it, any square.
+    closed : bool, optional
         Ask about closed tours (the last square leaps back to the first).
-    piece : Leaper or str
-        The leaper, the knight by default.
-    holes : squares removed from the board.
-    certificate : bool
+    piece : Leaper or str, optional
+        The leaper: a :class:`Leaper` or a name such as ``"zebra"``.
+    holes : iterable of int or str, optional
+        Squares no tour may use: names or indices, or one string such as ``"d4,e5"``.
+    certificate : bool, optional
         Also build an example tour when a theorem says "yes" (a search's "yes"
         always comes with its tour).
     time_limit : float, optional
@@ -188,8 +191,14 @@ def tour_exists(
 
     Raises
     ------
-    InvalidBoard, InvalidSquare, InvalidPiece, InvalidArgument
-        Bad input.
+    InvalidBoard
+        ``board`` does not describe a board (``"0x5"``, ``"8x"``).
+    InvalidSquare
+        The start, the end or a hole is not on the board, or the start or end is a hole.
+    InvalidPiece
+        ``piece`` is not a leaper.
+    InvalidArgument
+        Any other argument out of range: a negative time limit, the same start and end.
 
     Notes
     -----

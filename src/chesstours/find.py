@@ -72,18 +72,20 @@ def find_tour(
     ----------
     board : Board or str
         A :class:`Board` or a size such as ``"8x8"``.
-    start, end : int or str, optional
-        First and last squares (names such as ``"a1"`` or indices). Without a
-        start, a tour from any square: a1 (or the first free square) when one
-        starts there, else from the first other square that has one (one
-        square of each symmetry class is tried; a heuristic method tries at
-        most :data:`~chesstours.policy.HEURISTIC_STARTS`). Without a start but
-        with an end, a tour that ends there.
-    closed : bool
+    start : int or str, optional
+        First square (a name such as ``"a1"`` or an index). Without it, a tour
+        from any square: a1 (or the first free square) when one starts there,
+        else from the first other square that has one (one square of each
+        symmetry class is tried; a heuristic method tries at most
+        :data:`~chesstours.policy.HEURISTIC_STARTS`).
+    end : int or str, optional
+        Last square. Without a start but with an end, a tour that ends there.
+    closed : bool, optional
         Ask for a closed tour (the last square leaps back to the first).
-    piece : Leaper or str
-        The leaper, ``"knight"`` by default.
-    method : {"auto", "warnsdorff", "backtrack", "construct"}
+    piece : Leaper or str, optional
+        The leaper: a :class:`Leaper` or a name such as ``"zebra"``.
+    method : str, optional
+        ``"auto"``, ``"warnsdorff"``, ``"backtrack"`` or ``"construct"``.
         ``warnsdorff`` walks Warnsdorff's rule once with ``tiebreak`` and may
         fail; ``backtrack`` searches exhaustively; ``construct`` builds a
         knight's tour of a whole board of any size in linear time by divide
@@ -96,13 +98,18 @@ def find_tour(
         :func:`~chesstours.policy.walk_schedule`, then the construction where it
         applies, then backtracking -- so it returns a tour whenever one exists
         and otherwise raises :class:`NoTour`.
-    holes : squares removed from the board.
-    tiebreak : {"first", "pohl", "roth", "random"}
-        Warnsdorff's tie-break (``auto`` tries several; default ``roth``).
-    seed : int
+    holes : iterable of int or str, optional
+        Squares no tour may use: names or indices, or one string such as ``"d4,e5"``.
+    tiebreak : str, optional
+        Warnsdorff's tie-break: ``"first"``, ``"pohl"``, ``"roth"`` or ``"random"``.
+        Without one, ``warnsdorff`` breaks ties by ``"roth"``
+        (:data:`~chesstours.policy.DEFAULT_TIEBREAK`) and ``auto`` tries
+        several in turn (:func:`~chesstours.policy.walk_schedule`).
+    seed : int, optional
         Seed of the ``random`` tie-break.
-    order : {"warnsdorff", "fixed"}
-        Backtracking move order.
+    order : str, default 'warnsdorff'
+        Backtracking's move order: ``"warnsdorff"`` (fewest onward moves first,
+        :data:`~chesstours.policy.FIND_ORDER`) or ``"fixed"`` (the leaper's own order).
     time_limit : float, optional
         Seconds; :class:`LimitReached` when they run out.
     node_limit : int, optional
@@ -122,8 +129,14 @@ def find_tour(
         No tour exists (``proof`` says how it is known), or a heuristic failed.
     LimitReached
         The time or node limit ran out first.
-    InvalidBoard, InvalidSquare, InvalidPiece, InvalidArgument
-        Bad input.
+    InvalidBoard
+        ``board`` does not describe a board (``"0x5"``, ``"8x"``).
+    InvalidSquare
+        The start, the end or a hole is not on the board, or the start or end is a hole.
+    InvalidPiece
+        ``piece`` is not a leaper.
+    InvalidArgument
+        Any other argument out of range: an unknown method, a negative limit, the same start and end.
     ResourceError
         The search needs more memory than this machine has (refused before it starts where its plan says so).
     """

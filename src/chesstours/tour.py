@@ -236,14 +236,16 @@ class Tour:
     Parameters
     ----------
     board : Board
+        The board the tour covers.
     piece : Leaper
+        The leaper that makes its moves.
     path : array of int
         Square indices in visiting order (stored as ``int32``).
-    closed : bool
+    closed : bool, optional
         True when the last square leaps back to the first.
-    method : str
+    method : str, optional
         The method that found it (``"warnsdorff"``, ``"backtrack"`` ...).
-    stats : dict
+    stats : dict, optional
         What the method measured: ``nodes``, ``seconds``, ...
     """
 

@@ -357,24 +357,43 @@ def trace_search(board: Board | str, start: int | str, end: int | str | None = N
     Parameters
     ----------
     board : Board or str
+        A :class:`Board` or a size such as ``"8x8"``.
     start : int or str
-        First square.
+        First square, a name such as ``"a1"`` or an index.
     end : int or str, optional
         Last square.
-    closed : bool
+    closed : bool, optional
         Search for a closed tour (the last square a move from the first).
-    piece : Leaper or str
-    method : {"backtrack", "warnsdorff"}
-        ``backtrack``: the exhaustive search, in move ``order`` (``fixed``, the
-        leaper's move order of the classic programs, or ``warnsdorff``); it
-        goes on after a tour until nothing is left, so take as many events as
-        wanted. ``warnsdorff``: Warnsdorff's rule with ``tiebreak`` (and
-        ``seed``), which ends with a tour or a dead end.
+    piece : Leaper or str, optional
+        The leaper: a :class:`Leaper` or a name such as ``"zebra"``.
+    method : str, optional
+        ``"backtrack"`` or ``"warnsdorff"``. ``backtrack``: the exhaustive
+        search, in move ``order``; it goes on after a tour until nothing is
+        left, so take as many events as wanted. ``warnsdorff``: Warnsdorff's
+        rule with ``tiebreak`` (and ``seed``), which ends with a tour or a dead end.
+    holes : iterable of int or str, optional
+        Squares no tour may use: names or indices, or one string such as ``"d4,e5"``.
+    order : str, default 'fixed'
+        Backtracking's move order: ``"fixed"`` (the leaper's move order of the
+        classic programs, :data:`~chesstours.policy.LIST_ORDER`) or
+        ``"warnsdorff"`` (fewest onward moves first).
+    tiebreak : str, default 'roth'
+        Warnsdorff's tie-break: ``"first"``, ``"pohl"``, ``"roth"`` or ``"random"``
+        (:data:`~chesstours.policy.DEFAULT_TIEBREAK`).
+    seed : int, optional
+        Seed of the ``random`` tie-break.
 
     Raises
     ------
-    InvalidArgument, InvalidSquare, InvalidBoard
-        Bad input (raised at once, before any event).
+    InvalidArgument
+        No start, an end that a closed tour cannot reach, an unknown method,
+        order or tie-break (raised at once, before any event, as are the others).
+    InvalidSquare
+        The start, the end or a hole is not on the board, or the start or end is a hole.
+    InvalidBoard
+        ``board`` does not describe a board.
+    InvalidPiece
+        ``piece`` is not a leaper.
     """
     board, piece, s, e = prepare_query(board, start, end, piece, holes)
     if s is None:

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from chesstours import Board
 from chesstours.errors import InvalidArgument
-from chesstours.frontier import join as frontier_join
 from chesstours.frontier import plain
 from chesstours.frontier import run as frontier_run
 from chesstours.frontier.join import count_by_halves, plan_halves
+from chesstours.frontier.join import halves as frontier_join
 from chesstours.frontier.plan import line_orders, neighbours
 from chesstours.frontier.sweep import choose_halves, frontier_count
 from chesstours.pieces import KNIGHT, ZEBRA, Leaper
@@ -98,7 +98,7 @@ def test_a_join_in_passes_over_groups_of_degree_classes_counts_what_one_pass_cou
        st.integers(1, 5))
 @settings(max_examples=60, deadline=None)
 def test_the_index_of_a_half_read_in_parts_holds_one_run_a_degree_key(keys, entries, nparts):
-    from chesstours.frontier import join_kernel as jk
+    from chesstours.frontier.join import kernel as jk
 
     # a few degree keys, many states each, as a half has; the states in parts, as its threads read them
     states = [(keys[k % len(keys)], mates, count) for k, mates, count in entries]
@@ -151,7 +151,7 @@ def test_a_cut_inside_a_line_of_eight_counts_what_one_sweep_counts():
 
 def _final_states(board, closed, sweep, middle, hand):
     """A half's final states on the middle frontier, each mirror pair whole: ``{(degree key, mates): count}``."""
-    from chesstours.frontier import join_kernel as jk
+    from chesstours.frontier.join import kernel as jk
 
     run = frontier_run.run_sweep(sweep.steps, sweep.max_slots, closed, 2, threads=2, finish=False,
                                  keep_states=True)

@@ -16,6 +16,7 @@ from chesstours import Board
 from chesstours.errors import LimitReached
 from chesstours.frontier import count_strip, frontier_count, plain, run
 from chesstours.frontier import kernel as fk
+from chesstours.frontier.join import python as plain_join
 from chesstours.frontier.plan import best_plan
 from chesstours.frontier.sweep import _quick_slots, choose_halves, estimate_extended, estimate_states
 from chesstours.pieces import CAMEL, KNIGHT, ZEBRA, Leaper
@@ -41,9 +42,9 @@ def _kernel_step(states: dict[int, int], step, budget: int, closed: bool, finish
 
 def test_the_comparisons_read_every_work_code_as_the_tables_do():
     codes = np.arange(256, dtype=np.uint8).reshape(16, 16) % 16  # every code, in rows as the steps hold them
-    assert (plain._labelled(codes) == plain._LABELLED[codes].astype(bool)).all()
+    assert (plain.labelled_codes(codes) == plain._LABELLED[codes].astype(bool)).all()
     assert (plain._kind(codes) == plain._KIND_OF[codes]).all()
-    assert (plain._degree(codes) == plain._DEGREE[codes]).all()
+    assert (plain.degree_codes(codes) == plain._DEGREE[codes]).all()
 
 
 def _same_steps(sweep, budget: int, closed: bool, finish: bool) -> None:
@@ -291,13 +292,13 @@ def test_the_time_limit_stops_a_join_in_python_with_what_the_halves_cost(compili
     start, _ = compiling
     start(60)
     deadline = time.perf_counter() + 5.0  # the halves of 6x6 closed take about half a second in Python
-    read_half = plain.read_half
+    read_half = plain_join.read_half
 
     def slow_read_half(*args):
         time.sleep(max(0.0, deadline - time.perf_counter()) + 0.1)  # the deadline passes before the join
         return read_half(*args)
 
-    monkeypatch.setattr(plain, "read_half", slow_read_half)
+    monkeypatch.setattr(plain_join, "read_half", slow_read_half)
     with pytest.raises(LimitReached, match="while joining the two halves") as info:
         frontier_count(Board(6, 6), KNIGHT, True, deadline=deadline)
     partial = info.value.partial

@@ -10,9 +10,11 @@ from hypothesis import strategies as st
 from numba import njit
 
 from chesstours import Board
-from chesstours.frontier import frontier_count, shuffle
-from chesstours.frontier import join_kernel as jk
+from chesstours.frontier import frontier_count
+from chesstours.frontier import shuffle_kernel as shuffle
+from chesstours.frontier.join import kernel as jk
 from chesstours.pieces import KNIGHT
+from chesstours.runtime import use_compiled_only
 
 
 @njit(cache=False)
@@ -249,8 +251,16 @@ def test_two_partners_a_shuffle_where_the_processor_has_avx2():
     assert shuffle.SHUFFLE_TWO == (shuffle.SHUFFLE and bool(binding.get_host_cpu_features().get("avx2")))
 
 
+@pytest.fixture
+def compiled_only():
+    """Every step of the counts in compiled code, small boards too, whatever ran before in this process."""
+    use_compiled_only()
+    yield
+    use_compiled_only(False)
+
+
 @pytest.mark.skipif(not shuffle.SHUFFLE, reason="the join walks on this processor already")
-def test_the_join_counts_the_same_by_walks(monkeypatch):
+def test_the_join_counts_the_same_by_walks(monkeypatch, compiled_only):
     """The kernel compiled without the shuffles (as on a processor without them), or with one partner a shuffle
     (without AVX2), counts what it counts with two."""
     cases = [((6, 7), True), ((6, 8), True), ((5, 8), False), ((6, 6), False)]
@@ -268,7 +278,7 @@ def test_the_join_counts_the_same_by_walks(monkeypatch):
 
 
 @pytest.mark.skipif(not shuffle.SHUFFLE_TWO, reason="the join tiles its states only with AVX2")
-def test_the_join_counts_the_same_in_small_tiles_and_blocks(monkeypatch):
+def test_the_join_counts_the_same_in_small_tiles_and_blocks(monkeypatch, compiled_only):
     """States of one degree key go against their run in tiles and blocks (join_kernel.join_group): with tiles of
     five states and blocks of seven partners, every way a tile and a block end is met (four states at a time, two,
     one; a run cut in blocks), and the counts stay."""

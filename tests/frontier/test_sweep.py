@@ -22,11 +22,11 @@ from chesstours.colours import EndRule, end_rule
 from chesstours.count import count_strip
 from chesstours.errors import InvalidArgument, LimitReached, ResourceError
 from chesstours.frontier import count_strip as frontier_strip
-from chesstours.frontier import join as frontier_join
 from chesstours.frontier import plan as frontier_plan
 from chesstours.frontier import run as frontier_run
-from chesstours.frontier import table as ft
+from chesstours.frontier import table_kernel as ft
 from chesstours.frontier.disk import Layers
+from chesstours.frontier.join import halves as frontier_join
 from chesstours.frontier.plan import best_plan, mirror_map, neighbours
 from chesstours.frontier.residues import count_bound, from_residues, is_prime, moduli_for, primes_below
 from chesstours.frontier.run import WideOverflow

@@ -59,8 +59,9 @@ def test_tour_json_is_the_command_lines(client, capsys, params, args):
     response = client.get("/api/tour", params=params)
     code, out, err = cli(capsys, *args, "--format", "json")
     if code == 4:  # Warnsdorff's rule may dead-end (status 4): then both say so, in the same words
-        assert response.status_code == 404 and params.get("method") == "warnsdorff"
-        assert response.json()["detail"] == err.removeprefix("chesstours: ").rstrip("\n")
+        assert response.status_code == 200 and params.get("method") == "warnsdorff"
+        assert response.json()["found"] is False and response.json()["proof"] == "heuristic"
+        assert response.json()["reason"] == err.removeprefix("chesstours: ").rstrip("\n")
         return
     assert (response.status_code, code) == (200, 0)
     assert without_timing(response.json()) == without_timing(json.loads(out))
@@ -100,11 +101,12 @@ def test_bad_prefix_is_400_with_one_sentence(client, params, message):
     assert response.json() == {"detail": message}
 
 
-def test_prefix_that_cannot_be_finished_is_404_proved_exhaustively(client):
+def test_prefix_that_cannot_be_finished_is_an_answer_proved_exhaustively(client):
     response = client.get("/api/tour", params={"board": "5x5", "prefix": "a1,c2,a3,c4"})
-    assert response.status_code == 404
+    assert response.status_code == 200
     body = response.json()
-    assert body["proof"] == "exhaustive" and body["detail"].startswith("No tour begins with the played path a1")
+    assert body["found"] is False and body["proof"] == "exhaustive"
+    assert body["reason"].startswith("No tour begins with the played path a1")
 
 
 @pytest.mark.parametrize(
@@ -116,16 +118,24 @@ def test_prefix_that_cannot_be_finished_is_404_proved_exhaustively(client):
         ({"board": "3x4", "start": "b1"}, ["tour", "3x4", "--start", "b1"], "exhaustive"),
     ],
 )
-def test_no_tour_is_404_with_the_command_lines_reason(client, capsys, params, args, proof):
+def test_no_tour_is_an_answer_with_the_command_lines_reason(client, capsys, params, args, proof):
     response = client.get("/api/tour", params=params)
     code, _, err = cli(capsys, *args)
-    assert (response.status_code, code) == (404, 1)
+    assert (response.status_code, code) == (200, 1)
     body = response.json()
-    assert body["detail"] == err.removeprefix("chesstours: ").rstrip("\n")
-    assert body["proof"] == proof
+    assert body["found"] is False and "path" not in body
+    assert body["reason"] == err.removeprefix("chesstours: ").rstrip("\n")
+    assert body["proof"] == proof and body["how"]  # and the proof in plain words
+    assert body["board"]["rows"] == int(params["board"][0]) and body["start"] == params.get("start")
 
 
-def test_a_failed_heuristic_is_404_marked_heuristic(client):
+def test_a_tour_found_has_no_found_key_and_no_tour_says_found_false(client):
+    # A client tells the two answers apart by "found": a tour's JSON is the command line's, unchanged.
+    assert "found" not in client.get("/api/tour", params={"board": "5x5", "start": "a1"}).json()
+    assert client.get("/api/tour", params={"board": "5x5", "start": "b1"}).json()["found"] is False
+
+
+def test_a_failed_heuristic_is_an_answer_marked_heuristic(client):
     # Find a start where Warnsdorff's rule with the first-move tie-break dead-ends, by the library.
     reason = None
     for square in ct.Board.parse("7x7").names(range(49)):
@@ -137,8 +147,9 @@ def test_a_failed_heuristic_is_404_marked_heuristic(client):
     assert reason is not None, "Warnsdorff's rule with the first tie-break succeeds from every square of 7x7"
     response = client.get("/api/tour", params={"board": "7x7", "start": square, "method": "warnsdorff",
                                                "tiebreak": "first"})
-    assert response.status_code == 404 and response.json()["proof"] == "heuristic"
-    assert response.json()["detail"] == reason
+    assert response.status_code == 200 and response.json()["proof"] == "heuristic"
+    assert response.json()["reason"] == reason and response.json()["found"] is False
+    assert "may still exist" in response.json()["how"]
 
 
 # -- errors shared by every endpoint ------------------------------------------------------------
@@ -264,6 +275,27 @@ def test_a_count_that_runs_out_of_time_is_504_with_the_partial_count(client, mon
     assert response.elapsed.total_seconds() < 5
 
 
+@pytest.mark.parametrize(
+    "params, countable",
+    [
+        ({"board": "5x5", "start": "a1"}, True),
+        ({"board": "4x4"}, True),
+        ({"board": "6x7", "time_limit": "3"}, False),  # estimated at minutes
+        ({"board": "8x8"}, False),  # above the size limit
+    ],
+)
+def test_countable_says_without_counting_what_count_would_do(client, params, countable):
+    plan = client.get("/api/countable", params=params)
+    assert plan.status_code == 200  # a refusal is an answer here
+    data = plan.json()
+    assert data["countable"] is countable
+    count = client.get("/api/count", params=params)
+    if countable:
+        assert count.status_code == 200 and data["reason"] is None
+    else:
+        assert count.status_code == 400 and data["reason"] == count.json()["detail"]
+
+
 # -- /api/exists -------------------------------------------------------------------------------
 
 
@@ -380,7 +412,7 @@ def test_info_lists_choices_limits_and_features(client):
     assert data["pieces"]["knight"] == [1, 2]
     assert data["limits"]["count_squares"] == 48
     # The bishop puzzle and the trace are served, with their own limits.
-    assert data["features"] == {"tours": True, "bishop": True, "trace": True}
+    assert data["features"] == {"tours": True, "bishop": True, "trace": True, "check": True}
     assert data["limits"]["bishop_count_squares"] == 100 and data["limits"]["trace_steps"] == 2000
 
 

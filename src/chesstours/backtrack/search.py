@@ -108,8 +108,9 @@ class Search:
         Fixed last square; it is entered only as the last move.
     end_squares : sequence of int, optional
         Allowed last squares (closed tours: the start's neighbours).
-    order : {"fixed", "warnsdorff"}
-        Move order.
+    order : str, optional
+        Move order: ``"fixed"`` (the leaper's own order) or ``"warnsdorff"``
+        (fewest onward moves first).
     holes : bool[N], optional
         Squares that are not part of the board (they must have no moves).
     plain : PlainAllowance, optional
@@ -117,6 +118,10 @@ class Search:
         kernel; without it, in the kernel from the start. The two leave the
         same arrays, counts and tours: only the time differs. With an
         allowance the search is set up in Python, spent or not.
+    doubled : sequence of int, optional
+        Squares of ``end_squares`` a tour ending on counts twice (the pairs of
+        ends that :func:`~chesstours.backtrack.tasks.open_tasks` counts from
+        one end only).
 
     Attributes
     ----------

@@ -189,6 +189,7 @@ class BishopRoute:
     Parameters
     ----------
     board : Board
+        The board the route crosses.
     steps : array of int
         Squares in visiting order, ``steps[0]`` the start (stored as ``int32``);
         a square visited twice appears twice.

@@ -204,29 +204,31 @@ def solve_bishop(
     ----------
     board : Board or str
         A :class:`Board` or a size such as ``"8x8"``.
-    start : int or str
-        First square (``"a1"``).
-    end : {"opposite", "any"} or square
-        ``"opposite"``: the square opposite the start through the centre (the
-        far corner from a corner; it needs rows + columns even). ``"any"``:
-        stop as soon as every square of the start's colour is visited, as the
-        Delphi program does. A square name: end there.
-    shortest : bool
+    start : int or str, optional
+        First square, a name such as ``"a1"`` or an index.
+    end : str or int, optional
+        ``"opposite"``, ``"any"`` or a square. ``"opposite"``: the square opposite the start
+        through the centre (the far corner from a corner; it needs rows + columns even).
+        ``"any"``: stop as soon as every square of the start's colour is visited, as the Delphi
+        program does. A square name: end there.
+    shortest : bool, optional
         Return a route with the fewest slides, the first in the Delphi program's
         move order; ``stats["proof"]`` says why none has fewer.
-    holes : squares removed from the board.
-    method : {"auto", "backtrack", "construct"}
-        ``backtrack``: the search in the Delphi program's move order, with
-        random restarts beside it on large boards; ``construct``: the billiard
-        construction (:mod:`chesstours.bishop.construct`), on whole boards with
-        both sides even, from a corner to the opposite corner; ``auto``: the
-        first route in the Delphi program's order when the search meets one
-        within its first :data:`~chesstours.bishop.search.FIRST_ALONE` steps,
-        else the construction where it applies, else the restarts
-        (:mod:`chesstours.bishop.methods`). ``route.method`` says which
-        answered: ``"backtrack"``, ``"restarts"`` or ``"construct"``.
-    time_limit, node_limit : float, int, optional
-        Seconds, steps; :class:`LimitReached` when one runs out.
+    holes : iterable of int or str, optional
+        Squares no route may use: names or indices, or one string such as ``"d4,e5"``.
+    method : str, optional
+        ``"auto"``, ``"backtrack"`` or ``"construct"``. ``backtrack``: the search in the Delphi
+        program's move order, with random restarts beside it on large boards; ``construct``: the
+        billiard construction (:mod:`chesstours.bishop.construct`), on whole boards with both
+        sides even, from a corner to the opposite corner; ``auto``: the first route in the
+        Delphi program's order when the search meets one within its first
+        :data:`~chesstours.bishop.search.FIRST_ALONE` steps, else the construction where it
+        applies, else the restarts (:mod:`chesstours.bishop.methods`). ``route.method`` says
+        which answered: ``"backtrack"``, ``"restarts"`` or ``"construct"``.
+    time_limit : float, optional
+        Seconds; :class:`LimitReached` when they run out.
+    node_limit : int, optional
+        Most steps of the search; :class:`LimitReached` when they run out.
 
     Returns
     -------
@@ -244,8 +246,10 @@ def solve_bishop(
         The end square has another colour than the start, a limit is not
         positive, or the construction does not apply (or cannot join the
         board's loops: 6 x 6).
-    InvalidBoard, InvalidSquare
-        Bad board or square.
+    InvalidBoard
+        ``board`` does not describe a board.
+    InvalidSquare
+        The start, the end or a hole is not on the board, or the start or end is a hole.
 
     Examples
     --------

@@ -104,6 +104,12 @@ class _Commands(TyperGroup):
             raise Interrupted(interrupt_status(exc)) from exc
         except BrokenPipeError as exc:
             raise PipeClosed() from exc
+        except RuntimeError as exc:
+            # Python wraps an exception raised while a class is made (a signal's interrupt in a module's
+            # import, say) in a RuntimeError: the interrupt is still the interrupt.
+            if isinstance(exc.__cause__, KeyboardInterrupt):
+                raise Interrupted(interrupt_status(exc.__cause__)) from exc.__cause__
+            raise
         finally:
             end_time_bound()
 

@@ -23,8 +23,8 @@ def compile_command(
 ) -> None:
     """Compile every kernel now, once, so that no later command waits for the compiler.
 
-    A first run compiles the kernels it needs, a second or a few for a large search (the figures are in the
-    documentation's benchmarks); run this once after installing, or when building an image, and none does. The kernels go to the compile cache (NUMBA_CACHE_DIR, else the user's cache folder); a new
+    A first run compiles the kernels it needs: up to about a second more for a count by backtracking, longer
+    for the frontier method's kernels (the figures are in the documentation's benchmarks); run this once after installing, or when building an image, and none does. The kernels go to the compile cache (NUMBA_CACHE_DIR, else the user's cache folder); a new
     version of chesstours or numba compiles them again. Exit status 5 when a family fails to compile.
     """
     folder = compile_cache_dir()

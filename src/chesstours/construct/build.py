@@ -103,8 +103,10 @@ def construct_tour(board: Board, start: int | None = None, end: int | None = Non
         Last square: the constructed tour is rotated until it ends there
         (:func:`~chesstours.construct.end.rotate_to_end`). With
         ``closed``, it must be a knight move from the start.
-    closed : bool
+    closed : bool, optional
         Ask for a closed tour.
+    piece : Leaper, optional
+        The knight: any other piece is refused (``InvalidArgument``).
 
     Raises
     ------

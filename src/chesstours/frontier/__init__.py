@@ -36,7 +36,7 @@ middle frontier (:func:`~chesstours.frontier.sweep.choose_halves`); a tour
 is a pair of states whose edges add to two on every middle square and whose
 fragments join into one cycle (or one path). One half is indexed by its
 degree key, the other streamed against it, and each pair's fragments are
-tested in byte shuffles (:mod:`chesstours.frontier.shuffle`). The widest
+tested in byte shuffles (:mod:`chesstours.frontier.shuffle_kernel`). The widest
 steps of a whole-board sweep are never made.
 
 *The mirror* (:func:`chesstours.frontier.plan.plan`). Where a count is

@@ -43,8 +43,8 @@ from .layout import (  # noqa: F401  (the codes are read here as globals of the 
     RADIX,
     UNPACKED,
 )
-from .shuffle import SHUFFLE, canonical_key
-from .table import add_to
+from .shuffle_kernel import SHUFFLE, canonical_key
+from .table_kernel import add_to
 
 _OK, _INVALID, _DONE = 0, 1, 2
 
@@ -203,9 +203,9 @@ def pack_at(work, slots, first, size, ends):
     Even so, each slot waits on the renumbering of the one before: some six
     instructions in a chain, a slot at a time, the largest part of
     :func:`expand`'s time. Where the processor has SSSE3's byte shuffle
-    (:data:`~chesstours.frontier.shuffle.SHUFFLE`) and the slots are at most
+    (:data:`~chesstours.frontier.shuffle_kernel.SHUFFLE`) and the slots are at most
     sixteen, they are gathered into two words, a byte a slot, and renumbered
-    all at once (:func:`~chesstours.frontier.shuffle.canonical_key`), which
+    all at once (:func:`~chesstours.frontier.shuffle_kernel.canonical_key`), which
     breaks that chain and makes :func:`expand` quicker on the widest steps.
     """
     if SHUFFLE:  # numba drops the branch before typing where SHUFFLE is False: no x86 instruction is named

@@ -1,7 +1,7 @@
 """What the frontier kernels share with Python: the codes of a state's slots, its limits, the tables' markers.
 
 Kept apart from the compiled kernels (:mod:`chesstours.frontier.kernel`,
-:mod:`chesstours.frontier.table`, :mod:`chesstours.frontier.join_kernel`) so
+:mod:`chesstours.frontier.table_kernel`, :mod:`chesstours.frontier.join.kernel`) so
 that planning a count -- whether the frontier fits, what it will cost -- does
 not load numba: the kernels and their callers all import them from here. The
 codes are explained in :mod:`chesstours.frontier.kernel`.
@@ -29,7 +29,7 @@ UNPACKED = np.array(list(range(9)) + [ENDED, FULL], np.int64)
 #: An edge choice that *caps* the new square: a virtual edge to an end of the tour (meet in the middle).
 CAP = -2
 
-#: The key of a free slot of a hash table (:mod:`chesstours.frontier.table`).
+#: The key of a free slot of a hash table (:mod:`chesstours.frontier.table_kernel`).
 EMPTY_KEY = np.uint64(0xFFFFFFFFFFFFFFFF)
 #: ``err[0]`` after a carry out of a one-limb count.
 NARROW_OVERFLOW = 2

@@ -68,7 +68,8 @@ from .layout import CAP, ENDED, FREE, FULL, MAX_LABEL, PACKED_ENDED, PACKED_FULL
 from .plan import Step
 
 __all__ = ["States", "EMPTY", "FrontierAllowance", "allowance", "runs_wholly_here", "Switch", "extend", "finish_all", "fits_one_limb",
-           "unfold", "read_half", "join", "to_arrays", "STATE_BYTES", "sweep_kernels_cached",
+           "unfold", "to_arrays", "BY_LABEL", "PAIR_OF", "degree_codes", "labelled_codes",
+           "rows_at", "widened", "STATE_BYTES", "sweep_kernels_cached",
            "PLAIN_FORECAST", "PLAIN_STATES", "PLAIN_EXTENDED", "PLAIN_ONLY_EXTENDED", "LOOK_EVERY", "PAIRS_AT_ONCE"]
 
 #: The kind of each work code (as :func:`chesstours.frontier.kernel.fold` reads it): free 0, a fragment's end
@@ -82,8 +83,8 @@ _WEIGHT = np.array([2 if c == FREE else 0 if c == FULL else 1 for c in range(16)
 _DEGREE = (2 - _WEIGHT).astype(np.uint8)
 #: A label's sort key in the high four bits, the unlabelled after every label; and a label's pair, ``L - 1``
 #: (:func:`_read`).
-_BY_LABEL = np.array([c << 4 if FREE < c <= MAX_LABEL else 0xF0 for c in range(16)], np.uint8)
-_PAIR_OF = np.array([c - 1 if FREE < c <= MAX_LABEL else 0 for c in range(16)], np.uint8)
+BY_LABEL = np.array([c << 4 if FREE < c <= MAX_LABEL else 0xF0 for c in range(16)], np.uint8)
+PAIR_OF = np.array([c - 1 if FREE < c <= MAX_LABEL else 0 for c in range(16)], np.uint8)
 #: The packed code of each work code: a digit of the kernel's key.
 _PACKED_OF = np.array([PACKED_ENDED if c == ENDED else PACKED_FULL if c == FULL else c for c in range(16)],
                       np.uint64)
@@ -94,7 +95,7 @@ _PACKED_OF = np.array([PACKED_ENDED if c == ENDED else PACKED_FULL if c == FULL 
 # ENDED < FULL, makes each a comparison or two; the tests hold them to the tables), and the others take.
 
 
-def _labelled(codes: np.ndarray) -> np.ndarray:
+def labelled_codes(codes: np.ndarray) -> np.ndarray:
     """``_LABELLED[codes]`` as booleans: the code less one, in bytes (``FREE`` wraps), below ``MAX_LABEL``."""
     return (codes - np.uint8(FREE + 1)) < np.uint8(MAX_LABEL - FREE)
 
@@ -104,12 +105,12 @@ def _kind(codes: np.ndarray) -> np.ndarray:
     return (codes != FREE).view(np.uint8) + (codes >= ENDED).view(np.uint8) + (codes == FULL).view(np.uint8)
 
 
-def _degree(codes: np.ndarray) -> np.ndarray:
+def degree_codes(codes: np.ndarray) -> np.ndarray:
     """``_DEGREE[codes]``: not free, plus full."""
     return (codes != FREE).view(np.uint8) + (codes == FULL).view(np.uint8)
 
 
-def _rows(table: np.ndarray, at: np.ndarray) -> np.ndarray:
+def rows_at(table: np.ndarray, at: np.ndarray) -> np.ndarray:
     """``table[at]``, the rows at the indexes ``at``: numpy's ``take`` along the rows, some four times quicker
     than indexing a two-dimensional array by an array of indexes."""
     return np.take(table, at, axis=0)
@@ -155,7 +156,7 @@ EMPTY = States(np.zeros((1, 1), np.uint8), np.zeros(1, np.uint64), np.ones(1, np
 WIDE_FROM = 2.0**62
 
 
-def _wide(counts: np.ndarray, bound: float) -> np.ndarray:
+def widened(counts: np.ndarray, bound: float) -> np.ndarray:
     """``counts`` as Python ints where ``bound`` (a limit on any number made from them) reaches :data:`WIDE_FROM`."""
     return counts.astype(object) if bound >= WIDE_FROM and counts.dtype != object else counts
 
@@ -175,7 +176,7 @@ def _gather(made: np.ndarray, counts: np.ndarray) -> States:
     order = np.argsort(keys, kind="stable")
     keys = keys[order]
     starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1]))) if keys.size else order
-    return States(_rows(made, order[starts]), keys[starts], np.add.reduceat(counts[order], starts) if keys.size else counts)
+    return States(rows_at(made, order[starts]), keys[starts], np.add.reduceat(counts[order], starts) if keys.size else counts)
 
 
 #: The renumbering before any label is met (:func:`_canon`): ``ENDED`` and ``FULL`` keep their codes.
@@ -233,8 +234,8 @@ def _keep(work: np.ndarray, keep: np.ndarray, mirror: np.ndarray) -> np.ndarray:
     out = _canon(mine)
     if tie.any():  # the same kinds: the smaller key of the two
         tied = np.flatnonzero(tie)
-        theirs = _canon(_rows(image, tied))
-        smaller = _first_less(theirs, _rows(out, tied))
+        theirs = _canon(rows_at(image, tied))
+        smaller = _first_less(theirs, rows_at(out, tied))
         out[tied[smaller]] = theirs[smaller]
     return out
 
@@ -321,7 +322,7 @@ def extend(states: States, st: Step, budget: int, cycle: bool, finish: bool,
     n = len(states)
     if not n or not st.choice_a.size:
         return States(np.zeros((0, st.keep.size + 1), np.uint8), np.zeros(0, np.uint64), states.counts[:0]), 0
-    counts = _wide(states.counts, _sum(states.counts) * st.choice_a.size)
+    counts = widened(states.counts, _sum(states.counts) * st.choice_a.size)
     all_codes, all_ends = states.codes()
     one_end = st.one_end.astype(bool)
     fixed_end = bool(one_end[v])
@@ -333,7 +334,7 @@ def extend(states: States, st: Step, budget: int, cycle: bool, finish: bool,
         codes = np.zeros((min(n - s0, LOOK_EVERY), nprev + 1), np.uint8)  # v, in the last slot, has no edge yet
         codes[:, :nprev] = all_codes[s0:s0 + LOOK_EVERY]
         ends0 = all_ends[s0:s0 + LOOK_EVERY].astype(np.int64)
-        fresh = _labelled(codes).sum(axis=1, dtype=np.uint8) // 2 + 1  # each of the labels 1 .. k marks two slots
+        fresh = labelled_codes(codes).sum(axis=1, dtype=np.uint8) // 2 + 1  # each of the labels 1 .. k marks two slots
         full = (codes[:, :nprev] == FULL).astype(np.int64) @ bits
         free = (codes[:, :nprev] == FREE).astype(np.int64) @ bits
         label = ((1 << nprev) - 1) & ~(full | free)
@@ -355,7 +356,7 @@ def extend(states: States, st: Step, budget: int, cycle: bool, finish: bool,
             seconds.append(np.full(at.size, st.choice_b[ch]))
             stranded.append(lone[at])
         pick = np.concatenate(picks)
-        work = _rows(codes, pick)
+        work = rows_at(codes, pick)
         ends = ends0[pick]
         fresh = fresh[pick]
         ok = np.ones(pick.size, bool)
@@ -383,7 +384,7 @@ def extend(states: States, st: Step, budget: int, cycle: bool, finish: bool,
             ok &= ends + np.concatenate(stranded) <= budget
         at = np.flatnonzero(ok)
         made = np.empty((at.size, st.keep.size + 1), np.uint8)
-        made[:, :st.keep.size] = _keep(_rows(work, at), st.keep, st.mirror)[:, ::-1]
+        made[:, :st.keep.size] = _keep(rows_at(work, at), st.keep, st.mirror)[:, ::-1]
         made[:, st.keep.size] = ends[at]
         made_rows.append(made)
         made_counts.append(counts[s0 + pick[at]])
@@ -439,153 +440,13 @@ def hand_over(states: States, slots: np.ndarray) -> States:
     return _gather(rows, states.counts)
 
 
-@dataclass
-class Half:
-    """The indexed half of a join (:func:`read_half`): its states by the degree key a partner must have, in
-    order, with their mates on the middle's places and their counts."""
-
-    keys: np.ndarray
-    mates: np.ndarray
-    counts: np.ndarray
-
-
-def _read(states: States, perm: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each state's degrees on the common places (two bits a place) and free ends used, as ``3 * degrees +
-    ends``; its mates by place (the other end of the fragment at a place, the place itself for a fragment that
-    runs to an end of the tour, -1 where the place has no fragment end; as ``join_kernel.read_state``); and the
-    number of its fragment ends.
-
-    The labels of a state here are canonical, ``1 .. k``, each on two slots: sorted by label, each row's
-    slots fall in pairs, label ``L``'s two at ``2L - 2`` and ``2L - 1``, and a slot's mate is the sum of its
-    pair less itself.
-    """
-    codes, ends = states.codes()
-    codes = np.ascontiguousarray(codes)
-    n, nslots = codes.shape
-    place = np.asarray(perm, np.int64)
-    degree = _degree(codes)
-    width = nslots + (nslots & 1)  # an odd row gains a slot that sorts last
-    by_label = np.full((n, width), 0xFF, np.uint8)
-    by_label[:, :nslots] = _BY_LABEL.take(codes) | np.arange(nslots, dtype=np.uint8)
-    by_label.sort(axis=1)
-    slot = by_label & np.uint8(15)
-    mate = np.take_along_axis(slot[:, 0::2] + slot[:, 1::2], _PAIR_OF.take(codes), axis=1) - np.arange(nslots,
-                                                                                                   dtype=np.uint8)
-    place_of = np.append(place, -1).astype(np.int8)  # -1: where an unlabelled slot's "mate" is sent
-    by_slot = np.where(_labelled(codes), place_of[np.minimum(mate, nslots)],
-                       np.where(codes == ENDED, place_of[:nslots], np.int8(-1)))
-    mates = np.empty_like(by_slot)
-    mates[:, place] = by_slot
-    return 3 * (degree @ (np.int64(1) << (2 * place))) + ends, mates, (degree == 1).sum(axis=1)
-
-
-def read_half(states: States, nslots: int, perm: list[int], total_ends: int) -> Half:
-    """The indexed half: its states by the degree key a partner must have (with its free ends)."""
-    keys, mates, _ = _read(states, perm)
-    twos = sum(2 << (2 * p) for p in range(nslots))  # two edges on every place
-    wanted = 3 * twos + total_ends - keys
-    order = np.argsort(wanted, kind="stable")
-    return Half(wanted[order], mates[order], states.counts[order])
-
-
-def _ends_of(mates: np.ndarray, cycle: bool) -> tuple[np.ndarray, ...]:
-    """What :func:`_fit` needs of each state, read once a state instead of once a pair: for a cycle, the last
-    place with a fragment end; for a path, whether a fragment runs to an end of the tour at a place (its mate
-    is itself), and the first and the last such place."""
-    places = mates.shape[1]
-    if cycle:
-        return (places - 1 - np.argmax(mates[:, ::-1] >= 0, axis=1),)
-    own = mates == np.arange(places, dtype=mates.dtype)
-    return own.any(axis=1), np.argmax(own, axis=1), places - 1 - np.argmax(own[:, ::-1], axis=1)
-
-
-def _fit(ma: np.ndarray, mb: np.ndarray, nends: np.ndarray, cycle: bool, ends_a: tuple[np.ndarray, ...],
-         ends_b: tuple[np.ndarray, ...]) -> np.ndarray:
-    """Whether the fragments of each pair of states (mates ``ma[i]``, ``mb[i]`` by place), end to end, make one
-    cycle (``cycle``) or one path through all their ``nends[i]`` fragment ends (as ``join_kernel``'s walks);
-    ``ends_a``, ``ends_b``: what :func:`_ends_of` reads of each pair's states.
-
-    The pairs walk together, those still walking (``live``) a step at a time, each step on flat arrays.
-    """
-    pairs, places = ma.shape
-    fits = np.zeros(pairs, bool)
-    a, b = ma.ravel(), mb.ravel()
-    if cycle:  # from the last place with an end, k turns of (a's mate, b's mate) first come back at turn k
-        (start,) = ends_a
-        turns = nends // 2
-        live = np.flatnonzero(turns > 0)
-        row, home, turns = live * places, start[live], turns[live]
-        p, turn = home, 1
-        while live.size:
-            p = b[row + a[row + p]]
-            back = p == home
-            fits[live[back & (turns == turn)]] = True
-            going = ~back & (turns > turn)
-            live, row, p, home, turns = live[going], row[going], p[going], home[going], turns[going]
-            turn += 1
-        return fits
-    # a path: from the last end of the tour on a's side, else from the first on b's
-    own_a, _, last_a = ends_a
-    own_b, first_b, _ = ends_b
-    on_b = own_a  # the walk's next step is on b's side
-    p = np.where(on_b, last_a, first_b)
-    live = np.flatnonzero(own_a | own_b)
-    row, p, on_b, need = live * places, p[live], on_b[live], nends[live]
-    seen = 1
-    while live.size:
-        m = np.where(on_b, b[row + p], a[row + p])
-        stop = m == p
-        fits[live[stop & (need == seen)]] = True
-        going = ~stop & (need > seen)
-        live, row, p, on_b, need = live[going], row[going], m[going], ~on_b[going], need[going]
-        seen += 1
-    return fits
-
-
-def join(states: States, perm: list[int], cycle: bool, index: Half,
-         look: Callable[[int], bool] | None = None) -> tuple[int, int]:
-    """The tours made by the states of the streamed half with their partners in ``index``, and the pairs tried.
-
-    Two states fit when their degrees add up to two on every place and their
-    fragments, end to end, make one cycle (``cycle``) or one path through
-    every fragment end (as ``join_kernel.join_states``). ``look(states)``,
-    asked before each part of at most :data:`LOOK_EVERY` states and
-    :data:`PAIRS_AT_ONCE` pairs, stops the join (:class:`Switch`) when it
-    says so.
-    """
-    if not len(states):
-        return 0, 0
-    keys, mates, nends = _read(states, perm)
-    lo = np.searchsorted(index.keys, keys, "left")
-    runs = np.where(nends > 0, np.searchsorted(index.keys, keys, "right") - lo, 0)
-    bound = float(states.counts.max()) * float(index.counts.max(initial=0)) * max(1, int(runs.sum()))
-    mine_ends, their_ends = _ends_of(mates, cycle), _ends_of(index.mates, cycle)
-    mine_counts = _wide(states.counts, bound)
-    their_counts = index.counts.astype(mine_counts.dtype)
-    total = s0 = 0
-    while s0 < len(keys):
-        if look is not None and look(s0):
-            raise Switch()
-        take = np.searchsorted(np.cumsum(runs[s0:s0 + LOOK_EVERY]), PAIRS_AT_ONCE, "right")
-        s1 = s0 + max(1, int(take))
-        mine = np.repeat(np.arange(s0, s1), runs[s0:s1])
-        if mine.size:
-            starts = np.cumsum(runs[s0:s1]) - runs[s0:s1]
-            partner = lo[mine] + np.arange(mine.size) - np.repeat(starts, runs[s0:s1])
-            ok = _fit(_rows(mates, mine), _rows(index.mates, partner), nends[mine], cycle,
-                      tuple(x[mine] for x in mine_ends), tuple(x[partner] for x in their_ends))
-            total += int((mine_counts[mine[ok]] * their_counts[partner[ok]]).sum())
-        s0 = s1
-    return total, int(runs.sum())
-
-
 # -- the allowance ------------------------------------------------------------------------------------------------
 
 def sweep_kernels_cached() -> bool:
     """Whether the kernels every sweep runs are all in numba's cache folder (:func:`~chesstours.runtime.cache_key`).
     It imports the sweep's kernels, and numba, but loads none of them."""
     from . import kernel as fk
-    from . import table as ft
+    from . import table_kernel as ft
 
     return all(in_cache_folder(*cache_key(k))
                for k in (fk.expand, ft.sort_batch, ft.insert_run, ft.compact_into, ft.rehash))

@@ -2,7 +2,7 @@
 
 The new states of a step are split by the top bits of their key's hash into
 *parts* (about a million states a part, at most 64 a thread), each with its
-own hash table (:mod:`chesstours.frontier.table`), and each thread
+own hash table (:mod:`chesstours.frontier.table_kernel`), and each thread
 owns a contiguous run of parts. A step runs in rounds: every thread extends
 the next chunk of its input into a batch and counting-sorts the batch by
 hash (so the batch falls into runs, one a part); then every thread inserts
@@ -47,8 +47,8 @@ if TYPE_CHECKING:
 #: States extended per kernel call between checks of the clock.
 CHUNK = 1 << 18
 #: Bits of the hash below a table's that a batch of new states is sorted by before its inserts
-#: (:func:`chesstours.frontier.table.sort_batch`), so that they meet the table in order. With the table line
-#: of each insert fetched ahead (:func:`chesstours.frontier.table.insert_run`), six bits insert as fast as ten,
+#: (:func:`chesstours.frontier.table_kernel.sort_batch`), so that they meet the table in order. With the table line
+#: of each insert fetched ahead (:func:`chesstours.frontier.table_kernel.insert_run`), six bits insert as fast as ten,
 #: and the sort scatters the batch into 64 runs a table, not 1,024: the scatter is most of the sort's time.
 ORDER_BITS = 6
 #: New states sorted and inserted together (a key and a count of one or two limbs, twice): 32 MiB of buffers a
@@ -174,7 +174,7 @@ class _Part:
         return self.tab.size // self.stride
 
     def grow(self, capacity: int, pbits: int, err: np.ndarray) -> None:
-        from . import table as ft
+        from . import table_kernel as ft
 
         bigger = _table(capacity, self.stride)
         self.fill[0] = 0
@@ -207,7 +207,7 @@ class _Worker:
         self.acc = np.zeros(2, np.uint64)
         self.pos = 0
         from . import kernel as fk
-        from . import table as ft
+        from . import table_kernel as ft
 
         self.scratch = fk.scratch()
         self.homes = np.zeros(ft.PREFETCH_AHEAD, np.int64)  # insert_run's ring of home slots
@@ -233,7 +233,7 @@ class _Worker:
     def grow(self, st, budget: int, closed: bool, finish: bool) -> None:
         """Extend the next chunk of input into the batch and sort the batch by hash."""
         from . import kernel as fk
-        from . import table as ft
+        from . import table_kernel as ft
 
         self.nbuf[0] = 0
         left = CHUNK
@@ -274,7 +274,7 @@ class _Worker:
                 self._insert(p, keys, lo, hi, int(other.bounds[g]), int(other.bounds[g + 1]), done)
 
     def _insert(self, p: _Part, keys, lo, hi, i: int, nb: int, done: float) -> None:
-        from . import table as ft
+        from . import table_kernel as ft
 
         # The run is sorted by hash: it must not meet a table too small for it, or its
         # states would pile up in one cluster at the front (linear probing turns quadratic).
@@ -311,7 +311,7 @@ class _Worker:
 
     def flush(self) -> None:
         """Write every table out as a partial table and empty it (the tables outgrew their budget)."""
-        from . import table as ft
+        from . import table_kernel as ft
 
         for k, p in enumerate(self.parts):
             if p.fill[0]:
@@ -323,7 +323,7 @@ class _Worker:
 
     def finish(self) -> None:
         """Make each table the next step's input, freeing it before the next table is compacted."""
-        from . import table as ft
+        from . import table_kernel as ft
 
         while self.parts:
             p, partial = self.parts.pop(0), self.partial.pop(0)
@@ -639,7 +639,7 @@ def run_sweep(steps, max_slots: int, closed: bool, budget: int, *, threads: int,
 
 def warm() -> None:
     """Compile the sweep's kernels (or load them from the cache) for the types every count calls them with (the
-    join's are :func:`chesstours.frontier.join_kernel.warm`'s).
+    join's are :func:`chesstours.frontier.join.kernel.warm`'s).
     :func:`chesstours.runtime.compile_in_background` runs it while a count on an empty compile cache runs its
     first steps in plain Python (:class:`chesstours.frontier.plain.FrontierAllowance`), which go on in the
     kernels once they are in the cache. The strips' kernel, which no count of a whole board needs, compiles

@@ -24,7 +24,7 @@ tour can be in), all of weight one: every tour is in exactly one.
 
 The squares are those of the middle frontier whose edges in each half are
 all decided at the step that adds them: for a knight, the last line of the
-left part (:attr:`~chesstours.frontier.join.Halves.class_squares`). A class is
+left part (:attr:`~chesstours.frontier.join.halves.Halves.class_squares`). A class is
 then a filter on the edge choices of one step of each half
 (:func:`~chesstours.frontier.plan.plan` with ``degrees``); nothing else in
 the count changes. They are taken in the order the halves add them, the

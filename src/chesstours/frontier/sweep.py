@@ -27,7 +27,7 @@ from ..settings import FRONTIER_PEAK_BYTES as PEAK_BYTES
 from ..units import about_duration, format_bytes
 from . import plain
 from .disk import Layers, disk_needed
-from .join import Halves, count_by_halves, join_kernel_key, plan_halves, warm_join
+from .join.halves import Halves, count_by_halves, join_kernel_key, plan_halves, warm_join
 from .layout import MAX_MIDDLE, MAX_SLOTS
 from .plain import FrontierAllowance
 from .plan import PLANNED_SLOTS, Fixed, FrontierTooWide, Sweep, best_plan, line_orders, neighbours, symmetric

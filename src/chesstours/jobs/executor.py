@@ -21,6 +21,7 @@ worker that died each time its task was sent, as a
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import os
 import time
@@ -30,6 +31,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from ..errors import ChessToursError, InvalidArgument, LimitReached, ResourceError, os_problem
+from ..units import format_duration
 
 __all__ = ["run_tasks_on", "TaskFailed", "LOCAL", "connect"]
 
@@ -87,6 +89,8 @@ def run_tasks_on(fn: Callable[[T], R], tasks: Sequence[T], *, jobs: int | None =
         Times a task may be sent again after its worker died.
     deadline : float, optional
         A :func:`time.perf_counter` value: past it, the workers are stopped and the generator ends.
+    name : str, optional
+        The start of the keys of the tasks sent to a Dask scheduler (its dashboard shows them).
 
     Raises
     ------
@@ -190,15 +194,34 @@ def connect(address: str, deadline: float | None = None) -> Any:
         from distributed import Client
     except ImportError:
         raise InvalidArgument("Running on a cluster needs Dask: pip install 'chesstours[cluster]'.") from None
-    wait_for = CONNECT_SECONDS if deadline is None else min(CONNECT_SECONDS, deadline - time.perf_counter())
+    started = time.perf_counter()
+    until = started + CONNECT_SECONDS if deadline is None else min(started + CONNECT_SECONDS, deadline)
     try:
+        _handshake(address, until - time.perf_counter())
+        wait_for = until - time.perf_counter()
         if wait_for <= 0:
             raise TimeoutError
         return Client(address, timeout=wait_for, set_as_default=False)
     except (OSError, TimeoutError) as exc:
         if deadline is not None and time.perf_counter() >= deadline:
             raise LimitReached(f"The time limit ran out before the Dask scheduler at {address} answered.") from None
-        raise InvalidArgument(f"No Dask scheduler answers at {address}: {exc}.") from None
+        why = str(exc).strip() or f"no answer within {format_duration(until - started)}"
+        raise InvalidArgument(f"No Dask scheduler answers at {address}: {why}.") from None
+
+
+def _handshake(address: str, seconds: float) -> None:
+    """Open a connection to ``address`` and finish Dask's handshake within ``seconds``, or raise TimeoutError:
+    a peer that takes the connection and never answers holds a :class:`distributed.Client` past its own
+    timeout."""
+    if seconds <= 0:
+        raise TimeoutError
+    from distributed.comm import connect as open_comm
+
+    async def handshake() -> None:
+        comm = await asyncio.wait_for(open_comm(address, timeout=seconds), seconds)
+        await comm.close()
+
+    asyncio.run(handshake())
 
 
 #: The states of a Dask future that will not change: its result, its error, or its cancellation.

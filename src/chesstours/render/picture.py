@@ -106,15 +106,17 @@ def draw_tour(obj: Drawable, fmt: str = "svg", *, numbers: bool = False, size: i
         :class:`~chesstours.bishop.route.BishopRoute`, which is drawn as a
         bishop's (see its :meth:`~chesstours.bishop.route.BishopRoute.drawing`);
         its numbers are the visit numbers, two on a square the bishop passes twice.
-    fmt : {"svg", "png", "gif"}
-        ``gif`` is always an animation; ``svg`` is one when ``animate``.
-    numbers : bool
+    fmt : str, optional
+        ``"svg"``, ``"png"`` or ``"gif"``. ``gif`` is always an animation; ``svg`` is one when ``animate``.
+    numbers : bool, optional
         Step numbers in each square (while squares are large enough to read them).
     size : int, optional
         The picture's longer side in pixels (64 to 4096; default: 64 a square,
         320 to 1200).
     fps : float, optional
         Moves a second of an animation (default 8).
+    animate : bool, optional
+        Draw an ``svg`` as an animation, one move after another (a ``png`` cannot move).
     memory : int, optional
         Bytes a GIF may hold while it is drawn (default
         :data:`~chesstours.render.raster.GIF_MEMORY`): a long tour is drawn in

@@ -65,7 +65,7 @@ def _sweep() -> None:
 
 
 def _join() -> None:
-    from ..frontier.join_kernel import warm as warm_join
+    from ..frontier.join.kernel import warm as warm_join
 
     warm_join()
 
@@ -120,11 +120,11 @@ class Family:
 #: and the tour properties last, after the search kernel their counts run (compiled by ``backtracking``).
 FAMILIES: tuple[Family, ...] = (
     Family("frontier join", "exact counts by the meet in the middle (boards of five lines and more)",
-           ("chesstours.frontier.join_kernel", "chesstours.frontier.shuffle"), _join),
+           ("chesstours.frontier.join.kernel", "chesstours.frontier.shuffle_kernel"), _join),
     Family("frontier sweep", "exact counts by the frontier method, and strips",
-           ("chesstours.frontier.kernel", "chesstours.frontier.table"), _sweep),
+           ("chesstours.frontier.kernel", "chesstours.frontier.table_kernel"), _sweep),
     Family("bishop", "the bishop puzzle: routes, counts, estimates, the construction",
-           ("chesstours.bishop.kernel", "chesstours.bishop.construct"), _bishop),
+           ("chesstours.bishop.kernel", "chesstours.bishop.construct_kernel"), _bishop),
     Family("backtracking", "counting, listing and finding tours by search, its estimates",
            ("chesstours.backtrack.kernel", "chesstours.runtime.xorshift_kernel", "chesstours.runtime.index_kernel"), _backtracking),
     Family("warnsdorff", "Warnsdorff's rule on large boards", ("chesstours.warnsdorff.kernel",), _warnsdorff),

@@ -100,15 +100,19 @@ def warnsdorff(
     Parameters
     ----------
     board : Board
+        The board, holes included.
     start : int
         First square.
-    piece : Leaper
-    tiebreak : {"first", "pohl", "roth", "random"}
-    seed : int
+    piece : Leaper, optional
+        The leaper.
+    tiebreak : str, optional
+        How ties between squares of fewest onward moves are broken: ``"first"``,
+        ``"pohl"``, ``"roth"`` or ``"random"`` (:mod:`chesstours.warnsdorff`).
+    seed : int, optional
         Seed of the ``random`` tie-break.
     end : int, optional
         Square kept for the last move.
-    closed : bool
+    closed : bool, optional
         Whether a closed tour is wanted: the walk is the same, and the result
         says whether the last square leaps back to the first.
     compiled : bool, optional

@@ -5,9 +5,9 @@
 =====  ==========================================================  =================
 HTTP   when                                                        CLI exit status
 =====  ==========================================================  =================
-200    the answer                                                  0
+200    the answer; no tour is an answer too (``found`` false)      0 (no tour: 1)
 400    bad input, or a request larger than this server accepts     2
-404    no tour exists (``detail`` is the reason, ``proof`` how)     1
+404    no bishop route, or no tour to draw a picture of            1
 422    a parameter of the wrong type or an unknown choice          2
 503    the server is busy (``Retry-After`` says when to retry)     --
 504    the time limit ran out (``partial``: what was found)         3
@@ -122,6 +122,9 @@ def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only
     return app
 
 
+#: The one path whose requests carry a body (a tour to check, :mod:`.routes.check`).
+CHECK_PATH = "/api/check"
+
 #: Seconds a client is asked to wait after the machine ran short of memory or disk for its request.
 RESOURCE_RETRY = 30
 
@@ -196,11 +199,16 @@ class _Guard:
         if len(query) > self.limits.query_chars:
             return await _refuse(send, 414, f"The query is {len(query):,} characters long; this server accepts "
                                             f"at most {self.limits.query_chars:,}.")
+        # One endpoint reads a body: a tour to check (POST /api/check), at most check_bytes of it.
+        checking = scope["method"] == "POST" and scope["path"] == CHECK_PATH
+        most = self.limits.check_bytes if checking else self.limits.body_bytes
+        refusal = (f"A tour to check is at most {most:,} bytes here; chesstours check FILE has no such limit."
+                   if checking else "The api reads no request body; send the parameters in the query.")
         for key, value in scope.get("headers", ()):
-            if key == b"content-length" and (not value.isdigit() or int(value) > self.limits.body_bytes):
-                return await _refuse(send, 413, "The api reads no request body; send the parameters in the query.")
+            if key == b"content-length" and (not value.isdigit() or int(value) > most):
+                return await _refuse(send, 413, refusal)
             if key == b"transfer-encoding":
-                return await _refuse(send, 413, "The api reads no request body; send the parameters in the query.")
+                return await _refuse(send, 413, refusal)
         if scope["method"] == "OPTIONS":
             await send({"type": "http.response.start", "status": 204, "headers": [(b"allow", b"GET, HEAD, OPTIONS")]})
             return await send({"type": "http.response.body", "body": b""})

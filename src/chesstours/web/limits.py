@@ -118,7 +118,9 @@ class Limits:
     query_chars : int
         Longest query string accepted (HTTP 414 beyond).
     body_bytes : int
-        Largest request body accepted (HTTP 413 beyond); the api reads none.
+        Largest request body accepted (HTTP 413 beyond); the api reads none, but for a tour to check.
+    check_bytes : int
+        Largest tour accepted by ``POST /api/check`` (moves, a numbered grid or JSON), in bytes (HTTP 413 beyond).
     connections : int or None
         Most connections kept open (a request past them takes an idle one's place, and is answered 503
         where every one has a request at work); None: what the open-file limit allows, up to 4,096.
@@ -150,6 +152,7 @@ class Limits:
     header_bytes: int = 32 * 1024
     query_chars: int = 4096
     body_bytes: int = 1024
+    check_bytes: int = 64 * 1024
     connections: int | None = None
 
     def check_tour_board(self, board: Board) -> None:

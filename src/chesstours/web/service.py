@@ -28,7 +28,8 @@ from ..trace import trace_search
 from ..units import about_duration
 from .limits import OverLimit
 
-__all__ = ["bishop", "bishop_count", "bishop_routes", "board_moves", "count", "existence", "tour", "trace"]
+__all__ = ["bishop", "bishop_count", "bishop_routes", "board_moves", "count", "count_plan", "existence", "tour",
+           "trace"]
 
 
 def tour(
@@ -82,19 +83,52 @@ def count(
     """
     check_limits(time_limit, None)
     board, piece, s, e = prepare_query(board, start, end, piece)
-    plan = policy.plan_count(board, piece, s, e, closed, "auto", time_limit=time_limit, workers=workers,
-                             refuse_above=time_limit)
-    if plan.refusal is not None:
-        if plan.seconds is not None and plan.seconds > time_limit:
-            raise OverLimit(
-                f"Counting the tours of {board} would take {about_duration(plan.seconds)} here, more than "
-                f"this server's {time_limit:g}-second limit; the command line has none "
-                f"(chesstours count {board.rows}x{board.cols})."
-            )
-        raise OverLimit(plan.refusal)
+    plan = _count_plan(board, piece, s, e, closed, time_limit, workers)
+    refusal = _refusal(plan, board, time_limit)
+    if refusal is not None:
+        raise OverLimit(refusal)
     method: policy.CountMethod = "frontier" if plan.method == "frontier" else \
         "backtrack" if plan.method == "backtrack" else "auto"
     return count_tours(board, s, e, closed, piece, method, time_limit=time_limit, workers=workers).to_dict()
+
+
+def count_plan(
+    board: Board,
+    piece: Leaper,
+    start: str | None,
+    end: str | None,
+    closed: bool,
+    time_limit: float,
+    workers: int,
+) -> dict:
+    """Would :func:`count` count this here? ``{"countable", "reason", "seconds", "method"}``, without counting.
+
+    ``reason`` is the sentence :func:`count` would refuse with (null when it would count), ``seconds``
+    the plan's estimate where it has one, ``method`` the method planned.
+    """
+    check_limits(time_limit, None)
+    board, piece, s, e = prepare_query(board, start, end, piece)
+    plan = _count_plan(board, piece, s, e, closed, time_limit, workers)
+    refusal = _refusal(plan, board, time_limit)
+    return {"countable": refusal is None, "reason": refusal, "seconds": plan.seconds,
+            "method": plan.method if refusal is None else None}
+
+
+def _count_plan(board: Board, piece: Leaper, s: int | None, e: int | None, closed: bool, time_limit: float,
+                workers: int) -> policy.Plan:
+    return policy.plan_count(board, piece, s, e, closed, "auto", time_limit=time_limit, workers=workers,
+                             refuse_above=time_limit)
+
+
+def _refusal(plan: policy.Plan, board: Board, time_limit: float) -> str | None:
+    """Why a count of ``plan`` is refused here, or None when it may run."""
+    if plan.refusal is None:
+        return None
+    if plan.seconds is not None and plan.seconds > time_limit:
+        return (f"Counting the tours of {board} would take {about_duration(plan.seconds)} here, more than "
+                f"this server's {time_limit:g}-second limit; the command line has none "
+                f"(chesstours count {board.rows}x{board.cols}).")
+    return plan.refusal
 
 
 def existence(

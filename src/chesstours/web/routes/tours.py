@@ -1,4 +1,5 @@
-"""Endpoints for tours: ``/api/tour``, ``/api/count``, ``/api/exists``, ``/api/board``, ``/api/info``.
+"""Endpoints for tours: ``/api/tour``, ``/api/count``, ``/api/countable``, ``/api/exists``, ``/api/board``,
+``/api/info``.
 
 Parameters and JSON are those of the command line: ``/api/tour?board=8x8&start=a1&closed=true``
 returns what ``chesstours tour 8x8 --start a1 --closed --format json`` prints, and
@@ -15,11 +16,11 @@ from fastapi.responses import Response
 
 from ... import __version__, policy
 from ...board import Board
-from ...errors import LimitReached
+from ...errors import GaveUp, LimitReached, NoTour
 from ...pieces import NAMED_PIECES, parse_piece
 from ...render.picture import check_request
 from .. import drawing, service
-from ..limits import json_answer
+from ..limits import OverLimit, json_answer
 from .state import cost_keys
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits
@@ -53,7 +54,30 @@ PieceQ = Annotated[str, Query(description="knight, camel, zebra, giraffe, or a l
 HolesQ = Annotated[str, Query(description="Squares removed from the board, comma-separated: d4,e5.")]
 TimeQ = Annotated[float | None, Query(description="Stop after this many seconds (at most the server's limit).")]
 
+#: How each kind of proof that no tour exists reads to someone new to tours: the first line the page shows,
+#: before the library's own sentence (``reason``) gives the particulars.
+NO_TOUR_HOW = {
+    "colour": "Counting the squares of each colour rules it out: a knight's move always changes colour.",
+    "connectivity": "Some square cannot be reached, or the board falls apart into pieces a knight cannot join.",
+    "theorem": "A theorem settles it: mathematicians proved which boards have tours.",
+    "exhaustive": "Every possible path was tried, and none visits every square.",
+    "heuristic": "The method chosen (Warnsdorff's rule, a quick rule of thumb) ran into a dead end; a tour may still "
+                 "exist: the method auto or backtracking finds one whenever there is one.",
+}
 
+
+def no_tour(exc: NoTour | GaveUp, board: Board, start: str | None, end: str | None, closed: bool) -> dict:
+    """The answer of ``/api/tour`` when it finds no tour: an answer (200), not an error.
+
+    ``found`` is false, ``reason`` the sentence ``chesstours tour`` prints, ``proof`` how it is known
+    (``colour``, ``connectivity``, ``theorem``, ``exhaustive``; ``heuristic`` when the method chosen gave up,
+    which does not mean that none exists) and ``how`` that proof in plain words.
+    """
+    def named(square: str | None) -> str | None:  # "A1 " -> "a1", as the library names it
+        return None if square is None else board.name(board.square(square))
+
+    return {"found": False, "board": board.spec(), "start": named(start), "end": named(end), "closed": closed,
+            "reason": exc.reason, "proof": exc.proof, "how": NO_TOUR_HOW.get(exc.proof, ""), "nodes": exc.nodes}
 
 
 def _board(request: Request, board: str, holes: str, interactive: bool = True) -> Board:
@@ -98,8 +122,11 @@ async def get_tour(
     With ``format=svg``, ``png`` or ``gif``, the picture that ``chesstours tour BOARD ...
     -o tour.svg`` draws (an animated GIF only of boards small enough here).
 
-    **404** when no tour exists (or the chosen heuristic failed): ``detail`` is the
-    reason, ``proof`` how it is known. **504** when the time limit ran out.
+    When no tour exists (or the chosen heuristic gave up), the JSON answer is still **200**:
+    ``{"found": false, "reason", "proof", "how", ...}`` (a tour's JSON has no ``found``): ``reason``
+    is the command line's sentence, ``proof`` how it is known, ``how`` that in plain words. A
+    picture of no tour cannot be drawn: with ``format=svg``, ``png`` or ``gif`` that answer is
+    **404** with ``detail`` (the reason) and ``proof``. **504** when the time limit ran out.
     """
     b = _board(request, board, holes)
     p = parse_piece(piece)
@@ -117,9 +144,15 @@ async def get_tour(
         return service.tour(b, p, start, end, closed, method.value, tiebreak.value if tiebreak else None, seed,
                             order.value, prefix or None, seconds)
 
+    def search_or_none(seconds: float) -> dict:
+        try:
+            return search(seconds)
+        except (NoTour, GaveUp) as exc:
+            return no_tour(exc, b, start, end, closed)
+
     heavy = method.value == "backtrack"
     if picture is None:
-        return await _lanes(request).search(json_answer(search), limit, heavy=heavy, keys=cost_keys(request))
+        return await _lanes(request).search(json_answer(search_or_none), limit, heavy=heavy, keys=cost_keys(request))
     # The picture is drawn in the drawing process, its wait bounded by the picture lane: a cheap
     # search never waits behind it, and its memory is not the server's.
     data = await _lanes(request).search_and_draw(search, lambda found, seconds: drawing.draw(found, picture, seconds), limit,
@@ -154,6 +187,38 @@ async def get_count(
     return await _lanes(request).count(
         json_answer(lambda: service.count(b, p, start, end, closed, limit, limits.count_workers))
     )
+
+
+@router.get("/countable", summary="Would /api/count count this here?")
+async def get_countable(
+    request: Request,
+    board: BoardQ,
+    start: StartQ = None,
+    end: EndQ = None,
+    closed: ClosedQ = False,
+    piece: PieceQ = "knight",
+    holes: HolesQ = "",
+    time_limit: TimeQ = None,
+) -> dict:
+    """``{"countable", "reason", "seconds", "method"}``: whether ``/api/count`` with the same parameters
+    would count, planned as it plans, without counting.
+
+    ``reason`` is the sentence ``/api/count`` would refuse with (**400**): the board is larger than
+    this server counts, or the count's estimated search outlasts the time limit (``seconds`` is the
+    estimate). Always **200** for a board that can be read: a refusal is an answer here, so that a
+    page can say why before it asks.
+    """
+    limits = _limits(request)
+    b = _board(request, board, holes, interactive=False)
+    try:
+        limits.check_count_board(b)
+    except OverLimit as exc:
+        return {"countable": False, "reason": str(exc), "seconds": None, "method": None}
+    p = parse_piece(piece)
+    start, end = _end(start, end)
+    limit = limits.time_limit(time_limit, limits.count_seconds)
+    return await _lanes(request).quick.run(
+        json_answer(lambda: service.count_plan(b, p, start, end, closed, limit, limits.count_workers)))
 
 
 @router.get("/exists", summary="Does a tour exist?")
@@ -213,6 +278,7 @@ async def get_info(request: Request) -> dict:
             "search_seconds": limits.search_seconds,
             "count_seconds": limits.count_seconds,
             "query_chars": limits.query_chars,
+            "check_bytes": limits.check_bytes,
             "bishop_squares": limits.bishop_squares,
             "bishop_count_squares": limits.bishop_count_squares,
             "trace_squares": limits.trace_squares,

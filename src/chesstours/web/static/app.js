@@ -4,11 +4,14 @@
 
 import { get, Latest } from "./api.js";
 import { bishopMode } from "./bishop.js";
+import { checkedText, checkMode, checkTour, setBoardLoader } from "./check.js";
 import { $, boardParams, describeBoard, failure, rate, say, settings, squares, state, tourParams, view, whyNot } from "./page.js";
 import { playMode, restart, showPlay, solveFromHere, undo } from "./play.js";
+import { linkFor, readLink } from "./share.js";
 import { traceMode } from "./trace.js";
+import { consumeDrag, resetZoom, reveal, zoomAbout, zoomKey } from "./zoom.js";
 
-const requests = { board: new Latest(), exists: new Latest(), count: new Latest(), tour: new Latest() };
+const requests = { board: new Latest(), exists: new Latest(), countable: new Latest(), count: new Latest(), tour: new Latest() };
 
 // -- settings -----------------------------------------------------------------
 
@@ -20,10 +23,12 @@ function sideValid(input) {
 let settingsTimer = null;
 function settingsChanged(event) {
   const id = event && event.target && event.target.id;
+  updateLink();
   if (["method", "tiebreak", "seed"].includes(id)) return; // used by the next tour asked for
   if (id === "closed") {
     stop();
     state.tour = null;
+    state.start = null;
     state.moves = [];
     whyNot(null);
     view.drawPath(null, 0);
@@ -64,43 +69,99 @@ async function loadBoard() {
   state.cursor = Math.min(state.cursor, data.names.length - 1);
   while (holes.has(state.cursor) && state.cursor < data.names.length - 1) state.cursor++;
   view.reset({ rows: state.board.rows, cols: state.board.cols, names: data.names, holes, pieceName: state.board.piece });
+  resetZoom();
   view.moveCursor(state.cursor);
+  state.start = null;
   whyNot(null);
   $("count").textContent = "";
   updateProgress();
+  updateLink();
   enterMode();
+}
+
+// Show `board` ({rows, cols, holes}) and `piece` in the form and on the board (a tour checked: its own board).
+async function showBoard(board, piece) {
+  const holes = board.holes.join(",");
+  const named = piece && [...$("piece").options].some((o) => o.value === piece.name);
+  const same = state.board && state.board.rows === board.rows && state.board.cols === board.cols &&
+    $("holes").value.trim() === holes && (!named || $("piece").value === piece.name);
+  if (same) return;
+  $("rows").value = String(board.rows);
+  $("cols").value = String(board.cols);
+  $("holes").value = holes;
+  if (named) $("piece").value = piece.name;
+  clearTimeout(settingsTimer);
+  await loadBoard();
 }
 
 async function checkExists() {
   const s = settings();
   say(`Click a square to watch a ${s.closed ? "closed " : ""}tour start there.`);
-  const result = await requests.exists.get("/api/exists", { ...boardParams(), closed: s.closed, time_limit: 3 });
-  if (!result || !result.ok || state.mode !== "watch") return;
+  await showFacts(null);
+}
+
+// -- the facts panel: does a tour exist here, and how many are there? ---------------------
+
+// Ask /api/exists about the board (start null) or the tours from square `start`, and show the answer with
+// how it is known; then count where the server counts quickly. Resolves to the existence answer (or null).
+async function showFacts(start) {
+  const line = $("exists");
+  const s = settings();
   const kind = s.closed ? "closed tour" : "tour";
-  if (result.data.exists === false) {
-    say(`No ${kind} exists on ${describeBoard()}.`, "error");
-    whyNot(result.data.reason);
-  } else {
-    showCount(null);
+  const where = start === null ? `on ${describeBoard()}` : `from ${state.board.names[start]}`;
+  const question = `Does a ${kind} exist ${where}?`;
+  const write = (answer) => {
+    const strong = document.createElement("strong");
+    strong.textContent = question;
+    line.replaceChildren(strong, ` ${answer}`);
+  };
+  write("Asking...");
+  $("count").textContent = "";
+  const params = { ...boardParams(), closed: s.closed, time_limit: 3 };
+  if (start !== null) params.start = state.board.names[start];
+  const result = await requests.exists.get("/api/exists", params);
+  if (!result) return null;
+  if (!result.ok) {
+    write(failure(result, "again"));
+    return null;
   }
+  const e = result.data;
+  // The reason is the library's sentence: "Yes: by Schwenk's theorem ...", "No tour from b1: ...".
+  if (e.exists === false && start === null && state.mode === "watch") { // no tour anywhere on the board
+    say(`No ${kind} exists on ${describeBoard()}.`, "error");
+    whyNot(e.reason);
+  }
+  const above = !$("why").hidden && $("why-text").textContent === e.reason; // said just above: not twice
+  write(e.exists === false ? (above ? "No: the reason is given above." : `No. ${e.reason}`)
+    : e.exists === true ? e.reason : `Not known yet: ${e.reason}`);
+  line.className = e.exists === false ? "no" : e.exists === true ? "yes" : "";
+  if (e.exists !== false) showCount(start);
+  return e;
 }
 
 async function showCount(start) {
   const line = $("count");
-  if (!state.board || state.board.free > state.info.limits.count_squares) {
-    line.textContent = "";
-    return;
-  }
+  if (!state.board) return;
   const s = settings();
   const where = start === null ? `on ${describeBoard()}` : `from ${state.board.names[start]}`;
   line.textContent = `Counting the ${s.closed ? "closed " : ""}tours ${where}...`;
   const params = { ...boardParams(), closed: s.closed, time_limit: 3 };
   if (start !== null) params.start = state.board.names[start];
+  // First ask whether the server would count this in a few seconds (an answer, never an error), so that a
+  // refusal is said with its reason and no count is asked for that would only be refused.
+  const plan = await requests.countable.get("/api/countable", params);
+  if (!plan) return;
+  if (!plan.ok || !plan.data.countable) {
+    line.textContent = plan.ok ? `Not counted here: ${plan.data.reason}` : "";
+    return;
+  }
   const result = await requests.count.get("/api/count", params);
   if (!result) return;
   if (!result.ok) {
-    line.textContent = result.status === 400 || result.status === 504
-      ? `Too many tours ${where} to count here in a few seconds.` : "";
+    // 400: refused before it started (the server's reason: it would take too long); 504: it ran out of time.
+    line.textContent = result.status === 504
+      ? `Too many tours ${where} to count here in a few seconds; chesstours count has no such limit.`
+      : `Counting is refused here: ${failure(result, "counting")}`;
     return;
   }
   const c = result.data;
@@ -122,28 +183,31 @@ async function watchFrom(v) {
   const name = state.board.names[v];
   say(`Looking for a tour from ${name}...`);
   whyNot(null);
+  state.start = v;
+  updateLink();
   const result = await requests.tour.get("/api/tour", { ...tourParams(), start: name });
   if (!result) return;
-  if (!result.ok) {
+  const data = result.data;
+  if (!result.ok || data.found === false) {
     state.tour = null;
     view.drawPath(null, 0);
     updateProgress();
-    if (result.status === 404) {
-      const heuristic = result.data.proof === "heuristic";
+    if (result.ok) { // no tour: an answer (200), with its reason and how it is known
+      const heuristic = data.proof === "heuristic";
       say(heuristic ? `The chosen method found no tour from ${name}.` : `No tour from ${name}.`, "error");
-      whyNot(result.data.detail);
+      whyNot(data.reason, data.how);
+      if (!heuristic) showFacts(v);
     } else {
       say(failure(result, "that square"), "error");
     }
     return;
   }
-  const data = result.data;
   state.tour = { path: squares(data.path), closed: data.closed };
   state.played = 0;
   state.step = 1;
   say(`A ${data.closed ? "closed " : ""}tour from ${name}, found by ${data.method}.`, "good");
   offerPictures({ ...tourParams(), start: name });
-  showCount(v);
+  showFacts(v);
   draw();
   play();
 }
@@ -234,6 +298,7 @@ const watchMode = {
     else watchFrom(v);
   },
   key(key) {
+    if (key === " " && !state.tour) return false; // nothing to play: on the board, Space picks the square
     const actions = {
       " ": () => (state.playing ? stop() : play()),
       ArrowLeft: () => stepBy(-1),
@@ -249,10 +314,12 @@ const watchMode = {
 
 // -- modes (tabs) -------------------------------------------------------------------
 
-const MODES = { watch: watchMode, play: playMode, trace: traceMode, bishop: bishopMode };
+const MODES = { watch: watchMode, play: playMode, trace: traceMode, bishop: bishopMode, check: checkMode };
 
 function enterMode() {
   $("count").textContent = "";
+  $("exists").textContent = "";
+  $("facts").hidden = state.mode !== "watch";
   if (state.board) MODES[state.mode].enter();
 }
 
@@ -272,8 +339,10 @@ function selectTab(tab) {
   $("tiebreak").disabled = state.mode === "bishop";
   stop();
   state.tour = null;
+  state.start = null;
   state.moves = [];
   whyNot(null);
+  updateLink();
   if (state.board) {
     view.drawPath(null, 0);
     view.clearMarks();
@@ -301,6 +370,7 @@ function tabKeys(event) {
 
 function pick(v) {
   if (!state.board || v === null) return;
+  reveal(v);
   state.cursor = v;
   view.moveCursor(v);
   MODES[state.mode].pick(v);
@@ -315,25 +385,105 @@ function boardKeys(event) {
     case "ArrowDown": r = Math.max(0, r - 1); break;
     case "ArrowLeft": c = Math.max(0, c - 1); break;
     case "ArrowRight": c = Math.min(cols - 1, c + 1); break;
-    case "Enter": case " ": event.preventDefault(); pick(state.cursor); return;
+    case "Enter": event.preventDefault(); pick(state.cursor); return;
+    case " ":
+      // Space plays or pauses what is on show; only with nothing to play does it pick the square.
+      event.preventDefault();
+      if (!MODES[state.mode].key(" ")) pick(state.cursor);
+      return;
     case "Backspace":
       if (state.mode === "play") { event.preventDefault(); undo(); }
       return;
-    default: return;
+    default:
+      if (!event.ctrlKey && !event.metaKey && !event.altKey && zoomKey(event.key)) event.preventDefault();
+      return;
   }
   event.preventDefault();
   event.stopPropagation();
   state.cursor = r * cols + c;
   view.moveCursor(state.cursor);
+  reveal(state.cursor);
   const name = state.board.names[state.cursor];
   $("progress").textContent = state.tour ? $("progress").textContent : `Square ${name}`;
 }
 
+// Whether Space belongs to the element with the focus: typing in a text field, ticking a box,
+// opening a list. Anywhere else (a button, a link, a tab, the page) Space plays or pauses.
+function ownsSpace(target) {
+  const tag = target.tagName.toLowerCase();
+  if (tag === "textarea" || tag === "select" || target.isContentEditable) return true;
+  if (tag !== "input") return false;
+  return !["button", "submit", "reset", "range", "file", "color", "image"].includes(target.type);
+}
+
 function pageKeys(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.target.id === "board") return;
+  if (event.key === " ") {
+    if (ownsSpace(event.target)) return;
+    // A button with the focus (the one just clicked) would click again on Space: it pauses instead.
+    if (MODES[state.mode].key(" ")) event.preventDefault();
+    else if (event.target.tagName.toLowerCase() !== "button") event.preventDefault(); // not a page scroll
+    return;
+  }
   const tag = event.target.tagName.toLowerCase();
-  if (["input", "select", "textarea", "button", "summary", "a"].includes(tag) || event.target.id === "board") return;
-  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (["input", "select", "textarea", "button", "summary", "a"].includes(tag)) return;
   if (MODES[state.mode].key(event.key)) event.preventDefault();
+}
+
+// -- the page's link: the board, the options, the tab and the square on show -------------------
+
+function updateLink() {
+  const href = linkFor({ ...settings(), tab: state.mode,
+                         start: state.start !== null && state.board ? state.board.names[state.start] : null,
+                         numbers: $("numbers").checked, tour: state.mode === "check" ? checkedText() : null });
+  history.replaceState(null, "", href);
+  $("share").href = href;
+  $("share-status").textContent = "";
+}
+
+async function copyLink() {
+  updateLink();
+  const url = location.href;
+  try {
+    await navigator.clipboard.writeText(url);
+    $("share-status").textContent = "Link copied.";
+  } catch {
+    $("share-status").textContent = `Copy this link: ${url}`;
+  }
+}
+
+// Put the state a link names into the form, before the first board is drawn; what comes after
+// the board (a tab, a square, a tour to check) is returned.
+function restoreLink() {
+  const saved = readLink(location.hash);
+  if (!saved) return null;
+  const set = (id, value) => { if (value !== undefined && value !== null) $(id).value = value; };
+  set("rows", saved.rows);
+  set("cols", saved.cols);
+  if (saved.piece && [...$("piece").options].some((o) => o.value === saved.piece)) $("piece").value = saved.piece;
+  set("holes", saved.holes);
+  $("closed").checked = !!saved.closed;
+  if ([...$("method").options].some((o) => o.value === saved.method)) $("method").value = saved.method;
+  if ([...$("tiebreak").options].some((o) => o.value === saved.tiebreak)) $("tiebreak").value = saved.tiebreak;
+  set("seed", saved.seed);
+  $("seed-label").hidden = $("tiebreak").value !== "random";
+  if (saved.numbers !== undefined) $("numbers").checked = saved.numbers;
+  return saved;
+}
+
+async function afterLink(saved) {
+  if (!saved) return;
+  const tab = saved.tab && $(`tab-${saved.tab}`);
+  if (tab && !tab.hidden && saved.tab !== state.mode) selectTab(tab);
+  if (saved.tab === "check" && saved.tour) {
+    $("check-text").value = saved.tour;
+    await checkTour(saved.tour);
+  } else if (saved.start && state.board && state.board.index.has(saved.start)) {
+    const v = state.board.index.get(saved.start);
+    state.cursor = v;
+    view.moveCursor(v);
+    pick(v);
+  }
 }
 
 async function start() {
@@ -349,7 +499,10 @@ async function start() {
   $("settings").addEventListener("input", settingsChanged);
   $("settings").addEventListener("submit", (event) => event.preventDefault());
   $("tiebreak").addEventListener("change", () => { $("seed-label").hidden = $("tiebreak").value !== "random"; });
-  $("board").addEventListener("click", (event) => pick(view.squareAt(event.target)));
+  $("board").addEventListener("click", (event) => {
+    if (consumeDrag()) return; // the end of a drag that moved the board
+    pick(view.squareAt(event.target));
+  });
   $("board").addEventListener("keydown", boardKeys);
   document.addEventListener("keydown", pageKeys);
   for (const tab of document.querySelectorAll('[role="tab"]')) {
@@ -366,7 +519,24 @@ async function start() {
   $("undo").addEventListener("click", undo);
   $("restart").addEventListener("click", restart);
   $("solve").addEventListener("click", solveFromHere);
+  $("numbers").addEventListener("change", updateLink);
+  $("share-copy").addEventListener("click", copyLink);
+  document.addEventListener("tourchecked", updateLink);
+  setBoardLoader(showBoard);
+  // On a zoomed board the box follows the piece, in every tab (a tour, a trace, a bishop route).
+  view.onPiece = reveal;
+  // The zoom buttons keep the piece of the tour on show in place, else the keyboard's cursor.
+  zoomAbout(() => (state.tour && state.step ? state.tour.path[state.step - 1] : state.cursor));
+  const saved = restoreLink();
   await loadBoard();
+  await afterLink(saved);
+  // A link opened in this tab (or the hash edited by hand) shows what it names.
+  window.addEventListener("hashchange", async () => {
+    const again = restoreLink();
+    if (!again) return;
+    await loadBoard();
+    await afterLink(again);
+  });
   document.body.dataset.ready = "true";
 }
 

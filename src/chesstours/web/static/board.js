@@ -4,6 +4,13 @@
 const SVG = "http://www.w3.org/2000/svg";
 const MARGIN = 0.5; // room for the rank numbers (left) and file letters (below)
 
+// Font sizes in squares (the CSS's .num and .coord), and the smallest text worth drawing in
+// pixels: the PNG renderer's rule (render/style.py, Geometry.fits), so that text fades out
+// rather than shrinking to a smudge, and a line of dots replaces the numbers below it.
+export const NUMBER_FONT = 0.27;
+export const COORD_FONT = 0.3;
+export const READABLE_PX = 7;
+
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
@@ -52,11 +59,11 @@ export class BoardView {
       }
     }
     const coords = el("g", { "aria-hidden": "true" }, svg);
-    const every = Math.max(1, Math.ceil(Math.max(rows, cols) / 16));
-    for (let c = 0; c < cols; c += every) {
+    // Every file and rank is labelled: the labels show only while the squares are large enough to read them.
+    for (let c = 0; c < cols; c++) {
       el("text", { x: c + 0.5, y: rows + 0.25, class: "coord" }, coords).textContent = names[c].replace(/\d+$/, "");
     }
-    for (let r = 0; r < rows; r += every) {
+    for (let r = 0; r < rows; r++) {
       el("text", { x: -0.25, y: rows - 1 - r + 0.5, class: "coord" }, coords).textContent = String(r + 1);
     }
     this.marks = el("g", { "aria-hidden": "true" }, svg);
@@ -108,6 +115,8 @@ export class BoardView {
       const [x, y] = this.centre(v);
       if (numbers) {
         el("text", { class: "num", x, y }, this.numLayer).textContent = String(i + 1);
+        // Shown instead of the number while the squares are too small for it (CSS: .hide-numbers).
+        if (i < step - 1) el("circle", { class: "dot fallback", cx: x, cy: y, r: 0.09 }, this.numLayer);
       } else if (i < step - 1) {
         el("circle", { class: i < mine ? "dot played" : "dot", cx: x, cy: y, r: 0.09 }, this.numLayer);
       }
@@ -119,6 +128,7 @@ export class BoardView {
   drawPiece(v, piece = null) {
     this.pieceLayer.replaceChildren();
     if (v === undefined || v === null) return;
+    if (this.onPiece) this.onPiece(v); // the page keeps the piece in view on a zoomed board
     const [x, y] = this.centre(v);
     const glyphs = { knight: "\u265E", bishop: "\u265D" };
     el("circle", { class: "piece-bg", cx: x, cy: y, r: 0.36 }, this.pieceLayer);
@@ -158,6 +168,26 @@ export class BoardView {
     this.cursor.setAttribute("x", c);
     this.cursor.setAttribute("y", this.rows - 1 - r);
     this.svg.setAttribute("aria-activedescendant", `sq-${v}`);
+  }
+
+  // The board's width in squares, margin included: the page sizes it at so many pixels a square.
+  get units() { return this.cols + MARGIN + 0.05; }
+  get heightUnits() { return this.rows + MARGIN + 0.05; }
+
+  // Draw the board at `px` pixels a square. Numbers, coordinates and dots are drawn only while
+  // they stay readable at that size (READABLE_PX); the svg's classes say which are hidden.
+  setScale(px) {
+    this.px = px;
+    this.svg.style.width = `${(this.units * px).toFixed(1)}px`;
+    const hide = { "hide-numbers": NUMBER_FONT * px < READABLE_PX, "hide-coords": COORD_FONT * px < READABLE_PX,
+                   "hide-dots": px < READABLE_PX };
+    for (const [name, on] of Object.entries(hide)) this.svg.classList.toggle(name, on);
+  }
+
+  // The pixel centre of square v within the svg (for scrolling it into view).
+  pixelCentre(v) {
+    const [x, y] = this.centre(v);
+    return [(x + MARGIN) * this.px, (y + 0.05) * this.px];
   }
 
   // The square under a click, or null.

@@ -9,13 +9,14 @@ export const view = new BoardView($("board"));
 export const state = {
   info: null,
   board: null,       // {rows, cols, names, index: Map name -> square, moves, holes: Set, free, piece}
-  mode: "watch",     // "watch" | "play" | "trace" | "bishop"
+  mode: "watch",     // "watch" | "play" | "trace" | "bishop" | "check"
   tour: null,        // {path: [v...], closed}
   played: 0,         // squares of state.tour the player made (play mode)
   step: 0,           // squares of the tour shown
   playing: false,
   cursor: 0,
   moves: [],         // play mode: the player's squares
+  start: null,       // watch mode: the square whose tour is on show (kept in the page's link)
 };
 
 export function settings() {
@@ -56,13 +57,16 @@ export function say(text, kind = "") {
   status.className = `status ${kind}`;
 }
 
-export function whyNot(reason) {
+// Why there is no tour (or route): `reason` is the library's sentence, `how` the kind of proof in
+// plain words (the api's "how"). Shown as it is, under the status line; null hides it.
+export function whyNot(reason, how = "") {
   const why = $("why");
   if (!reason) {
     why.hidden = true;
-    why.open = false;
     return;
   }
+  $("why-how").textContent = how;
+  $("why-how").hidden = !how;
   $("why-text").textContent = reason;
   why.hidden = false;
 }

@@ -99,12 +99,12 @@ export async function solveFromHere() {
   const result = await request.get("/api/tour", params);
   if (!result) return;
   if (!result.ok) {
-    if (result.status === 404) {
-      say("No tour continues these moves.", "error");
-      whyNot(result.data.detail);
-    } else {
-      say(failure(result, "solving"), "error");
-    }
+    say(failure(result, "solving"), "error");
+    return;
+  }
+  if (result.data.found === false) { // no tour is an answer: the reason, shown as it is
+    say("No tour continues these moves.", "error");
+    whyNot(result.data.reason, result.data.how);
     return;
   }
   const path = squares(result.data.path);

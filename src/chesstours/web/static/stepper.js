@@ -81,8 +81,10 @@ export class Stepper {
     for (const b of this.buttons) b.disabled = !this.length;
   }
 
-  // Space, arrows, Home and End, as in watch mode; true when the key was used.
+  // Space, arrows, Home and End, as in watch mode; true when the key was used (Space only when
+  // there is something to play, so that on the board it may pick a square instead).
   key(key) {
+    if (key === " " && !this.length) return false;
     const actions = {
       " ": () => this.toggle(),
       ArrowLeft: () => this.by(-1),

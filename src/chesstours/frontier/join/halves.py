@@ -64,23 +64,24 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..board import Board
-from ..errors import LimitReached
-from ..pieces import Leaper
-from ..runtime import await_compiled, cache_key, compiled_beside
-from ..settings import FRONTIER_INDEX_BYTES as INDEX_BYTES
-from . import plain
-from .disk import Layers, Spilled, load
-from .plan import Fixed, Sweep, end_rule, greedy, line_orders, mirrored, neighbours, paired, plan
-from .run import FrontierProgress, FrontierResult, NarrowOverflow, SweepRun, run_sweep
+from ...board import Board
+from ...errors import LimitReached
+from ...pieces import Leaper
+from ...runtime import await_compiled, cache_key, compiled_beside
+from ...settings import FRONTIER_INDEX_BYTES as INDEX_BYTES
+from .. import plain
+from ..disk import Layers, Spilled, load
+from ..plan import Fixed, Sweep, end_rule, greedy, line_orders, mirrored, neighbours, paired, plan
+from ..run import FrontierProgress, FrontierResult, NarrowOverflow, SweepRun, run_sweep
+from . import python as plain_join
 
 if TYPE_CHECKING:
-    from .plain import FrontierAllowance
+    from ..plain import FrontierAllowance
 
 def warm_join() -> None:
-    """Compile the join's kernels (:func:`chesstours.frontier.join_kernel.warm`): a function this module names
+    """Compile the join's kernels (:func:`chesstours.frontier.join.kernel.warm`): a function this module names
     without loading numba, for a process that compiles them."""
-    from .join_kernel import warm
+    from .kernel import warm
 
     warm()
 
@@ -88,7 +89,7 @@ def warm_join() -> None:
 def join_kernel_key() -> tuple[str, str]:
     """The cache key (:func:`~chesstours.runtime.cache_key`) of the join's kernel, which tells whether the join
     is compiled. It imports the join's kernels, and numba, but loads none of them."""
-    from .join_kernel import join_states
+    from .kernel import join_states
 
     return cache_key(join_states)
 
@@ -197,7 +198,7 @@ def _unfold(keys: np.ndarray, counts: np.ndarray, nslots: int, image: np.ndarray
     """The states of an indexed half, each mirror pair whole again (when the half kept one of each)."""
     if image is None:
         return keys, counts
-    from . import join_kernel as jk
+    from . import kernel as jk
 
     keys, counts, odd = jk.unfold(keys, counts, nslots, image)
     if odd:
@@ -218,7 +219,7 @@ def _before_hand_over(sweep: Sweep) -> Sweep:
 def _read_handed(parts: list, slots: np.ndarray, pool: ThreadPoolExecutor) -> None:
     """The states of a half stopped before its hand-overs (:func:`_before_hand_over`), in place, as those
     steps would leave them, on ``pool``'s threads."""
-    from . import join_kernel as jk
+    from . import kernel as jk
 
     bad = sum(pool.map(lambda part: jk.hand_over(part[0], slots), parts))
     if bad:
@@ -321,7 +322,7 @@ def count_by_halves(board: Board, piece: Leaper, closed: bool, halves: Halves, *
             allowance.await_later(deadline)
         else:
             await_compiled(warming, deadline)
-    from . import join_kernel as jk  # numba loads with the first join, not with the plan of one
+    from . import kernel as jk  # numba loads with the first join, not with the plan of one
     ends = 0 if closed else budget
     perm_small, perm = _perm(sweeps[small], halves.middle), _perm(sweeps[large], halves.middle)
     # the index takes about 40 bytes a state: join in as many passes as its budget asks
@@ -401,7 +402,7 @@ def _join_in_python(halves: Halves, indexed: plain.States, streamed: plain.State
     where they were compiling (the join starts again in them).
     """
     image = _images(indexed_sweep)
-    index = plain.read_half(plain.unfold(indexed, None if image is None else image.tolist()), len(halves.middle),
+    index = plain_join.read_half(plain.unfold(indexed, None if image is None else image.tolist()), len(halves.middle),
                             _perm(indexed_sweep, halves.middle).tolist(), 0 if closed else budget)
     perm = _perm(streamed_sweep, halves.middle).tolist()
 
@@ -409,4 +410,4 @@ def _join_in_python(halves: Halves, indexed: plain.States, streamed: plain.State
         late = deadline is not None and time.perf_counter() > deadline
         return late or any(process.poll() is not None for process in allowance.later)
 
-    return plain.join(streamed, perm, closed, index, look=look)
+    return plain_join.join(streamed, perm, closed, index, look=look)

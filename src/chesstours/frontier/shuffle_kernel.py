@@ -1,6 +1,6 @@
 """The join's test for one cycle in byte shuffles: sixteen places at a time, without a walk.
 
-The join (:mod:`chesstours.frontier.join_kernel`) asks of each pair of
+The join (:mod:`chesstours.frontier.join.kernel`) asks of each pair of
 states whether their fragments, end to end, make one cycle (or one path).
 The walk that answers it goes from place to place, each step waiting for
 the last; here both halves' mates are laid out one byte a place in a
@@ -118,7 +118,7 @@ def _bytes_of_bits(x):
 def spread(mates, active):
     """A state's mates laid out for :func:`cycles_of`: one byte a place, in two words.
 
-    ``mates``: four bits a place (:func:`~chesstours.frontier.join_kernel.read_state`);
+    ``mates``: four bits a place (:func:`~chesstours.frontier.join.kernel.read_state`);
     ``active``: bit ``p`` set for each place ``p`` that is a fragment end.
     Returns the mates' bytes (a place that is no end maps to itself) and
     the bytes of the places that are no ends (zero at the ends), each as a
@@ -314,7 +314,7 @@ paths2_of = paths2_shuffled if SHUFFLE_TWO else cycles2_walked
 #: :data:`SHUFFLE_TWO` is True (else by walks): two states (``a_lo, a_hi`` and ``a2_lo, a2_hi``, spread, with the
 #: same fragment ends) against one partner, whose mates are laid out once for both. The join tests a run of
 #: partners against several states of one degree key this way (see
-#: :func:`chesstours.frontier.join_kernel.join_states`).
+#: :func:`chesstours.frontier.join.kernel.join_states`).
 cycles_two_shuffled = _cycles_two_in(3)
 paths_two_shuffled = _cycles_two_in(4)
 cycles_two_of = cycles_two_shuffled if SHUFFLE_TWO else cycles_two_walked

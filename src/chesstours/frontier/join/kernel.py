@@ -14,7 +14,7 @@ A state of a half then reads as
 Two states join into tours when on every place the degrees add up to two
 (or to one, at an end of an open tour), and the fragments of both halves,
 end to end, make one cycle (or one path). On a processor with byte
-shuffles (:mod:`chesstours.frontier.shuffle`) every partner is tested in
+shuffles (:mod:`chesstours.frontier.shuffle_kernel`) every partner is tested in
 them, sixteen places at a time (two partners at a time with AVX2). Elsewhere a partner that joins some place
 to the same place as the state closes a cycle of two fragments (or, at a
 tour end, the whole path) too soon: one word-parallel test of the two
@@ -29,9 +29,9 @@ from concurrent.futures import Executor
 import numpy as np
 from numba import njit
 
-from ..runtime import kernel
-from .kernel import pack, unpack
-from .layout import (  # noqa: F401  (globals of the kernels)
+from ...runtime import kernel
+from ..kernel import pack, unpack
+from ..layout import (  # noqa: F401  (globals of the kernels)
     EMPTY,
     ENDED,
     FREE,
@@ -43,7 +43,7 @@ from .layout import (  # noqa: F401  (globals of the kernels)
     PLACE,
     RADIX,
 )
-from .shuffle import (
+from ..shuffle_kernel import (
     SHUFFLE,
     SHUFFLE_TWO,
     cycles2_of,
@@ -54,7 +54,7 @@ from .shuffle import (
     paths_two_of,
     spread,
 )
-from .table import add_to, mix, space
+from ..table_kernel import add_to, mix, space
 
 
 @kernel("frontier join")
@@ -161,7 +161,7 @@ def radix_sort(keys, a, b, bits, k2, a2, b2):
     runs: no state is fetched from a random place (sorting an order of
     indices and gathering after it misses the cache on every state).
     ``k2``, ``a2``, ``b2``: space for the passes, as long as ``keys``, made by
-    the caller with numpy (see :func:`~chesstours.frontier.table.space`).
+    the caller with numpy (see :func:`~chesstours.frontier.table_kernel.space`).
     """
     n = keys.size
     k2 = k2[:n]
@@ -661,7 +661,7 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
     Only states whose degree key falls in ``group`` of ``ngroups`` are joined
     (the indexed half holds that group alone). ``work[0]`` counts the pairs
     tried (the work done). ``room``: six rows as long as ``keys``, made with
-    numpy (:func:`~chesstours.frontier.table.space`), for the states read and their sort.
+    numpy (:func:`~chesstours.frontier.table_kernel.space`), for the states read and their sort.
 
     The states are read, then sorted as the index is (by the bucket of
     their degree keys, then by degree key: :func:`index_parts`), so that they
@@ -723,7 +723,7 @@ def join_states(keys, counts, nslots, perm, cycle, want, mates_b, counts_b, tabl
         else:
             for a in range(i, g1):
                 ma = mas[a]
-                if SHUFFLE:  # every partner, sixteen places at a time (:mod:`chesstours.frontier.shuffle`)
+                if SHUFFLE:  # every partner, sixteen places at a time (:mod:`chesstours.frontier.shuffle_kernel`)
                     a_lo, a_hi, fixed_lo, fixed_hi = spread(ma, active)
                     s_lo, s_hi = _against_run(a_lo, a_hi, mates_b[j:j1], counts_b[j:j1], fixed_lo, fixed_hi, active,
                                               cycle, ones, False)
@@ -834,7 +834,7 @@ def join_group(mas, cnt, i, g1, mates_b, counts_b, j, j1, active, cycle, ones, t
 
     The states are laid out in tiles of :data:`TILE_STATES` (``tile``: their spread mates, then their sums), and
     each block of :data:`BLOCK` partners goes against the whole tile, four states at a time and two a shuffle
-    (:data:`~chesstours.frontier.shuffle.cycles_two_of`): a partner's mates are read and laid out once for four
+    (:data:`~chesstours.frontier.shuffle_kernel.cycles_two_of`): a partner's mates are read and laid out once for four
     states, not once for each, and the block is read from the first-level cache, not from memory for each
     state: on 8x8 closed, whose 14.2 billion pairs are most of its join, about 0.7 of the time of one state at a
     time (``python benchmarks/bench_frontier.py --kernels 8x8 --closed``).
