@@ -79,3 +79,9 @@ def test_without_force_color_a_pipe_gets_the_plain_grid(monkeypatch, capsys):
     monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
     code, out, _ = run(capsys, "tour", "5x5")
     assert code == 0 and "\x1b[" not in out and out.startswith("5 |")
+
+
+def test_force_color_draws_no_progress_bar_into_a_pipe(monkeypatch, capsys):
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    code, _, err = run(capsys, "tour", "5x5")
+    assert code == 0 and err == ""

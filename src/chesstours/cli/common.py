@@ -325,8 +325,8 @@ def end_progress() -> None:
 
 
 def progress_console() -> Any:
-    """The Rich console the progress display draws on: standard error, where Rich takes it for a terminal
-    (a terminal, or FORCE_COLOR set)."""
+    """The Rich console the progress display draws on: standard error (its colours as Rich reads the
+    environment: NO_COLOR, FORCE_COLOR)."""
     from rich.console import Console
 
     return Console(stderr=True)
@@ -339,7 +339,8 @@ def progress_display(label: str, enabled: bool = True) -> Iterator[Callable[...,
     It ends (and leaves nothing on the terminal) when the ``with`` block ends, or sooner when the program has
     something to say (:func:`say`, :func:`end_progress`).
     """
-    console = progress_console() if enabled else None
+    # a bar is drawn on a terminal only: FORCE_COLOR colours output, it does not animate a log or a pipe
+    console = progress_console() if enabled and sys.stderr.isatty() else None
     if console is None or not console.is_terminal:
         yield None
         return
