@@ -181,9 +181,9 @@ def complete_tour(
     if status == Status.EXHAUSTED:
         kind = "closed tour" if closed else "tour"
         to = "" if e is None else f" to {board.name(e)}"
+        searched = f"an exhaustive search of {nodes:,} positions" if nodes else "an exhaustive search finds no way on from it"
         raise NoTour(
-            f"No {kind}{to} begins with {moves}: "
-            f"an exhaustive search of {nodes:,} positions found none.",
+            f"No {kind}{to} begins with {moves}: {searched}{' found none' if nodes else ''}.",
             proof="exhaustive",
             nodes=nodes,
         )

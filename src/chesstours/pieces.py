@@ -46,6 +46,7 @@ __all__ = [
     "ZEBRA",
     "GIRAFFE",
     "NAMED_PIECES",
+    "piece_names",
     "parse_piece",
     "move_table",
     "degrees",
@@ -149,6 +150,17 @@ NAMED_PIECES = {"knight": KNIGHT, "camel": CAMEL, "zebra": ZEBRA, "giraffe": GIR
 for _leap, _name in _NAMES.items():
     NAMED_PIECES.setdefault(_name, Leaper(*_leap))
 
+
+
+def piece_names() -> list[str]:
+    """Every name :func:`parse_piece` knows, shortest leap first: what help, errors and completion list.
+
+    >>> piece_names()[:4]
+    ['wazir', 'ferz', 'dabbaba', 'knight']
+    """
+    return sorted(NAMED_PIECES, key=lambda name: (NAMED_PIECES[name].b, NAMED_PIECES[name].a))
+
+
 _LEAP_RE = re.compile(r"^\s*\(?\s*(-?\d+)\s*[,/:x ]\s*(-?\d+)\s*\)?\s*$")
 
 
@@ -172,7 +184,7 @@ def parse_piece(text: str | Leaper | tuple[int, int]) -> Leaper:
         return NAMED_PIECES[key]
     m = _LEAP_RE.match(key)
     if not m:
-        names = ", ".join(sorted(("knight", "camel", "zebra", "giraffe")))
+        names = ", ".join(piece_names())
         raise InvalidPiece(f"{quoted(str(text))} is not a piece; use {names}, or a leap such as 1,2.")
     return Leaper(whole_number(m.group(1), InvalidPiece, "A leap"), whole_number(m.group(2), InvalidPiece, "A leap"))
 

@@ -52,7 +52,7 @@ from ..colours import end_squares
 from ..pieces import Leaper, move_table
 from ..runtime import PlainAllowance, worker_count
 from ..runtime.processes import interrupts_held
-from ..settings import NODES_PER_SECOND, PLAIN_PROBE_SQUARES
+from ..settings import NODES_PER_SECOND, PLAIN_PROBE_SQUARES, WHILE_COMPILING
 from ..status import Status
 from .layout import Order
 from .search import Search
@@ -275,7 +275,8 @@ def run_tasks(
         search = task.search(table, holes, plain=plain)
         counted_nodes = 0
         while not stop.is_set():
-            status = search.run(CHUNK)
+            # in plain Python a chunk takes some fifty times longer: the stop flag (a limit) is looked at as often
+            status = search.run(WHILE_COMPILING if plain is not None and plain.lasts() else CHUNK)
             with lock:
                 result.nodes += search.nodes - counted_nodes
                 counted_nodes = search.nodes

@@ -23,8 +23,8 @@ route.
 Examples
 --------
 >>> print(bishop_obstruction(Board(4, 10), 0, 39).reason)  # doctest: +NORMALIZE_WHITESPACE
-On 4x10 a square of the two middle ranks cannot turn (a turn there forces turns along both
-middle ranks up to an edge square that then loses a link it must use), so the bishop goes
+No bishop route: on 4x10 a square of the two middle ranks cannot turn (a turn there forces
+turns along both middle ranks up to an edge square that then loses a link it must use), so the bishop goes
 straight on but at the edges, as a billiard ball: from a1 it reaches j4 after 9 steps, with
 18 of the 27 diagonal links of its colour unused.
 """
@@ -42,8 +42,8 @@ def bishop_obstruction(board: Board, start: int, end: int) -> NoTour | None:
     """Why no route from ``start`` to ``end`` (-1: anywhere) exists, from the board's shape; or None.
 
     >>> b = Board(5, 5); print(bishop_obstruction(b, 0, 24).reason)  # doctest: +NORMALIZE_WHITESPACE
-    e1, a5 and e5 each have one diagonal neighbour: a bishop that enters one cannot leave it
-    (its only link is then used), so a route can visit only one of them, last.
+    No bishop route: e1, a5 and e5 each have one diagonal neighbour: a bishop that enters one
+    cannot leave it (its only link is then used), so a route can visit only one of them, last.
     """
     from .search import direction_table
 
@@ -53,18 +53,18 @@ def bishop_obstruction(board: Board, start: int, end: int) -> NoTour | None:
     degree = {v: int((table[v] >= 0).sum()) for v in squares}
     isolated = [v for v in squares if degree[v] == 0]
     if isolated:
-        return NoTour(f"{board.name(isolated[0])} has no diagonal neighbour on {board}, so no bishop "
-                      f"route can visit it.", proof="theory")
+        return NoTour(f"No bishop route: {board.name(isolated[0])} has no diagonal neighbour on {board}, so "
+                      f"no route can visit it.", proof="theory")
     dead_ends = [v for v in squares if degree[v] == 1]
     if len(dead_ends) >= 2:
         names = board.names(dead_ends)
         listed = ", ".join(names[:-1]) + " and " + names[-1]
-        return NoTour(f"{listed} each have one diagonal neighbour: a bishop that enters one cannot "
+        return NoTour(f"No bishop route: {listed} each have one diagonal neighbour: a bishop that enters one cannot "
                       f"leave it (its only link is then used), so a route can visit only one of them, "
                       f"last.", proof="theory")
     if len(dead_ends) == 1 and end >= 0 and dead_ends[0] != end:
         d = board.name(dead_ends[0])
-        return NoTour(f"{d} has one diagonal neighbour: a bishop that enters it cannot leave it, so a "
+        return NoTour(f"No bishop route: {d} has one diagonal neighbour: a bishop that enters it cannot leave it, so a "
                       f"route that visits every {COLOUR_NAMES[colour]} square ends on {d}, not on "
                       f"{board.name(end)}.",
                       proof="theory")
@@ -84,7 +84,7 @@ def _four_lines(board: Board, start: int) -> NoTour | None:
     lines = "ranks" if rows == 4 else "files"
     links = (rows - 1) * (cols - 1)
     far = board.size - 1 - start
-    return NoTour(f"On {board} a square of the two middle {lines} cannot turn (a turn there forces turns along "
+    return NoTour(f"No bishop route: on {board} a square of the two middle {lines} cannot turn (a turn there forces turns along "
                   f"both middle {lines} up to an edge square that then loses a link it must use), so the bishop "
                   f"goes straight on but at the edges, as a billiard ball: from {board.name(start)} it reaches "
                   f"{board.name(far)} after {n - 1} steps, with {links - (n - 1)} of the {links} diagonal links "

@@ -24,15 +24,17 @@ import signal
 import sys
 import threading
 from contextlib import contextmanager
-from typing import Any, Iterator, NoReturn
+from typing import Any, Iterator, NoReturn, Optional
 
 import typer
 import typer.main
+from typer.completion import Shells, completion_init, install_callback, show_callback
 
 from .. import __version__
 from ..errors import ChessToursError, GaveUp, InvalidArgument, LimitReached, NoTour, ResourceError, os_reason
 from ..stops import STOPS, end_at_once, record_stops, words
 from .common import (
+    BOUND_COMPILING,
     EXIT_ENVIRONMENT,
     EXIT_INTERNAL,
     EXIT_INTERRUPT,
@@ -45,6 +47,7 @@ from .common import (
     PipeClosed,
     Signalled,
     app,
+    end_now,
     interrupt_status,
     interrupted,
     no_tour_status,
@@ -61,7 +64,7 @@ from . import trace  # noqa: F401
 from . import kernels  # noqa: F401  compile
 # isort: on
 
-__all__ = ["app", "main", "entry", "STREAM_ABOVE", "EXIT_STATUSES"]
+__all__ = ["app", "main", "entry", "end_now", "STREAM_ABOVE", "EXIT_STATUSES"]
 
 
 # -- the program itself ---------------------------------------------------------------
@@ -73,10 +76,20 @@ def _print_version(value: bool) -> None:
         raise typer.Exit()
 
 
+_SHELLS = ", ".join(shell.value for shell in Shells)
+
+
 @app.callback()
 def _program(
     version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
                                  help="Print the version and exit."),
+    install_completion: Optional[Shells] = typer.Option(
+        None, "--install-completion", metavar="SHELL", callback=install_callback, expose_value=False,
+        is_eager=True, case_sensitive=False, help=f"Install completion for SHELL ({_SHELLS})."),
+    show_completion: Optional[Shells] = typer.Option(
+        None, "--show-completion", metavar="SHELL", callback=show_callback, expose_value=False,
+        is_eager=True, case_sensitive=False,
+        help=f"Show completion for SHELL ({_SHELLS}), to copy it or customize the installation."),
 ) -> None:
     pass
 
@@ -141,6 +154,7 @@ def entry(stops: list[int] | None = None) -> NoReturn:
     program with its status, as one during a command does."""
     if stops is None:
         stops = record_stops()
+    BOUND_COMPILING["on"] = True  # the program itself: a time limit may end it while a kernel compiles
     leave(_stopped(EXIT_OK, stops) if stops else main(), stops)
 
 
@@ -203,6 +217,7 @@ def _tracks_resources() -> bool:
 @functools.cache
 def _command() -> Any:
     """The app as the argument parser's command, built once (Typer would build it again on every call)."""
+    completion_init()  # Typer's completion of each shell, which its own completion options would set up
     return typer.main.get_command(app)
 
 
@@ -247,8 +262,23 @@ def _run(argv: list[str] | None) -> int:
                 typer.echo(ctx.get_help(), err=True)
             else:
                 typer.echo(f"chesstours: {_one_line(exc.format_message())}", err=True)
+                hint = _help_hint(ctx)
+                if hint is not None:
+                    typer.echo(hint, err=True)
             return EXIT_USAGE
         return _internal_error(exc)
+
+
+def _help_hint(ctx: Any) -> str | None:
+    """The argument parser's hint after a usage error, "Try 'chesstours tour --help' for help.", as click
+    writes it below its usage: the command's help, or the program's where the error names no command."""
+    from gettext import gettext as _  # the sentence as click words it (and translates it)
+
+    if ctx is not None and ctx.command.get_help_option(ctx) is None:
+        return None
+    command = "chesstours" if ctx is None else ctx.command_path
+    option = "--help" if ctx is None else ctx.help_option_names[0]
+    return _("Try '{command} {option}' for help.").format(command=command, option=option)
 
 
 def _one_line(message: str) -> str:

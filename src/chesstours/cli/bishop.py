@@ -38,6 +38,7 @@ from .common import (
     parse_board,
     picture_format,
     progress_display,
+    say,
     write_picture,
 )
 
@@ -162,10 +163,10 @@ def _bishop_count(b, start, end, shortest, as_json, time_limit, output, progress
                                                     progress=report)
         except LimitReached as exc:
             result, code = exc.partial, EXIT_LIMIT
-            typer.echo(f"chesstours: {exc}", err=True)
+            say(str(exc))
         except KeyboardInterrupt as exc:
             partial: BishopCount | None = getattr(exc, "partial", None)
-            typer.echo(f"chesstours: {interrupted(exc)}; the count below is incomplete.", err=True)
+            say(f"{interrupted(exc)}; the count below is incomplete.")
             if partial is None:
                 raise typer.Exit(interrupt_status(exc)) from None
             result, code = partial, interrupt_status(exc)

@@ -10,24 +10,27 @@ from ..errors import InvalidArgument
 from ..reading import read_input
 from ..tour import Tour
 from . import bishop as bishop_cli
-from .common import HolesOpt, app, fail, npy_tour
+from .arrays import is_npy, is_npz, npy_tour, npz_tour
+from .common import PIECE_HELP, HolesOpt, app, complete_piece, fail
 
 # -- check ---------------------------------------------------------------------
 
 
 @app.command()
 def check(
-    file: str = typer.Argument(..., metavar="FILE", help="A tour as moves (a1 c2 ...), as a numbered grid, as JSON (or JSON lines: many tours), or as .npy (with --board); - reads stdin."),
+    file: str = typer.Argument(..., metavar="FILE", help="A tour as moves (a1 c2 ...), as a numbered grid, as JSON (or JSON lines: many tours), as .npz (--format npz: the path with its board), or as .npy (the path alone: with --board); - reads stdin."),
     board: Optional[str] = typer.Option(None, "--board", "-b", help="Board size for a moves file (default: the smallest board holding every square)."),
     closed: Optional[bool] = typer.Option(None, "--closed/--open", help="Whether the tour must be closed (JSON: its own flag)."),
-    piece: Optional[str] = typer.Option(None, "--piece", "-p", metavar="PIECE", help="The leaper (default: knight, or the JSON's piece)."),
+    piece: Optional[str] = typer.Option(None, "--piece", "-p", metavar="PIECE", help="The leaper (default: knight, or the JSON's piece): " + PIECE_HELP,
+                                         autocompletion=complete_piece),
     holes: str = HolesOpt,
     bishop: bool = typer.Option(False, "--bishop", help="Check a bishop route (the bishop puzzle's rule) instead of a tour."),
     end: Optional[str] = typer.Option(None, "--end", metavar="opposite|any|SQ", help="With --bishop: the end rule (default: the JSON's own, else opposite)."),
 ) -> None:
     """Check a tour (or, with --bishop, a bishop route): exit 0 when valid, 1 naming the first illegal step."""
     data = read_input(file)  # at most reading.MAX_INPUT_BYTES, whatever the file is
-    if file.endswith(".npy"):
+    npz = file.lower().endswith(".npz") or is_npz(data)
+    if npz or file.lower().endswith(".npy") or is_npy(data):
         text = None
     else:
         try:
@@ -35,18 +38,22 @@ def check(
         except UnicodeDecodeError:
             if file == "-":
                 raise InvalidArgument("Standard input is not text (UTF-8): give a tour as moves or JSON.") from None
-            raise InvalidArgument(f"{file} is not text (UTF-8): give a tour as moves or JSON, or a .npy file.") \
-                from None
+            raise InvalidArgument(f"{file} is not text (UTF-8): give a tour as moves or JSON, or a .npz or .npy "
+                                  "file.") from None
     if bishop:
         if closed is not None or piece is not None:
             raise InvalidArgument("--closed and --piece are for tours; a bishop route has neither.")
         if text is None:
-            raise InvalidArgument("A bishop route is text (steps, slides or JSON), not a .npy file.")
+            raise InvalidArgument("A bishop route is text (steps, slides or JSON), not a NumPy file.")
         bishop_cli.check_route(text, board, holes, end)
         return
     if end is not None:
         raise InvalidArgument("--end applies to bishop routes only (with --bishop).")
-    if text is None:
+    if npz:
+        if board is not None or holes:
+            raise InvalidArgument(f"{file} holds its own board; drop --board and --holes.")
+        tours = [npz_tour(file, data, piece, closed)]
+    elif text is None:
         tours = [npy_tour(file, board, holes, piece, closed, data)]
     else:
         tours = Tour.parse_all(text, board=board, holes=holes, piece=piece, closed=closed)

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
 import signal
 import sys
+import threading
+import time
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, NoReturn, Optional
 
-import numpy as np
 import typer
 from typer.core import TyperGroup
 
 from .. import policy
 from ..board import Board
 from ..errors import GaveUp, InvalidArgument, NoTour
-from ..output import check_output, open_atomic, save_npy, write_atomic
-from ..pieces import parse_piece
+from ..output import check_output, open_atomic, write_atomic
+from ..pieces import piece_names
 from ..render.text import render_tour, tour_chunks
 from ..stops import words
 from ..tour import Tour
@@ -107,17 +110,19 @@ class _Commands(TyperGroup):
             if isinstance(exc.__cause__, KeyboardInterrupt):
                 raise Interrupted(interrupt_status(exc.__cause__)) from exc.__cause__
             raise
+        finally:
+            end_time_bound()
 
 
 app = typer.Typer(
     name="chesstours",
     cls=_Commands,
     help="Knight's tours and other leaper tours: find, list, count and check them on any board.",
-    add_completion=True,
+    add_completion=False,  # the program's own completion options take the shell (cli/__init__.py)
     no_args_is_help=True,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    context_settings={"help_option_names": ["--help", "-h"]},  # --help first: the one a usage error's hint names
 )
 
 # The choices are :mod:`chesstours.policy`'s, so the command line offers what the library does.
@@ -132,6 +137,7 @@ class TourFormat(str, Enum):
     moves = "moves"
     json = "json"
     npy = "npy"
+    npz = "npz"
     svg = "svg"
     png = "png"
     gif = "gif"
@@ -151,9 +157,89 @@ BoardArg = typer.Argument(..., metavar="BOARD", help="Board size: ROWSxCOLS such
 StartOpt = typer.Option(None, "--start", "-s", metavar="SQ", help="First square, such as a1.")
 EndOpt = typer.Option(None, "--end", "-e", metavar="SQ", help="Last square.")
 ClosedOpt = typer.Option(False, "--closed", "-c", help="Closed tours: the last square leaps back to the first.")
-PieceOpt = typer.Option("knight", "--piece", "-p", metavar="PIECE", help="knight, camel, zebra, giraffe, or a leap A,B such as 2,3.")
+
+
+def complete_piece(incomplete: str) -> list[str]:
+    """The names of pieces that begin with what is typed (shell completion of --piece)."""
+    return [name for name in piece_names() if name.startswith(incomplete.lower())]
+
+
+#: --piece's help: every piece known by name, from the one table of them (:data:`chesstours.pieces.NAMED_PIECES`).
+PIECE_HELP = f"{', '.join(piece_names())}, or a leap A,B such as 2,3."
+PieceOpt = typer.Option("knight", "--piece", "-p", metavar="PIECE", help=PIECE_HELP, autocompletion=complete_piece)
 HolesOpt = typer.Option("", "--holes", metavar="SQ,SQ...", help="Squares removed from the board.")
-TimeOpt = typer.Option(None, "--time-limit", "-t", metavar="SECONDS", help="Stop after this many seconds.")
+
+
+# -- the time limit of the whole command ------------------------------------------
+
+
+#: Whether a time limit ends the program itself when it runs out while a kernel compiles (:func:`time_bound`):
+#: set for the ``chesstours`` program (:func:`chesstours.cli.entry`), not where :func:`chesstours.cli.main`
+#: is called as a function in a longer-lived process.
+BOUND_COMPILING = {"on": False}
+#: The watch of the command running now (:func:`time_bound`), stopped when it ends (:func:`end_time_bound`).
+_WATCHES: list[threading.Event] = []
+
+
+def time_bound(ctx: Any, param: Any, value: Optional[float]) -> Optional[float]:
+    """``--time-limit``'s callback: the limit bounds the whole command, compiling included.
+
+    The searches stop themselves at their deadline, and wait for kernels compiling in other processes
+    only until it; but numba compiles a kernel in this process in one piece, seconds long on an empty
+    compile cache, and no deadline stops it. From the moment the option is read, a watch waits the
+    limit out; past it, while a kernel compiles here (:func:`chesstours.runtime.compile_events.compiling_since`),
+    the program says so and ends with status 3. A kernel compiled whole stays in the compile cache.
+    """
+    if (value is None or ctx.resilient_parsing or not BOUND_COMPILING["on"] or not isinstance(value, float)
+            or not 0 <= value < float("inf")):
+        return value
+    stop = threading.Event()
+    _WATCHES.append(stop)
+    deadline = time.perf_counter() + value
+    threading.Thread(target=_watch, args=(value, deadline, stop), name="chesstours-time-limit", daemon=True).start()
+    return value
+
+
+def end_time_bound() -> None:
+    """Stop the watch of :func:`time_bound`: the command has ended."""
+    while _WATCHES:
+        _WATCHES.pop().set()
+
+
+def _watch(limit: float, deadline: float, stop: threading.Event) -> None:
+    from ..runtime.compile_events import compiling_since
+    from ..settings import COMPILE_POLL
+
+    if stop.wait(max(0.0, deadline - time.perf_counter())):
+        return
+    while not stop.is_set():
+        if compiling_since() is not None:
+            say(f"Stopped at the time limit ({limit:g} s) while compiling the kernels this first run needs, "
+                "before an answer. Each kernel compiled whole stays in the compile cache; `chesstours compile` "
+                "compiles them all once, ahead.")
+            end_now(EXIT_LIMIT)
+        stop.wait(COMPILE_POLL)
+
+
+def end_now(status: int) -> NoReturn:
+    """End the program at once with ``status``, from any thread, while the main thread still works (a
+    kernel compiling past the time limit, :func:`time_bound`): the exit handlers run
+    (compiling processes stopped, temporary folders removed), the standard streams are flushed, and the
+    process ends."""
+    run_handlers = getattr(atexit, "_run_exitfuncs", None)
+    if run_handlers is not None:
+        run_handlers()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)
+
+
+TimeOpt = typer.Option(None, "--time-limit", "-t", metavar="SECONDS", callback=time_bound,
+                       help="Stop after this many seconds (compiling kernels on a first run included).")
 NumbersOpt = typer.Option(False, "--numbers", help="Pictures: step numbers on the squares (while they fit).")
 SizeOpt = typer.Option(None, "--size", metavar="PIXELS", help="Pictures: the longer side in pixels (64-4096; default 64 a square, 320-1200; animations at most 640).")
 FpsOpt = typer.Option(None, "--fps", metavar="N", help="Animations: moves a second (default 8; trace: events a second, default 2).")
@@ -205,34 +291,82 @@ def _written_in_place(path: Path) -> bool:
         return False
 
 
-def fail(message: str, code: int) -> typer.Exit:
+def say(message: str) -> None:
+    """Print ``message`` on stderr as one line of the program's ("chesstours: ..."), once any progress display
+    has ended: a line of its own, never written over the bar."""
+    end_progress()
     typer.echo(f"chesstours: {message}", err=True)
+
+
+def echo_above(text: str) -> None:
+    """Print a line of output on stdout; where the progress display and stdout share the terminal, above the
+    bar, never over it (Rich prints it there)."""
+    if _SHOWN and sys.stdout.isatty():
+        _SHOWN[-1].console.print(text, markup=False, highlight=False, soft_wrap=True)
+    else:
+        typer.echo(text)
+
+
+def fail(message: str, code: int) -> typer.Exit:
+    """Say ``message`` (:func:`say`) and give the exit that ends the command with status ``code``."""
+    say(message)
     return typer.Exit(code)
+
+
+#: The progress display on the terminal now, if any (:func:`progress_display`).
+_SHOWN: list[Any] = []
+
+
+def end_progress() -> None:
+    """Take the progress display off the terminal, if one is there: what is printed next starts a clean line.
+    Its updates after this show nothing."""
+    while _SHOWN:
+        _SHOWN.pop().stop()
+
+
+def progress_console() -> Any:
+    """The Rich console the progress display draws on: standard error (its colours as Rich reads the
+    environment: NO_COLOR, FORCE_COLOR)."""
+    from rich.console import Console
+
+    return Console(stderr=True)
 
 
 @contextmanager
 def progress_display(label: str, enabled: bool = True) -> Iterator[Callable[..., None] | None]:
-    """A Rich progress display on stderr when it is a terminal; yields an update callback or None."""
-    if not enabled or not sys.stderr.isatty():
+    """A Rich progress display on stderr when it is a terminal; yields an update callback or None.
+
+    It ends (and leaves nothing on the terminal) when the ``with`` block ends, or sooner when the program has
+    something to say (:func:`say`, :func:`end_progress`).
+    """
+    # a bar is drawn on a terminal only: FORCE_COLOR colours output, it does not animate a log or a pipe
+    console = progress_console() if enabled and sys.stderr.isatty() else None
+    if console is None or not console.is_terminal:
         yield None
         return
-    from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    with Progress(
+    bar = Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         TextColumn("{task.fields[info]}"),
         TimeElapsedColumn(),
-        console=Console(stderr=True),
+        console=console,
         transient=True,
-    ) as bar:
-        task = bar.add_task(label, total=None, info="")
+    )
+    task = bar.add_task(label, total=None, info="")
 
-        def update(done: int | None = None, total: int | None = None, info: str = "") -> None:
-            bar.update(task, completed=done, total=total, info=info)
+    def update(done: int | None = None, total: int | None = None, info: str = "") -> None:
+        bar.update(task, completed=done, total=total, info=info)
 
+    bar.start()
+    _SHOWN.append(bar)
+    try:
         yield update
+    finally:
+        if bar in _SHOWN:
+            _SHOWN.remove(bar)
+        bar.stop()
 
 
 def write_picture(data: bytes, output: Optional[Path]) -> None:
@@ -259,10 +393,12 @@ STREAM_ABOVE = 1 << 16
 
 def emit_tour(found: Tour, fmt: str, output: Optional[Path]) -> None:
     """Write a tour in ``fmt``: small ones as one string, large ones streamed chunk by chunk."""
-    if fmt == "npy":
+    if fmt in ("npy", "npz"):
         if output is None:
-            raise InvalidArgument("--format npy writes a binary file; give it with -o FILE.")
-        open_atomic(output, lambda fh: save_npy(fh, found.path))
+            raise InvalidArgument(f"--format {fmt} writes a binary file; give it with -o FILE.")
+        from .arrays import save_tour_array
+
+        open_atomic(output, lambda fh: save_tour_array(fh, found, fmt))
         return
     if len(found) <= STREAM_ABOVE:
         emit(render_tour(found, fmt), output)
@@ -278,22 +414,6 @@ def emit_tour(found: Tour, fmt: str, output: Optional[Path]) -> None:
         sys.stdout.buffer.flush()
     else:
         open_atomic(output, write)
-
-
-def npy_tour(file: str, board: Optional[str], holes: str, piece: Optional[str], closed: Optional[bool],
-             data: bytes) -> Tour:
-    """A tour saved with ``--format npy``, read into ``data``: the path alone, so the board must be given."""
-    import io
-
-    if board is None:
-        raise InvalidArgument(f"{file} holds only the squares of a path; give the board with --board ROWSxCOLS.")
-    try:
-        path = np.load(io.BytesIO(data), allow_pickle=False)
-    except (ValueError, EOFError, OSError):
-        raise InvalidArgument(f"{file} is not a NumPy array file (.npy) of square numbers.") from None
-    if path.ndim != 1 or not np.issubdtype(path.dtype, np.integer):
-        raise InvalidArgument(f"{file} is not a path: a one-dimensional array of square numbers.")
-    return Tour(Board.parse(board, holes), parse_piece(piece or "knight"), path, bool(closed))
 
 
 # -- pictures and traces ---------------------------------------------------------
@@ -347,11 +467,13 @@ def show_tour(found: Tour, kind: str, output: Optional[Path], deadline: float | 
 
         write_picture(draw_tour(found, kind, deadline=deadline, **picture), output)
         return
-    if kind == "grid" and output is None and len(found) <= 4096 and sys.stdout.isatty():
+    if kind == "grid" and output is None and len(found) <= 4096:
         from rich.console import Console
 
-        from ..render.terminal import colour_grid
+        console = Console(highlight=False)  # a terminal, or FORCE_COLOR set; NO_COLOR: without colour
+        if console.is_terminal:
+            from ..render.terminal import colour_grid
 
-        Console(highlight=False).print(colour_grid(found), no_wrap=True, overflow="ignore", crop=False)
-        return
+            console.print(colour_grid(found), no_wrap=True, overflow="ignore", crop=False)
+            return
     emit_tour(found, kind, output)

@@ -43,6 +43,7 @@ from .common import (
     parse_board,
     print_plan,
     progress_display,
+    say,
 )
 from .find import why_no_tour
 
@@ -160,14 +161,13 @@ def count(
             code = 0
         except LimitReached as exc:
             result, code = exc.partial, EXIT_LIMIT
-            typer.echo(f"chesstours: {exc}", err=True)
+            say(str(exc))
         except KeyboardInterrupt as exc:
             partial = getattr(exc, "partial", None)
             if partial is None:  # the frontier method counts all at its last square; tasks still planned
-                typer.echo(f"chesstours: {interrupted(exc)} before the count was complete; nothing was counted.",
-                           err=True)
+                say(f"{interrupted(exc)} before the count was complete; nothing was counted.")
                 raise typer.Exit(interrupt_status(exc)) from None
-            typer.echo(f"chesstours: {interrupted(exc)}; the counts below are incomplete.", err=True)
+            say(f"{interrupted(exc)}; the counts below are incomplete.")
             result, code = partial, interrupt_status(exc)
     if as_json:
         typer.echo(json.dumps(result.to_dict()))

@@ -13,6 +13,7 @@ from .. import find as api
 from .. import policy
 from ..arguments import prepare_query
 from ..board import Board
+from ..complete import complete_tour, parse_path
 from ..errors import GaveUp, InvalidArgument, LimitReached, NoTour
 from ..existence.reasons import obstruction
 from ..pieces import parse_piece
@@ -72,7 +73,7 @@ def tour(
     tiebreak: Optional[Tiebreak] = typer.Option(None, "--tiebreak", help=f"Warnsdorff tie-break (default: {policy.DEFAULT_TIEBREAK}; auto tries several)."),
     order: Order = typer.Option(policy.FIND_ORDER, "--order", help="Backtracking move order."),
     seed: int = typer.Option(0, "--seed", help="Seed for the random tie-break."),
-    fmt: Optional[TourFormat] = typer.Option(None, "--format", "-f", help="grid (default): numbered board; moves: one line; json; npy: the path as a NumPy int32 array (needs -o); pictures: svg, png, gif (an animation). Without it, -o FILE's extension decides."),
+    fmt: Optional[TourFormat] = typer.Option(None, "--format", "-f", help="grid (default): numbered board; moves: one line; json; npz: NumPy arrays of the path, board, holes, piece and closedness, which check reads alone (needs -o); npy: the path alone as a NumPy int32 array (needs -o); pictures: svg, png, gif (an animation). Without it, -o FILE's extension decides."),
     time_limit: Optional[float] = TimeOpt,
     node_limit: Optional[int] = typer.Option(None, "--node-limit", metavar="N", help="Most positions backtracking may visit."),
     output_name: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to this file instead of stdout (- is stdout; an existing file is replaced whole)."),
@@ -82,6 +83,7 @@ def tour(
     animate: bool = AnimateOpt,
     plan: bool = PlanOpt,
     as_json: bool = typer.Option(False, "--json", help="The same as --format json."),
+    prefix: Optional[str] = typer.Option(None, "--prefix", metavar="SQ,SQ...", help="Complete a started tour: the tour begins with these squares (moves played so far, first square first), found by complete backtracking."),
 ) -> None:
     """Find one tour and print it, or draw it. Without --start, a tour from any square (a1 first)."""
     output = output_target(output_name)
@@ -90,6 +92,8 @@ def tour(
         if fmt not in (None, TourFormat.json):
             raise InvalidArgument(f"--json and --format {fmt.value} ask for two formats; give one.")
         fmt = TourFormat.json
+    if prefix is not None:
+        _refuse_with_prefix(b, prefix, start, method.value, tiebreak, plan)
     if plan:
         query = prepare_query(b, start, end, parse_piece(piece))
         print_plan(policy.plan_find(*query, closed, method.value, tiebreak=tiebreak.value if tiebreak else None,
@@ -108,25 +112,49 @@ def tour(
     deadline = None if time_limit is None else time.perf_counter() + time_limit  # the search and the drawing
     with progress_display("searching") as update:
         try:
-            found = api.find_tour(
-                b, start, end, closed, parse_piece(piece), method.value,
-                tiebreak=tiebreak.value if tiebreak else None, seed=seed, order=order.value,
-                time_limit=time_limit, node_limit=node_limit,
-                progress=None if update is None else (lambda n: update(info=f"{n:,} positions")),
-            )
+            if prefix is not None:
+                found = complete_tour(b, prefix, end, closed, parse_piece(piece), order=order.value,
+                                      time_limit=time_limit, node_limit=node_limit)
+            else:
+                found = api.find_tour(
+                    b, start, end, closed, parse_piece(piece), method.value,
+                    tiebreak=tiebreak.value if tiebreak else None, seed=seed, order=order.value,
+                    time_limit=time_limit, node_limit=node_limit,
+                    progress=None if update is None else (lambda n: update(info=f"{n:,} positions")),
+                )
         except (NoTour, GaveUp) as exc:
             raise fail(exc.reason, no_tour_status(exc)) from None
         except LimitReached as exc:
             raise fail(str(exc), EXIT_LIMIT) from None
         except KeyboardInterrupt as exc:
             raise fail(f"{interrupted(exc)} before a tour was found.", interrupt_status(exc)) from None
-    if start is None and found.stats.get("starts_tried"):
+    if start is None and prefix is None and found.stats.get("starts_tried"):
         typer.echo(f"chesstours: no tour starts on {b.name(policy.default_start(b))}; this one starts on "
                    f"{b.name(found.start)}.", err=True)
     try:
         show_tour(found, kind, output, numbers=numbers, size=size, fps=fps, animate=animate, deadline=deadline)
     except LimitReached as exc:
         raise fail(f"{exc} The tour was found; give more time (--time-limit) to draw it.", EXIT_LIMIT) from None
+
+
+def _refuse_with_prefix(board: Board, prefix: str, start: str | None, method: str, tiebreak, plan: bool) -> None:
+    """Refuse what does not go with --prefix, whose tour begins where the played squares do and is found by
+    backtracking from them (:func:`~chesstours.complete.complete_tour`)."""
+    if not prefix.strip():
+        raise InvalidArgument("--prefix is empty; give the squares played so far, such as --prefix a1,b3.")
+    if plan:
+        raise InvalidArgument("--plan says how a search from one square would run; drop it with --prefix.")
+    if method not in ("auto", "backtrack"):
+        raise InvalidArgument(f"--prefix completes a started tour by backtracking; --method {method} cannot "
+                              "(drop it, or use --method backtrack).")
+    if tiebreak is not None:
+        raise InvalidArgument("--tiebreak chooses among Warnsdorff's moves; --prefix completes a tour by "
+                              "backtracking and does not use it.")
+    if start is not None:
+        first = parse_path(board, prefix)[0]
+        if board.square(start) != first:
+            raise InvalidArgument(f"--start {start} and --prefix, which begins on {board.name(first)}, name two "
+                                  "first squares; give one.")
 
 
 # -- tours ---------------------------------------------------------------------

@@ -8,7 +8,7 @@ import typer
 
 from ..runtime import compile_cache_dir, worker_count
 from ..runtime.families import FAMILIES, Compiled, compile_kernels, missing
-from .common import EXIT_ENVIRONMENT, app, fail, interrupt_status, interrupted, progress_display
+from .common import EXIT_ENVIRONMENT, app, echo_above, fail, interrupt_status, interrupted, progress_display
 
 
 def _line(name: str, state: str, seconds: str, serves: str) -> str:
@@ -46,7 +46,7 @@ def compile_command(
                 ended.append(done)
                 seconds = "" if done.state == "cached" else f"{done.seconds:.1f} s"
                 state = "in the cache" if done.state == "cached" else done.state
-                typer.echo(_line(done.family.name, state, seconds, done.family.serves))
+                echo_above(_line(done.family.name, state, seconds, done.family.serves))
                 if update is not None:
                     update(len(ended), len(FAMILIES), f"{len(ended)} of {len(FAMILIES)} families")
 

@@ -44,15 +44,15 @@ PICTURE_FORMATS = ("svg", "png", "gif")
 MAX_PICTURE_SQUARES = {"svg": 1_000_000, "png": 16_000_000, "gif": 1_000_000}
 #: Default longest side of animations and trace frames (stills: up to 1200 pixels).
 ANIMATION_SIZE = 640
-_EXTENSIONS = {".svg": "svg", ".png": "png", ".gif": "gif", ".json": "json", ".npy": "npy", ".txt": None,
-               ".moves": "moves", ".grid": "grid"}
+_EXTENSIONS = {".svg": "svg", ".png": "png", ".gif": "gif", ".json": "json", ".npy": "npy", ".npz": "npz",
+               ".txt": None, ".moves": "moves", ".grid": "grid"}
 #: The extensions an output file may have (or none): what :func:`format_for` knows.
 OUTPUT_EXTENSIONS = tuple(_EXTENSIONS)
 
 
 def format_for(path: str | os.PathLike) -> str | None:
-    """The output format a file name asks for (``.svg``, ``.png``, ``.gif``, ``.json``, ``.npy``, ``.moves``,
-    ``.grid``), or None (``.txt``, or no extension: the command's default)."""
+    """The output format a file name asks for (``.svg``, ``.png``, ``.gif``, ``.json``, ``.npy``, ``.npz``,
+    ``.moves``, ``.grid``), or None (``.txt``, or no extension: the command's default)."""
     return _EXTENSIONS.get(Path(path).suffix.lower())
 
 

@@ -27,6 +27,8 @@ import os
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+from . import compile_events
+
 __all__ = ["kernel", "cache_key", "registered", "declare_family", "has_cache_files", "loaded"]
 
 Dispatcher = TypeVar("Dispatcher")
@@ -48,6 +50,7 @@ def kernel(family: str) -> Callable[[Dispatcher], Dispatcher]:
         if py_func is None:
             raise TypeError(f"@kernel({family!r}) goes above @njit: {dispatcher!r} is no numba dispatcher")
         _REGISTRY.setdefault(family, {})[(py_func.__module__, py_func.__qualname__)] = dispatcher
+        compile_events.listen()  # numba is imported by now: from here on, this process knows when it compiles
         return dispatcher
 
     return register
