@@ -31,6 +31,7 @@ SETTINGS = {
         "10 seconds": "the server's time limit of a search and of a request's head (web.limits.Limits)",
         "256 MiB": "the memory an animation may hold while it is drawn (web.limits.Limits)",
         "32 KiB": "the largest request head (web.limits.Limits)",
+        "64 KiB": "the largest tour to check, a request body (web.limits.Limits.check_bytes)",
     },
 }
 
