@@ -63,7 +63,7 @@ class SampleForecast:
                f"frontier squares: {self.frontier_squares}",
                f"states kept: about {self.states:.1e}",
                f"memory: about {format_bytes(self.memory_bytes)}",
-               f"time to build: about {about_duration(self.seconds)} (one core); each tour drawn after that is a "
+               f"time to build: {about_duration(self.seconds)} (one core); each tour drawn after that is a "
                "walk of a few moves a square"]
         if self.refusal is not None:
             out.append(f"refused: {self.refusal}")
