@@ -12,6 +12,8 @@ Usage::
     python benchmarks/bench_sample.py --runs 3            # 5x5, 6x6 closed, 5x8 open, 6x7 closed
     python benchmarks/bench_sample.py --runs 3 --big      # also 6x6 open and 6x8 closed (a minute more)
     python benchmarks/bench_sample.py -n 100000 --only 6x6c
+    python benchmarks/bench_sample.py --against-warnsdorff  # 5x5 from a1: how often each of the 304 tours comes,
+                                                            # drawn uniformly and by Warnsdorff's random walk
 """
 
 from __future__ import annotations
@@ -44,13 +46,58 @@ BIG = [
 ]
 
 
+def chi_square(counts: list[int]) -> tuple[float, float]:
+    """The chi-square statistic of ``counts`` against equal shares, and its Wilson-Hilferty z-score (a z past
+    3.09 rejects equal shares at the 0.1% level)."""
+    draws, k = sum(counts), len(counts) - 1
+    expected = draws / len(counts)
+    x = sum((c - expected) ** 2 / expected for c in counts)
+    return x, ((x / k) ** (1 / 3) - (1 - 2 / (9 * k))) / (2 / (9 * k)) ** 0.5
+
+
+def against_warnsdorff(draws: int) -> None:
+    """How often each open tour of 5x5 from a1 comes up: uniform draws, and Warnsdorff's rule with random ties
+    (walks that reach a dead end are walked again with the next seed)."""
+    from chesstours.warnsdorff import warnsdorff
+
+    board = Board(5, 5)
+    listed = {tuple(t.path.tolist()): 0 for t in ct.iter_tours(board, start="a1")}
+    uniform = dict(listed)
+    for t in ct.sample_tours(board, draws, start="a1", seed=1):
+        uniform[tuple(t.path.tolist())] += 1
+    walked = dict(listed)
+    seed = failed = 0
+    while sum(walked.values()) < draws:
+        result = warnsdorff(board, 0, KNIGHT, "random", seed)
+        seed += 1
+        if not result.complete:
+            failed += 1
+            continue
+        walked[tuple(result.path.tolist())] += 1
+    rows = []
+    for name, counts in (("uniform (sample_tours)", uniform), ("Warnsdorff, random ties", walked)):
+        values = sorted(counts.values())
+        x, z = chi_square(values)
+        rows.append([name, f"{draws:,}", f"{sum(1 for v in values if v):,} of {len(values)}", f"{values[0]}",
+                     f"{values[len(values) // 2]}", f"{values[-1]}", f"{x:,.0f}", f"{z:.1f}",
+                     "rejected" if z > 3.09 else "passes"])
+    table(f"5x5 open tours from a1 ({len(listed)}): draws of each tour (expected {draws / len(listed):.1f}); "
+          f"Warnsdorff's walk reached a dead end {failed:,} times", ["method", "draws", "tours drawn", "fewest",
+                                                                     "median", "most", "chi-square", "z",
+                                                                     "uniform?"], rows)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("-n", type=int, default=100_000, help="tours drawn a run")
     ap.add_argument("--big", action="store_true")
     ap.add_argument("--only", nargs="*", help="names of the questions to run")
+    ap.add_argument("--against-warnsdorff", action="store_true")
     args = ap.parse_args()
+    if args.against_warnsdorff:
+        against_warnsdorff(30 * 304)
+        return
     questions = QUESTIONS + (BIG if args.big else [])
     if args.only:
         questions = [q for q in questions if q[0] in args.only]
