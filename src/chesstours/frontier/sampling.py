@@ -199,6 +199,20 @@ def _moves(sk, keys: np.ndarray, first: int, st, budget: int, closed: bool, fini
             done_choice[:finished].copy())
 
 
+def _add_at(out: np.ndarray, index: np.ndarray, values: np.ndarray | None) -> None:
+    """``out[index] += values`` (or 1), each index as often as it comes: compiled in 64 bits, ``numpy.add.at``
+    on Python ints."""
+    if out.dtype == object:
+        np.add.at(out, index, 1 if values is None else values)
+        return
+    from . import sampling_kernel as sk
+
+    if values is None:
+        sk.add_one_at(out, index)
+    else:
+        sk.add_at(out, index, values.astype(out.dtype, copy=False))
+
+
 def _dtype(bound: float) -> type | np.dtype:
     return object if bound >= _WIDE else np.dtype(np.uint64)
 
@@ -219,8 +233,8 @@ def completions(layers: Layers) -> list[np.ndarray]:
     out = [counts]
     for layer in reversed(layers.layers):
         before = np.zeros(layer.before, dtype)
-        np.add.at(before, layer.parent, counts[layer.child])
-        np.add.at(before, layer.done_parent, 1)
+        _add_at(before, layer.parent, counts[layer.child])
+        _add_at(before, layer.done_parent, None)
         counts = before
         out.append(counts)
     out.reverse()
@@ -338,10 +352,10 @@ def edge_tours(layers: Layers, counts: list[np.ndarray] | None = None) -> dict[t
         w = after[layer.child]
         live = np.flatnonzero(w > 0)
         parent, child, choice = layer.parent[live], layer.child[live], layer.choice[live]
-        np.add.at(through[t], choice, reach[parent] * w[live])
-        np.add.at(through[t], layer.done_choice, reach[layer.done_parent])
+        _add_at(through[t], choice, reach[parent] * w[live])
+        _add_at(through[t], layer.done_choice, reach[layer.done_parent])
         nxt = np.zeros(after.size, dtype)
-        np.add.at(nxt, child, reach[parent])
+        _add_at(nxt, child, reach[parent])
         reach = nxt
     out: dict[tuple[int, int], int] = {}
     for t in range(len(layers.layers)):

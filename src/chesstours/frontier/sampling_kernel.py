@@ -158,3 +158,20 @@ def tour_paths(chosen, squares, edge_a, edge_b, size, closed, start, end, turns,
             step = adj[cur, 0] if adj[cur, 0] != prev else adj[cur, 1]
             prev = cur
             cur = step
+
+
+@kernel("frontier sample")
+@njit(cache=True, nogil=True)
+def add_at(out, index, values):
+    """``out[index[k]] += values[k]`` for every ``k``, in 64 bits (``numpy.add.at`` without its overhead; the
+    caller has bounded the sums below 2**64)."""
+    for k in range(index.size):
+        out[index[k]] += values[k]
+
+
+@kernel("frontier sample")
+@njit(cache=True, nogil=True)
+def add_one_at(out, index):
+    """``out[index[k]] += 1`` for every ``k``."""
+    for k in range(index.size):
+        out[index[k]] += 1
