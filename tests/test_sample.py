@@ -10,7 +10,7 @@ import pytest
 
 import chesstours as ct
 from chesstours.errors import InvalidArgument, NoTour
-from chesstours.sample import forecast_tables
+from chesstours.sample import clear_saved_tables, forecast_tables, saved_tables
 
 
 def _cycle(tour: ct.Tour) -> frozenset:
@@ -216,3 +216,31 @@ def test_the_frequencies_in_a_large_sample_agree_with_the_statistics_within_thei
         share = n / stats.undirected
         sd = math.sqrt(draws * share * (1 - share))
         assert abs(seen[edge] - draws * share) <= 5 * sd + 1
+
+
+# -- the tables, kept ------------------------------------------------------------------------------------------
+
+
+def test_the_tables_are_kept_and_the_next_sample_of_the_question_reads_them(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHESSTOURS_TABLES_DIR", str(tmp_path))
+    first = [t.path.tolist() for t in ct.sample_tours("5x6", 20, closed=True, seed=4)]
+    (kept,) = saved_tables()
+    assert kept[1] == "5x6, knight (1,2), closed tours" and kept[2] > 0
+    again = [t.path.tolist() for t in ct.sample_tours("5x6", 20, closed=True, seed=4)]
+    fresh = [t.path.tolist() for t in ct.sample_tours("5x6", 20, closed=True, seed=4, cache=False)]
+    assert first == again == fresh
+    assert clear_saved_tables() == kept[2] and saved_tables() == []
+
+
+def test_without_the_cache_nothing_is_kept(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHESSTOURS_TABLES_DIR", str(tmp_path))
+    ct.sample_tours("5x6", 2, closed=True, cache=False)
+    assert saved_tables() == []
+
+
+def test_a_cache_folder_that_cannot_be_written_is_no_cache(tmp_path, monkeypatch):
+    blocked = tmp_path / "a file"
+    blocked.write_text("")
+    monkeypatch.setenv("CHESSTOURS_TABLES_DIR", str(blocked / "tables"))
+    assert len(ct.sample_tours("5x6", 3, closed=True)) == 3
+    assert saved_tables() == []

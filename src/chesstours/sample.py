@@ -25,6 +25,9 @@ Examples
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,7 +45,8 @@ from .settings import SAMPLE_SECONDS_A_STATE, SAMPLE_STATE_BYTES, SAMPLE_STATES_
 from .tour import Tour
 from .units import about_duration, format_bytes
 
-__all__ = ["sample_tours", "tour_statistics", "TourStatistics", "SampleForecast", "forecast_tables"]
+__all__ = ["sample_tours", "tour_statistics", "TourStatistics", "SampleForecast", "forecast_tables", "saved_tables",
+           "clear_saved_tables"]
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,17 @@ def _forecast(board: Board, piece: Leaper, closed: bool, s: int | None, e: int |
     return SampleForecast(states, need, states * SAMPLE_SECONDS_A_STATE, guess.slots, why)
 
 
+def _version() -> str:
+    """The installed chesstours' version: tables saved by another may order their moves otherwise, and a seed
+    draws the tours of the tables it walks."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("chesstours")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
 def _check_n(n: object) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise InvalidArgument(f"The number of tours to draw is a whole number, 0 or more, not {n!r}.")
@@ -167,6 +182,44 @@ class _Question:
             raise ResourceError(f"The tables of {self.board} did not fit in this machine's memory; sample a "
                                 "smaller board.") from None
 
+    def words(self) -> str:
+        """The question in words, as the saved tables say it (``chesstours cache``)."""
+        ends = "".join(f" {w} {self.board.name(v)}" for w, v in (("from", self.s), ("to", self.e)) if v is not None)
+        kind = "closed tours" if self.closed else "open tours"
+        return f"{self.board}, {self.piece.name} ({self.piece.a},{self.piece.b}), {kind}{ends}"
+
+    def saved(self) -> str | None:
+        """The file of this question's tables in the tables cache, or None where there is no cache folder."""
+        from .frontier.sampling import TABLES_FORMAT
+        from .runtime import tables_cache_dir
+
+        folder = tables_cache_dir()
+        if folder is None:
+            return None
+        fs, fe = _sweep_squares(self.closed, self.s, self.e)
+        key = json.dumps([TABLES_FORMAT, _version(), self.board.rows, self.board.cols, sorted(self.board.holes),
+                          [self.piece.a, self.piece.b], self.closed, fs, fe])
+        digest = hashlib.sha256(key.encode()).hexdigest()[:20]
+        return os.path.join(folder, f"{self.board.rows}x{self.board.cols}-{digest}.npz")
+
+    def tables(self, cache: bool):
+        """The walk's tables: from the tables cache where ``cache`` allows and they are there, else built (and
+        then saved there, where a folder can be written: one that cannot is no cache)."""
+        from .frontier.sampling import load_tables, save_tables, tables
+
+        path = self.saved() if cache else None
+        if path is not None and os.path.exists(path):
+            found = load_tables(path)
+            if found is not None:
+                return found
+        tabs = tables(self.layers())
+        if path is not None and tabs.count and tabs.weight.dtype != object:
+            try:
+                save_tables(tabs, path, self.words())
+            except OSError:
+                pass  # a cache that cannot be written is no cache
+        return tabs
+
     def none_found(self) -> NoTour:
         ends = []
         if self.s is not None:
@@ -200,6 +253,7 @@ def sample_tours(
     piece: Leaper | str = KNIGHT,
     time_limit: float | None = None,
     progress: Callable | None = None,
+    cache: bool = True,
 ) -> list[Tour]:
     """Draw ``n`` tours of ``piece`` over ``board``, each tour equally likely.
 
@@ -221,6 +275,10 @@ def sample_tours(
         Seconds for building the tables; :class:`~chesstours.errors.LimitReached` when they run out.
     progress : callable, optional
         Called with a :class:`~chesstours.frontier.FrontierProgress` after each step of the tables.
+    cache : bool
+        Keep the tables in the user's cache folder (:func:`~chesstours.runtime.tables_cache_dir`) and read them
+        from there the next time the same question is asked: the next draws start at once. False: build
+        them here and keep nothing.
 
     Returns
     -------
@@ -252,9 +310,9 @@ def sample_tours(
         v = int(q.board.free_squares[0])
         return [Tour(q.board, q.piece, np.array([v], np.int32), False, "frontier sample",
                      {"rank": 0, "tours": 1}).validated() for _ in range(n)]
-    from .frontier.sampling import draw, paths, ranks, tables
+    from .frontier.sampling import draw, paths, ranks
 
-    tabs = tables(q.layers())
+    tabs = q.tables(cache)
     if tabs.count == 0:
         raise q.none_found()
     turns = _turns(q.board, q.closed, q.s, q.e)
@@ -275,6 +333,34 @@ def sample_tours(
     seconds = time.perf_counter() - t0
     return [Tour(q.board, q.piece, out[k], q.closed, "frontier sample",
                  {"rank": int(picks[k]), "tours": total, "seconds": seconds}).validated() for k in range(n)]
+
+
+def saved_tables() -> list[tuple[str, str, int]]:
+    """The tables in the tables cache: ``(file, question in words, bytes)`` for each."""
+    from .frontier.sampling import saved_question
+    from .runtime import tables_cache_dir
+
+    folder = tables_cache_dir()
+    if folder is None:
+        return []
+    out = []
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if name.endswith(".npz"):
+            out.append((path, saved_question(path) or "(unreadable)", os.path.getsize(path)))
+    return out
+
+
+def clear_saved_tables() -> int:
+    """Remove every table of the tables cache; the bytes freed."""
+    freed = 0
+    for path, _, size in saved_tables():
+        try:
+            os.remove(path)
+            freed += size
+        except OSError:
+            pass
+    return freed
 
 
 @dataclass

@@ -88,3 +88,16 @@ def test_stats_draws_the_heat_map(capsys, tmp_path):
 def test_stats_prints_the_moves_by_their_tours(capsys):
     code, out, _ = run(capsys, "stats", "5x6", "--closed")
     assert code == 0 and "undirected: 8" in out and "a1-b3  8" in out
+
+
+def test_cache_lists_the_tables_sample_kept_and_clears_them(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("CHESSTOURS_TABLES_DIR", str(tmp_path))
+    assert run(capsys, "cache")[1] == "no tables kept\n"
+    assert run(capsys, "sample", "5x6", "--closed", "-n", "1", "--no-cache")[0] == 0
+    assert run(capsys, "cache")[1] == "no tables kept\n"
+    assert run(capsys, "sample", "5x6", "--closed", "-n", "1")[0] == 0
+    code, out, _ = run(capsys, "cache")
+    assert code == 0 and "5x6, knight (1,2), closed tours" in out
+    code, out, _ = run(capsys, "cache", "--clear")
+    assert code == 0 and out.startswith("removed the tables kept")
+    assert run(capsys, "cache")[1] == "no tables kept\n"

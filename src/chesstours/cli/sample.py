@@ -87,6 +87,9 @@ def sample(
     animate: bool = AnimateOpt,
     plan: bool = PlanOpt,
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress on a terminal."),
+    cache: bool = typer.Option(True, "--cache/--no-cache",
+                               help="Keep the tables in the user's cache folder, and start from them the next time "
+                                    "(chesstours cache lists them)."),
 ) -> None:
     """Draw uniformly random tours: every tour of the board equally likely (from the frontier count's tables)."""
     output = output_target(output_name)
@@ -105,7 +108,7 @@ def sample(
     with progress_display("sampling", progress) as update:
         try:
             tours = api.sample_tours(b, n, seed=seed, closed=closed, start=start, end=end, piece=parse_piece(piece),
-                                     time_limit=time_limit, progress=_report(update, b))
+                                     time_limit=time_limit, progress=_report(update, b), cache=cache)
         except NoTour as exc:
             raise fail(exc.reason, no_tour_status(exc)) from None
         except LimitReached as exc:
@@ -178,3 +181,22 @@ def stats(
         lines.append("starts (directed tours from each square):")
         lines += [f"  {name(v)}  {k:,}" for v, k in sorted(result.starts.items()) if k]
     emit("\n".join(lines), None)
+
+
+@app.command("cache")
+def cache_command(
+    clear: bool = typer.Option(False, "--clear", help="Remove every table kept."),
+) -> None:
+    """List the sampling tables kept in the user's cache folder (chesstours sample builds them), or clear them."""
+    from ..units import format_bytes
+
+    if clear:
+        freed = api.clear_saved_tables()
+        typer.echo(f"removed the tables kept: {format_bytes(freed)} freed")
+        return
+    kept = api.saved_tables()
+    if not kept:
+        typer.echo("no tables kept")
+        return
+    for path, question, size in kept:
+        typer.echo(f"{format_bytes(size):>10}  {question}  ({path})")

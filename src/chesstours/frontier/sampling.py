@@ -48,6 +48,7 @@ References
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -63,7 +64,11 @@ from .plan import Sweep, best_plan, neighbours
 from .run import FrontierProgress
 
 __all__ = ["Layer", "Layers", "Tables", "build_layers", "completions", "tables", "draw", "edge_tours",
-           "ranks", "paths", "step_edges", "plan_for_tables"]
+           "ranks", "paths", "step_edges", "plan_for_tables", "save_tables", "load_tables", "saved_question",
+           "TABLES_FORMAT"]
+
+#: The layout of a saved tables file (:func:`save_tables`); a file of another layout is not read.
+TABLES_FORMAT = 1
 
 #: Counts at or past this are held as Python ints (exact, slower); below it in 64 bits.
 _WIDE = 2**62
@@ -294,6 +299,54 @@ def tables(layers: Layers, counts: list[np.ndarray] | None = None) -> Tables:
     return Tables(layers.closed, int(counts[0][0]), first, cat(weights, dtype), cat(choices, np.int8),
                   cat(children, np.int64), layers.squares, layers.edge_a, layers.edge_b, layers.seconds,
                   layers.states, layers.max_states)
+
+
+_SAVED = ("first", "weight", "choice", "child", "squares", "edge_a", "edge_b")
+
+
+def save_tables(tabs: Tables, path: str, question: str) -> None:
+    """Write ``tabs`` to the file ``path`` (NumPy's ``.npz``: arrays only, nothing a load would unpickle),
+    whole or not at all; ``question`` says in words what they answer. Tables of Python-int weights (past 64
+    bits) are not written: :class:`ValueError`.
+
+    :raises OSError: the file cannot be written.
+    """
+    if tabs.weight.dtype == object:
+        raise ValueError("tables of counts past 64 bits are not saved")
+    part = f"{path}.{os.getpid()}.part"
+    try:
+        with open(part, "wb") as fh:
+            np.savez(fh, format=np.int64(TABLES_FORMAT), closed=np.bool_(tabs.closed), count=np.str_(str(tabs.count)),
+                     question=np.str_(question), states=np.int64(tabs.states), max_states=np.int64(tabs.max_states),
+                     seconds=np.float64(tabs.seconds), **{name: getattr(tabs, name) for name in _SAVED})
+        os.replace(part, path)
+    finally:
+        if os.path.exists(part):
+            os.remove(part)
+
+
+def load_tables(path: str) -> Tables | None:
+    """The tables saved in ``path`` by :func:`save_tables`, or None where the file is missing, of another
+    layout or cannot be read."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if int(data["format"]) != TABLES_FORMAT:
+                return None
+            arrays = {name: data[name] for name in _SAVED}
+            return Tables(bool(data["closed"]), int(str(data["count"])), states=int(data["states"]),
+                          max_states=int(data["max_states"]), seconds=float(data["seconds"]),
+                          extra={"question": str(data["question"]), "cached": path}, **arrays)
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def saved_question(path: str) -> str | None:
+    """What the tables saved in ``path`` answer, in words, or None where it cannot be read."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return str(data["question"])
+    except (OSError, KeyError, ValueError):
+        return None
 
 
 def ranks(rng: np.random.Generator, bound: int, n: int) -> np.ndarray:
