@@ -63,7 +63,7 @@ class SampleForecast:
 
     def lines(self) -> list[str]:
         """The forecast in sentences, for ``--plan``."""
-        out = [f"method: frontier tables (every step's states kept, a walk through them a tour)",
+        out = ["method: frontier tables (every step's states kept, a walk through them a tour)",
                f"frontier squares: {self.frontier_squares}",
                f"states kept: about {self.states:.1e}",
                f"memory: about {format_bytes(self.memory_bytes)}",

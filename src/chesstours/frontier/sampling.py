@@ -60,7 +60,7 @@ from ..errors import LimitReached
 from ..pieces import Leaper
 from ..settings import SAMPLE_STATES_AT_ONCE as STATES_AT_ONCE
 from .layout import CAP
-from .plan import Sweep, best_plan, neighbours
+from .plan import Sweep, best_plan
 from .run import FrontierProgress
 
 __all__ = ["Layer", "Layers", "Tables", "build_layers", "completions", "tables", "draw", "edge_tours",
@@ -227,7 +227,7 @@ def completions(layers: Layers) -> list[np.ndarray]:
     of the states before step ``t`` completes to a tour (``out[len(steps)]``: the states after the last
     step, which complete in none). ``out[0][0]`` is the number of tours."""
     # a pass in floating point first bounds the counts: 64 bits where they fit, else Python ints
-    bound = np.zeros(layers.last)
+    bound: np.ndarray = np.zeros(layers.last)
     bounds = [bound]
     for layer in reversed(layers.layers):
         bound = np.bincount(layer.parent, bound[layer.child], minlength=layer.before) + np.bincount(
@@ -275,6 +275,10 @@ class Tables:
         return sum(a.nbytes for a in (self.first, self.weight, self.choice, self.child))
 
 
+def _joined(parts: list[np.ndarray], dtype) -> np.ndarray:
+    return np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype)
+
+
 def tables(layers: Layers, counts: list[np.ndarray] | None = None) -> Tables:
     """The walk's tables of ``layers``, with the completions ``counts`` (:func:`completions`, made here if not
     given): only the moves that lead to a tour are kept."""
@@ -295,9 +299,8 @@ def tables(layers: Layers, counts: list[np.ndarray] | None = None) -> Tables:
                                         np.full(layer.done_parent.size, -1, np.int64)])[order])
     sizes.append(np.zeros(layers.last, np.int64))
     first = np.concatenate([[0], np.cumsum(np.concatenate(sizes))]).astype(np.int64)
-    cat = (lambda xs, d: np.concatenate(xs).astype(d) if xs else np.zeros(0, d))
-    return Tables(layers.closed, int(counts[0][0]), first, cat(weights, dtype), cat(choices, np.int8),
-                  cat(children, np.int64), layers.squares, layers.edge_a, layers.edge_b, layers.seconds,
+    return Tables(layers.closed, int(counts[0][0]), first, _joined(weights, dtype), _joined(choices, np.int8),
+                  _joined(children, np.int64), layers.squares, layers.edge_a, layers.edge_b, layers.seconds,
                   layers.states, layers.max_states)
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from ..runtime import kernel
-from .kernel import expand, scratch
+from .kernel import expand
 
 
 @kernel("frontier sample")
