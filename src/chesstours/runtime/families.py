@@ -73,8 +73,8 @@ def _join() -> None:
 def _sample() -> None:
     from ..sample import sample_tours, tour_statistics
 
-    sample_tours("5x5", 2, start="a1")
-    sample_tours("5x6", 2, closed=True)
+    sample_tours("5x5", 2, start="a1", cache=False)
+    sample_tours("5x6", 2, closed=True, cache=False)
     tour_statistics("5x5", start="a1")
 
 
