@@ -244,3 +244,8 @@ def test_a_cache_folder_that_cannot_be_written_is_no_cache(tmp_path, monkeypatch
     monkeypatch.setenv("CHESSTOURS_TABLES_DIR", str(blocked / "tables"))
     assert len(ct.sample_tours("5x6", 3, closed=True)) == 3
     assert saved_tables() == []
+
+
+def test_the_time_limit_stops_the_tables_and_says_so():
+    with pytest.raises(ct.LimitReached, match="time limit while building the tables"):
+        ct.sample_tours("6x6", 1, time_limit=0.3, cache=False)
