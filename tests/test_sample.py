@@ -249,3 +249,10 @@ def test_a_cache_folder_that_cannot_be_written_is_no_cache(tmp_path, monkeypatch
 def test_the_time_limit_stops_the_tables_and_says_so():
     with pytest.raises(ct.LimitReached, match="time limit while building the tables"):
         ct.sample_tours("6x6", 1, time_limit=0.3, cache=False)
+
+
+def test_the_tours_to_a_given_end_start_where_the_listing_starts_them():
+    stats = ct.tour_statistics("3x4", end="a1")
+    listed = Counter(t.path[0] for t in ct.iter_tours("3x4", end="a1"))
+    assert {v: n for v, n in stats.starts.items() if n} == dict(listed)
+    assert sum(stats.starts.values()) == stats.directed

@@ -444,11 +444,11 @@ def tour_statistics(
             through[v] += k
         # every path passes through every square: twice, less once where it ends there
         ends = {v: 2 * count - k for v, k in through.items()}
-        if q.s is None and q.e is None:
-            starts = ends
+        if q.s is not None:  # every directed tour starts there
+            starts = {v: count if v == q.s else 0 for v in through}
+        elif q.e is not None:  # each ends there, so it starts on its other end
+            starts = {v: 0 if v == q.e else k for v, k in ends.items()}
         else:
-            given = q.s if q.s is not None else q.e
-            starts = {v: (count if v == q.s else 0) for v in through} if q.s is not None else \
-                {v: (k if v != given else 0) for v, k in ends.items()}
+            starts = ends
     return TourStatistics(b, q.piece, q.closed, q.s, q.e, count, directed, edges, starts,
                           time.perf_counter() - t0, {"states": layers.states, "moves": layers.moves})
