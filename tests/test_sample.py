@@ -256,3 +256,15 @@ def test_the_tours_to_a_given_end_start_where_the_listing_starts_them():
     listed = Counter(t.path[0] for t in ct.iter_tours("3x4", end="a1"))
     assert {v: n for v, n in stats.starts.items() if n} == dict(listed)
     assert sum(stats.starts.values()) == stats.directed
+
+
+@pytest.mark.parametrize("call", [
+    lambda: ct.sample_tours(None, 1), lambda: ct.sample_tours("5x5", "3"), lambda: ct.sample_tours("5x5", 1, seed=1.5),
+    lambda: ct.sample_tours("5x5", 1, start="z9"), lambda: ct.sample_tours("5x5", 1, holes=5),
+    lambda: ct.sample_tours("5x5", 1, piece="bishop"), lambda: ct.sample_tours("5x5", 1, time_limit=-1),
+    lambda: ct.tour_statistics("0x5"), lambda: ct.tour_statistics("5x5", start="a1", holes="a1"),
+    lambda: ct.sample_tours("5x5", True),
+])
+def test_hostile_input_raises_only_chesstours_errors(call):
+    with pytest.raises(ct.ChessToursError):
+        call()
