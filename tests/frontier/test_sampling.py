@@ -71,3 +71,10 @@ def test_the_moves_of_all_tours_add_up_to_the_moves_of_each_tour():
         counts = completions(layers)
         moves = board.free_count if closed else board.free_count - 1
         assert sum(edge_tours(layers, counts).values()) == moves * counts[0][0]
+
+
+def test_the_tables_are_the_same_on_one_thread_and_on_two():
+    one = tables(build_layers(Board(6, 6), KNIGHT, True, workers=1))
+    two = tables(build_layers(Board(6, 6), KNIGHT, True, workers=2))
+    for name in ("first", "weight", "choice", "child", "squares", "edge_a", "edge_b"):
+        assert (getattr(one, name) == getattr(two, name)).all(), name

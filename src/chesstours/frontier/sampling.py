@@ -51,6 +51,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -58,6 +59,7 @@ import numpy as np
 from ..board import Board
 from ..errors import LimitReached
 from ..pieces import Leaper
+from ..runtime import worker_count
 from ..settings import SAMPLE_STATES_AT_ONCE as STATES_AT_ONCE
 from .layout import CAP
 from .plan import Sweep, best_plan
@@ -148,7 +150,7 @@ def plan_for_tables(board: Board, piece: Leaper, closed: bool, start: int | None
 
 def build_layers(board: Board, piece: Leaper, closed: bool, start: int | None = None, end: int | None = None, *,
                  sweep: Sweep | None = None, deadline: float | None = None,
-                 progress: Callable[[FrontierProgress], None] | None = None) -> Layers:
+                 progress: Callable[[FrontierProgress], None] | None = None, workers: int | None = None) -> Layers:
     """Sweep the board and keep every step's moves: the tables of sampling and statistics.
 
     ``closed``, ``start``, ``end`` as the sweep takes them
@@ -156,7 +158,9 @@ def build_layers(board: Board, piece: Leaper, closed: bool, start: int | None = 
     edge ``start``-``end`` where both are given; open paths with those ends.
     ``deadline`` (a :func:`time.perf_counter` time) raises
     :class:`~chesstours.errors.LimitReached`; ``progress`` is called after
-    each step.
+    each step. ``workers``: threads that list a step's moves, a share of its
+    states each (default: one a core); the moves come in the same order
+    whatever their number, so a seed draws the same tours.
     """
     from . import sampling_kernel as sk
 
@@ -168,22 +172,31 @@ def build_layers(board: Board, piece: Leaper, closed: bool, start: int | None = 
     layers: list[Layer] = []
     most = 1
     nsteps = len(sweep.steps)
-    for t, st in enumerate(sweep.steps):
-        parts = [_moves(sk, keys, i, st, budget, closed, t == nsteps - 1)
-                 for i in range(0, keys.size, STATES_AT_ONCE)]
-        parent, choice, child, done_parent, done_choice = (np.concatenate([p[j] for p in parts]) for j in range(5))
-        del parts
-        new_keys, inverse = np.unique(child, return_inverse=True)
-        layers.append(Layer(parent, choice, inverse.astype(np.int64).ravel(), done_parent, done_choice,
-                            int(keys.size)))
-        del parent, choice, child, done_parent, done_choice
-        keys = new_keys
-        most = max(most, int(keys.size))
-        if progress is not None:
-            progress(FrontierProgress(t, nsteps, st.square, int(keys.size), most, "tables"))
-        if deadline is not None and time.perf_counter() > deadline and t < nsteps - 1:
-            raise LimitReached(f"Stopped at the time limit while building the tables, at square {t + 1} of "
-                               f"{nsteps}.")
+    threads = worker_count(workers)
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="chesstours-tables") if threads > 1 else None
+    try:
+        for t, st in enumerate(sweep.steps):
+            def listed(first: int, keys=keys, st=st, finish=t == nsteps - 1) -> tuple[np.ndarray, ...]:
+                return _moves(sk, keys, first, st, budget, closed, finish)
+
+            firsts = range(0, keys.size, STATES_AT_ONCE)
+            parts = list(pool.map(listed, firsts)) if pool is not None and len(firsts) > 1 else list(map(listed, firsts))
+            parent, choice, child, done_parent, done_choice = (np.concatenate([p[j] for p in parts]) for j in range(5))
+            del parts
+            new_keys, inverse = np.unique(child, return_inverse=True)
+            layers.append(Layer(parent, choice, inverse.astype(np.int64).ravel(), done_parent, done_choice,
+                                int(keys.size)))
+            del parent, choice, child, done_parent, done_choice
+            keys = new_keys
+            most = max(most, int(keys.size))
+            if progress is not None:
+                progress(FrontierProgress(t, nsteps, st.square, int(keys.size), most, "tables"))
+            if deadline is not None and time.perf_counter() > deadline and t < nsteps - 1:
+                raise LimitReached(f"Stopped at the time limit while building the tables, at square {t + 1} of "
+                                   f"{nsteps}.")
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
     return Layers(sweep, closed, layers, int(keys.size), squares, edge_a, edge_b, time.perf_counter() - t0, most)
 
 
