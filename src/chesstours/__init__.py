@@ -28,10 +28,10 @@ if TYPE_CHECKING:
     )
     from .exists import Existence, tour_exists
     from .find import find_tour, iter_tours
-    from .sample import TourStatistics, sample_tours, tour_statistics
     from .graph import leaper_graph
     from .pieces import CAMEL, GIRAFFE, KNIGHT, ZEBRA, Leaper, move_table, parse_piece
     from .render.picture import draw_tour, draw_trace, save_tour
+    from .sample import TourStatistics, sample_tours, tour_statistics
     from .tour import InvalidTour, Tour
     from .trace import TraceEvent, trace_search
 
