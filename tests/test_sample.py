@@ -251,11 +251,14 @@ def test_the_time_limit_stops_the_tables_and_says_so():
         ct.sample_tours("6x6", 1, time_limit=0.3, cache=False)
 
 
-def test_the_tours_to_a_given_end_start_where_the_listing_starts_them():
-    stats = ct.tour_statistics("3x4", end="a1")
-    listed = Counter(t.path[0] for t in ct.iter_tours("3x4", end="a1"))
-    assert {v: n for v, n in stats.starts.items() if n} == dict(listed)
-    assert sum(stats.starts.values()) == stats.directed
+@pytest.mark.parametrize("board, query", [("3x4", dict(end="a1")), ("5x5", dict(start="a1")), ("5x5", dict()),
+                                          ("5x5", dict(start="a1", end="e5")), ("3x7", dict(end="a1"))])
+def test_the_tours_start_and_end_where_the_listing_starts_and_ends_them(board, query):
+    stats = ct.tour_statistics(board, **query)
+    listed = list(ct.iter_tours(board, **query))
+    assert {v: n for v, n in stats.starts.items() if n} == dict(Counter(int(t.path[0]) for t in listed))
+    assert {v: n for v, n in stats.ends.items() if n} == dict(Counter(int(t.path[-1]) for t in listed))
+    assert sum(stats.starts.values()) == sum(stats.ends.values()) == stats.directed == len(listed)
 
 
 @pytest.mark.parametrize("call", [

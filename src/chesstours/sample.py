@@ -370,8 +370,8 @@ class TourStatistics:
     ``undirected`` and ``directed`` count the tours as
     :func:`~chesstours.count_tours` does; ``edges[(u, v)]`` (``u < v``) is
     the number of tours (undirected: paths or cycles) that take the move
-    between squares ``u`` and ``v``; ``starts[v]``, for open tours, the
-    number of directed tours that start on ``v`` (as many end there).
+    between squares ``u`` and ``v``; ``starts[v]`` and ``ends[v]``, for open
+    tours, the number of directed tours that start and that end on ``v``.
     """
 
     board: Board
@@ -383,6 +383,7 @@ class TourStatistics:
     directed: int
     edges: dict[tuple[int, int], int]
     starts: dict[int, int]
+    ends: dict[int, int]
     seconds: float
     extra: dict = field(default_factory=dict)
 
@@ -394,6 +395,7 @@ class TourStatistics:
                "edges": [{"squares": [name(u), name(v)], "tours": n} for (u, v), n in sorted(self.edges.items())]}
         if not self.closed:
             out["starts"] = {name(v): n for v, n in sorted(self.starts.items())}
+            out["ends"] = {name(v): n for v, n in sorted(self.ends.items())}
         out["seconds"] = round(self.seconds, 6)
         return out
 
@@ -426,7 +428,7 @@ def tour_statistics(
     b = q.board
     if b.free_count == 1:
         v = int(b.free_squares[0])
-        return TourStatistics(b, q.piece, False, q.s, q.e, 1, 1, {}, {v: 1}, time.perf_counter() - t0)
+        return TourStatistics(b, q.piece, False, q.s, q.e, 1, 1, {}, {v: 1}, {v: 1}, time.perf_counter() - t0)
     from .frontier.sampling import completions, edge_tours
 
     layers = q.layers()
@@ -437,6 +439,7 @@ def tour_statistics(
     edges = edge_tours(layers, counts)
     directed = _turns(b, q.closed, q.s, q.e) * count
     starts: dict[int, int] = {}
+    finishes: dict[int, int] = {}
     if not q.closed:
         through = {int(v): 0 for v in b.free_squares}
         for (u, v), k in edges.items():
@@ -444,11 +447,13 @@ def tour_statistics(
             through[v] += k
         # every path passes through every square: twice, less once where it ends there
         ends = {v: 2 * count - k for v, k in through.items()}
-        if q.s is not None:  # every directed tour starts there
+        others = {v: 0 if v in (q.s, q.e) else k for v, k in ends.items()}  # the ends that were not given
+        if q.s is not None:  # every directed tour starts there, and ends on its other end
             starts = {v: count if v == q.s else 0 for v in through}
+            finishes = {v: count if v == q.e else 0 for v in through} if q.e is not None else others
         elif q.e is not None:  # each ends there, so it starts on its other end
-            starts = {v: 0 if v == q.e else k for v, k in ends.items()}
-        else:
-            starts = ends
-    return TourStatistics(b, q.piece, q.closed, q.s, q.e, count, directed, edges, starts,
+            starts, finishes = others, {v: count if v == q.e else 0 for v in through}
+        else:  # each path both ways: as many tours end on a square as start there
+            starts, finishes = ends, dict(ends)
+    return TourStatistics(b, q.piece, q.closed, q.s, q.e, count, directed, edges, starts, finishes,
                           time.perf_counter() - t0, {"states": layers.states, "moves": layers.moves})

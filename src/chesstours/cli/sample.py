@@ -180,6 +180,9 @@ def stats(
     if not closed:
         lines.append("starts (directed tours from each square):")
         lines += [f"  {name(v)}  {k:,}" for v, k in sorted(result.starts.items()) if k]
+        if start is not None or end is not None:  # else as many end on each square as start there
+            lines.append("ends (directed tours to each square):")
+            lines += [f"  {name(v)}  {k:,}" for v, k in sorted(result.ends.items()) if k]
     emit("\n".join(lines), None)
 
 
