@@ -44,6 +44,18 @@ References
 .. [2] D. E. Knuth, The Art of Computer Programming, vol. 4A (2011), 7.1.4:
    uniformly random solutions from the counts of a decision diagram, and the
    frontier method of the counts themselves (pre-fascicle 8A, DYNAHAM).
+
+Examples
+--------
+>>> import numpy as np
+>>> from chesstours.board import Board
+>>> from chesstours.pieces import KNIGHT
+>>> tabs = tables(build_layers(Board(3, 4), KNIGHT, closed=False))
+>>> tabs.count  # the 8 open tours of 3x4, as paths
+8
+>>> chosen = draw(tabs, np.arange(8, dtype=np.uint64))  # every rank, each from its lower end: each path once
+>>> len({tuple(p) for p in paths(tabs, chosen, 12, 12, -1, -1, np.zeros(8))})
+8
 """
 
 from __future__ import annotations
