@@ -114,6 +114,11 @@ def test_the_ranks_of_the_draws_are_numpy_s_integers_of_the_seed():
     assert [t.stats["rank"] for t in sample] == np.random.default_rng(5).integers(0, 304, 10, np.uint64).tolist()
 
 
+def test_more_tours_than_memory_holds_are_refused_in_a_sentence():
+    with pytest.raises(InvalidArgument, match="draw fewer at a time"):
+        ct.sample_tours("3x4", 10**20)
+
+
 def test_no_tours_is_an_empty_list_and_a_negative_number_is_refused():
     assert ct.sample_tours("5x5", 0, start="a1") == []
     with pytest.raises(InvalidArgument, match="whole number"):

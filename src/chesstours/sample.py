@@ -42,6 +42,8 @@ from .existence.reasons import obstruction
 from .pieces import KNIGHT, Leaper
 from .runtime import memory_limit
 from .settings import SAMPLE_SECONDS_A_STATE, SAMPLE_STATE_BYTES, SAMPLE_STATES_A_LINE
+from .settings import SAMPLE_TOUR_BYTES as TOUR_BYTES
+from .settings import SAMPLE_TOUR_SQUARE_BYTES as TOUR_SQUARE_BYTES
 from .tour import Tour
 from .units import about_duration, format_bytes
 
@@ -304,6 +306,10 @@ def sample_tours(
     n = _check_n(n)
     seed = check_seed(seed)
     q = _question(board, start, end, closed, piece, holes, time_limit, progress)
+    need = n * (q.board.free_count * TOUR_SQUARE_BYTES + TOUR_BYTES)
+    if need > memory_limit():
+        raise InvalidArgument(f"{n:,} tours of {q.board} would take about {format_bytes(need)} of memory, more than "
+                              f"the {format_bytes(memory_limit())} a job may use here; draw fewer at a time.")
     t0 = time.perf_counter()
     rng = np.random.default_rng(seed)
     if q.board.free_count == 1:

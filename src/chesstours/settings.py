@@ -135,6 +135,10 @@ SAMPLE_STATE_BYTES = 120
 SAMPLE_STATES_A_LINE = 2.0
 #: Seconds of one core to build a state of the tables (the sweep's step run once a state and edge choice).
 SAMPLE_SECONDS_A_STATE = 1.2e-6
+#: Bytes a tour drawn takes while it is made, a square of it (its edge choice and its place in the path) ...
+SAMPLE_TOUR_SQUARE_BYTES = 16
+#: ... and beside its squares (the Tour and its stats): a draw of more than memory allows is refused.
+SAMPLE_TOUR_BYTES = 1024
 #: States of a step whose moves are listed at once: the rows made for them are a state's edge choices each.
 SAMPLE_STATES_AT_ONCE = 1 << 16
 
