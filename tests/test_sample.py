@@ -145,6 +145,18 @@ def test_a_board_too_large_for_the_tables_is_refused_before_anything_is_built():
     assert forecast_tables("6x6", closed=True).refusal is None
 
 
+def test_a_question_whose_states_all_die_has_no_tour():
+    with pytest.raises(NoTour):
+        ct.sample_tours("3x4", 1, end="c3")  # no open tour of 3x4 ends on c3
+    with pytest.raises(NoTour):
+        ct.tour_statistics("5x5", closed=True, holes="c3")
+
+
+def test_the_plan_of_a_question_with_no_tour_says_why_and_plans_nothing():
+    forecast = forecast_tables("5x5", closed=True, piece="9,9")
+    assert forecast.states == 0 and "colour" in forecast.refusal
+
+
 def test_the_one_square_board_has_its_one_tour():
     (tour,) = ct.sample_tours("1x1", 1)
     assert tour.names() == ["a1"]
@@ -271,7 +283,7 @@ def test_the_tours_start_and_end_where_the_listing_starts_and_ends_them(board, q
     lambda: ct.sample_tours("5x5", 1, start="z9"), lambda: ct.sample_tours("5x5", 1, holes=5),
     lambda: ct.sample_tours("5x5", 1, piece="bishop"), lambda: ct.sample_tours("5x5", 1, time_limit=-1),
     lambda: ct.tour_statistics("0x5"), lambda: ct.tour_statistics("5x5", start="a1", holes="a1"),
-    lambda: ct.sample_tours("5x5", True),
+    lambda: ct.sample_tours("5x5", True), lambda: ct.sample_tours("5x5", 1, seed=-3),
 ])
 def test_hostile_input_raises_only_chesstours_errors(call):
     with pytest.raises(ct.ChessToursError):

@@ -99,6 +99,9 @@ def _forecast(board: Board, piece: Leaper, closed: bool, s: int | None, e: int |
 
     if board.free_count == 1:
         return SampleForecast(1.0, 0.0, 0.0, 0)
+    reason = obstruction(board, piece, s, e, closed)
+    if reason is not None:  # nothing to build
+        return SampleForecast(0.0, 0.0, 0.0, 0, reason.reason)
     fs, fe = _sweep_squares(closed, s, e)
     why = refusal(board, piece, fs, fe, closed)
     if why is not None:
@@ -124,6 +127,13 @@ def _version() -> str:
         return version("chesstours")
     except PackageNotFoundError:
         return "0+unknown"
+
+
+def _check_seed(seed: object) -> int:
+    seed = check_seed(seed)
+    if seed < 0:
+        raise InvalidArgument(f"The seed of the draws is a whole number, 0 or more, not {seed}.")
+    return seed
 
 
 def _check_n(n: object) -> int:
@@ -304,7 +314,7 @@ def sample_tours(
     so a question is sampled where the frontier method counts it in one sweep.
     """
     n = _check_n(n)
-    seed = check_seed(seed)
+    seed = _check_seed(seed)
     q = _question(board, start, end, closed, piece, holes, time_limit, progress)
     need = n * (q.board.free_count * TOUR_SQUARE_BYTES + TOUR_BYTES)
     if need > memory_limit():

@@ -101,3 +101,27 @@ def test_cache_lists_the_tables_sample_kept_and_clears_them(capsys, tmp_path, mo
     code, out, _ = run(capsys, "cache", "--clear")
     assert code == 0 and out.startswith("removed the tables kept")
     assert run(capsys, "cache")[1] == "no tables kept\n"
+
+
+def test_random_and_hostile_arguments_end_in_a_tour_an_answer_or_one_sentence(capsys, tmp_path):
+    import random
+
+    rng = random.Random(2026)
+    boards = ["5x5", "3x4", "4x4", "1x1", "0x3", "x", "5x6", "3x10", "7x7", "30x30", "-5x5"]
+    squares = ["a1", "e5", "z9", "a0", "c3", "b1", "", "a1,b1"]
+    for _ in range(120):
+        args = [rng.choice(["sample", "stats"]), rng.choice(boards)]
+        options = [["-n", rng.choice(["0", "1", "3", "-1", "x", "99999999999999999999"])],
+                   ["--seed", rng.choice(["0", "-3", "x"])], ["--start", rng.choice(squares)],
+                   ["--end", rng.choice(squares)], ["--closed"], ["--holes", rng.choice(squares)],
+                   ["--piece", rng.choice(["knight", "1,3", "2,3", "0,0", "bishop", "9,9"])],
+                   ["--format", rng.choice(["json", "moves", "pdf"])], ["--time-limit", rng.choice(["0", "-1", "5"])],
+                   ["--plan"], ["--json"], ["-o", str(tmp_path / rng.choice(["a.svg", "a.png", "a.gif"]))]]
+        for option in rng.sample(options, rng.randint(0, 4)):
+            args += option
+        code = main(args)
+        _, err = capsys.readouterr()
+        assert "Traceback" not in err and "internal error" not in err, (args, err)
+        assert code in (0, 1, 2, 3), (args, code, err)
+        if code == 2:
+            assert err.count("\n") == 1 and err.startswith("chesstours: "), (args, err)

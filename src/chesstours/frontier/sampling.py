@@ -191,7 +191,7 @@ def build_layers(board: Board, piece: Leaper, closed: bool, start: int | None = 
             def listed(first: int, keys=keys, st=st, finish=t == nsteps - 1) -> tuple[np.ndarray, ...]:
                 return _moves(sk, keys, first, st, budget, closed, finish)
 
-            firsts = range(0, keys.size, STATES_AT_ONCE)
+            firsts = range(0, max(1, keys.size), STATES_AT_ONCE)  # no state left: one empty part
             parts = list(pool.map(listed, firsts)) if pool is not None and len(firsts) > 1 else list(map(listed, firsts))
             parent, choice, child, done_parent, done_choice = (np.concatenate([p[j] for p in parts]) for j in range(5))
             del parts
