@@ -288,3 +288,14 @@ def test_the_tours_start_and_end_where_the_listing_starts_and_ends_them(board, q
 def test_hostile_input_raises_only_chesstours_errors(call):
     with pytest.raises(ct.ChessToursError):
         call()
+
+
+def test_closed_tours_are_drawn_both_ways_round_each_of_the_16_sequences_of_5x6_from_a1():
+    sequences = set()
+    for cycle in ct.iter_tours("5x6", closed=True):
+        p = cycle.rotated(0).path.tolist()
+        sequences |= {tuple(p), tuple([p[0]] + p[:0:-1])}
+    assert len(sequences) == 16
+    seen = Counter(tuple(t.path.tolist()) for t in ct.sample_tours("5x6", 800, closed=True, seed=8))
+    assert set(seen) == sequences
+    assert not _chi_square_rejects(seen, 16, 800)
