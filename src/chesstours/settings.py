@@ -127,9 +127,10 @@ FRONTIER_EXTENDED_CLOSED = 0.35
 
 # -- sampling: the tables of a frontier sweep, kept ------------------------------------------------------
 
-#: Bytes a state of the sampling tables takes while they are built: its key, its share of the moves (about two
-#: a state, each a parent, choice, child and weight) and the completions counted back.
-SAMPLE_STATE_BYTES = 120
+#: Bytes a state of the sampling tables takes at the peak of their building: its key, its share of the moves
+#: (about two a state, each a parent, choice, child and weight), the completions counted back, and the walk's
+#: tables made from them beside the moves.
+SAMPLE_STATE_BYTES = 200
 #: The tables hold about this many times the widest step's forecast of a count (:func:`~chesstours.frontier.sweep.estimate`)
 #: for each line of the board: every step's states, unfolded by the mirror.
 SAMPLE_STATES_A_LINE = 2.0
