@@ -19,13 +19,15 @@ from tests.processes import children_of, ctrl_c_as_on_a_terminal, running
 #: Commands that load kernels of every family, each a few tenths of a second once they are compiled (each was
 #: seen to compile its kernels on an empty cache): the search, its estimate, the set-up and the child order;
 #: the frontier's sweep, join and strips; the construction, from a corner and to an end; Warnsdorff's walk;
-#: the bishop's search, count, estimate and construction; the properties' tests.
+#: the bishop's search, count, estimate and construction; the properties' tests; the sampling tables, their walk
+#: and their statistics.
 COMMANDS = [
     ["count", "6x6"], ["count", "6x6", "--closed", "--method", "backtrack"], ["tours", "6x6", "--limit", "3"],
     ["trace", "8x8", "--start", "a1", "-n", "10"], ["count", "5x10"], ["count", "4x20", "--method", "frontier"],
     ["tour", "200x200"], ["tour", "300x300", "--end", "b1"], ["tour", "120x120", "--method", "warnsdorff"],
     ["bishop", "20x20"], ["bishop", "8x8", "--count"], ["bishop", "12x12", "--count"], ["bishop", "30x30"],
     ["count", "5x5", "--where", "symmetric"], ["count", "6x6", "--where", "a1=1,f6=36"],
+    ["sample", "6x6", "--closed", "-n", "3", "--no-cache"], ["stats", "5x5", "--json"],
 ]
 
 

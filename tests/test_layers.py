@@ -5,7 +5,7 @@ too) and checked against the layers of the design, top to bottom::
 
     cli · web · the package's own __init__
     render
-    find · count · exists · complete · trace · scale · runtime.families   (the questions)
+    find · count · exists · sample · complete · trace · scale · runtime.families   (the questions)
     policy
     warnsdorff · backtrack · construct · frontier · bishop · existence   (the families)
     board · pieces · colours · tour · errors · arguments · status · units · runtime · output · jobs   (the model and its tools)
@@ -35,7 +35,7 @@ LAYERS = {
     "errors": 0, "board": 0, "pieces": 0, "colours": 0, "tour": 0, "arguments": 0, "status": 0, "units": 0, "runtime": 0, "settings": 0, "reading": 0, "output": 0, "jobs": 0, "graph": 0, "stops": 0,
     "warnsdorff": 1, "backtrack": 1, "construct": 1, "frontier": 1, "bishop": 1, "existence": 1,
     "policy": 2,
-    "find": 3, "count": 3, "exists": 3, "complete": 3, "trace": 3, "scale": 3, "runtime.families": 3,
+    "find": 3, "count": 3, "exists": 3, "sample": 3, "complete": 3, "trace": 3, "scale": 3, "runtime.families": 3,
     "render": 4,
     "cli": 5, "web": 5, "__init__": 5, "__main__": 5,
 }

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from .graph import leaper_graph
     from .pieces import CAMEL, GIRAFFE, KNIGHT, ZEBRA, Leaper, move_table, parse_piece
     from .render.picture import draw_tour, draw_trace, save_tour
+    from .sample import TourStatistics, sample_tours, tour_statistics
     from .tour import InvalidTour, Tour
     from .trace import TraceEvent, trace_search
 
@@ -58,6 +59,9 @@ _HOMES = {
     "Existence": ".exists",
     "tour_exists": ".exists",
     "find_tour": ".find",
+    "sample_tours": ".sample",
+    "tour_statistics": ".sample",
+    "TourStatistics": ".sample",
     "iter_tours": ".find",
     "leaper_graph": ".graph",
     "CAMEL": ".pieces",
@@ -91,6 +95,9 @@ __all__ = [
     "find_tour",
     "iter_tours",
     "count_tours",
+    "sample_tours",
+    "tour_statistics",
+    "TourStatistics",
     "complete_tour",
     "estimate_count",
     "TourCount",

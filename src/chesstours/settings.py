@@ -125,6 +125,24 @@ FRONTIER_EXTENDED_OPEN = 0.2
 #: ... and of closed tours (k: the board's length less its width, plus one).
 FRONTIER_EXTENDED_CLOSED = 0.35
 
+# -- sampling: the tables of a frontier sweep, kept ------------------------------------------------------
+
+#: Bytes a state of the sampling tables takes at the peak of their building: its key, its share of the moves
+#: (about two a state, each a parent, choice, child and weight), the completions counted back, and the walk's
+#: tables made from them beside the moves.
+SAMPLE_STATE_BYTES = 200
+#: The tables hold about this many times the widest step's forecast of a count (:func:`~chesstours.frontier.sweep.estimate`)
+#: for each line of the board: every step's states, unfolded by the mirror.
+SAMPLE_STATES_A_LINE = 2.0
+#: Seconds of one core to build a state of the tables (the sweep's step run once a state and edge choice).
+SAMPLE_SECONDS_A_STATE = 1.2e-6
+#: Bytes a tour drawn takes while it is made, a square of it (its edge choice and its place in the path) ...
+SAMPLE_TOUR_SQUARE_BYTES = 16
+#: ... and beside its squares (the Tour and its stats): a draw of more than memory allows is refused.
+SAMPLE_TOUR_BYTES = 1024
+#: States of a step whose moves are listed at once: the rows made for them are a state's edge choices each.
+SAMPLE_STATES_AT_ONCE = 1 << 16
+
 # -- the existence search ------------------------------------------------------------------------------
 
 #: Open tours with no start given are searched from every start up to this many squares.

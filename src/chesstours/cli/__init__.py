@@ -57,6 +57,7 @@ from .common import (
 # The commands, in the order of --help (importing a module registers its commands).
 from . import find  # noqa: F401  tour, tours
 from . import count  # noqa: F401
+from . import sample  # noqa: F401  sample, stats
 from . import check  # noqa: F401
 from . import exists  # noqa: F401
 from . import bishop  # noqa: F401

@@ -49,6 +49,15 @@ with two, and past that it is counted modulo primes near 2**62 and rebuilt
 by the Chinese remainder theorem (:mod:`chesstours.frontier.residues`),
 never silently wrong.
 
+*Uniform sampling and statistics* (:mod:`chesstours.frontier.sampling`).
+Kept step by step, the states and their moves are a layered graph in which
+each tour is one path. Read backwards they give each state the number of
+ways it completes; a uniform rank below the number of tours, followed from
+the empty frontier by the move whose share of the ranks holds it, names one
+tour, each tour equally likely (ranking and unranking [4]_). The partial
+tours reaching a state times the completions of its moves count the tours
+through each move of the piece.
+
 *The cost model* (:func:`chesstours.frontier.sweep.estimate`). The states of
 the widest step decide everything: their number grows about geometrically
 with the width of the frontier. Memory is about 40 bytes a state at the
@@ -72,6 +81,8 @@ References
    frontier-based search with mate arrays (Knuth's SIMPATH).
 .. [3] B. D. McKay, "Knight's tours of an 8x8 chessboard", Technical report
    TR-CS-97-03, Australian National University (1997).
+.. [4] A. Nijenhuis and H. S. Wilf, *Combinatorial Algorithms*, 2nd ed.,
+   Academic Press (1978), ch. 13: uniformly random objects from their counts.
 
 Examples
 --------

@@ -26,7 +26,7 @@ from .background import (
     ready_numba,
     stop_compiling,
 )
-from .cache import compile_cache_dir, in_cache_folder
+from .cache import compile_cache_dir, in_cache_folder, tables_cache_dir
 from .engine import (
     PLAIN_SEARCH_POSITIONS,
     PLAIN_SEARCH_SQUARES,
@@ -41,7 +41,7 @@ from .kernels import cache_key, kernel, registered
 from .processes import interrupts_deferred
 from .resources import MEMORY_SHARE, cores, memory_limit, worker_count
 
-__all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "in_cache_folder",
+__all__ = ["cores", "worker_count", "memory_limit", "MEMORY_SHARE", "compile_cache_dir", "in_cache_folder", "tables_cache_dir",
            "PlainAllowance", "advance_in_turn", "plain_allowance", "PLAIN_SEARCH_SQUARES", "PLAIN_SEARCH_POSITIONS",
            "use_compiled_only", "compiled_below", "kernels_loaded", "compile_in_background", "compile_unless_cached",
            "compiled_beside", "compiling", "await_compiled", "stop_compiling", "ready_numba", "lowest_priority",

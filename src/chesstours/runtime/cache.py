@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["compile_cache_dir", "in_cache_folder"]
+__all__ = ["compile_cache_dir", "in_cache_folder", "tables_cache_dir"]
 
 
 def _own_folder(folder: Path, top: Path) -> bool:
@@ -65,6 +65,26 @@ def compile_cache_dir() -> str | None:
         if _own_folder(folder, top):
             return str(folder)
     return None
+
+
+def tables_cache_dir() -> str | None:
+    """Where the sampling tables of the frontier method are kept between runs
+    (:mod:`chesstours.sample`): ``CHESSTOURS_TABLES_DIR`` when it is set, else
+    ``chesstours/tables`` in the user's cache folder (as for
+    :func:`compile_cache_dir`), or None when no folder can be written: the
+    tables are then built each time."""
+    given = os.environ.get("CHESSTOURS_TABLES_DIR")
+    if given:
+        folder = Path(given)
+        return str(folder) if _own_folder(folder, folder) else None
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = base / "chesstours" / "tables"
+    return str(folder) if _own_folder(folder, base / "chesstours") else None
 
 
 def in_cache_folder(source: str, name: str) -> bool:

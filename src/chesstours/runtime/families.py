@@ -70,6 +70,14 @@ def _join() -> None:
     warm_join()
 
 
+def _sample() -> None:
+    from ..sample import sample_tours, tour_statistics
+
+    sample_tours("5x5", 2, start="a1", cache=False)
+    sample_tours("5x6", 2, closed=True, cache=False)
+    tour_statistics("5x5", start="a1")
+
+
 def _bishop() -> None:
     from ..bishop import count_bishop_routes, solve_bishop
     from ..bishop.construct import load_kernels as load_construction
@@ -123,6 +131,8 @@ FAMILIES: tuple[Family, ...] = (
            ("chesstours.frontier.join.kernel", "chesstours.frontier.shuffle_kernel"), _join),
     Family("frontier sweep", "exact counts by the frontier method, and strips",
            ("chesstours.frontier.kernel", "chesstours.frontier.table_kernel"), _sweep),
+    Family("frontier sample", "uniformly random tours and exact statistics of all tours, from the frontier's tables",
+           ("chesstours.frontier.sampling_kernel",), _sample),
     Family("bishop", "the bishop puzzle: routes, counts, estimates, the construction",
            ("chesstours.bishop.kernel", "chesstours.bishop.construct_kernel"), _bishop),
     Family("backtracking", "counting, listing and finding tours by search, its estimates",
