@@ -132,7 +132,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("frontier sweep", "exact counts by the frontier method, and strips",
            ("chesstours.frontier.kernel", "chesstours.frontier.table_kernel"), _sweep),
     Family("frontier sample", "uniformly random tours and exact statistics of all tours, from the frontier's tables",
-           ("chesstours.frontier.sampling_kernel",), _sample),
+           ("chesstours.frontier.sampling.kernel",), _sample),
     Family("bishop", "the bishop puzzle: routes, counts, estimates, the construction",
            ("chesstours.bishop.kernel", "chesstours.bishop.construct_kernel"), _bishop),
     Family("backtracking", "counting, listing and finding tours by search, its estimates",

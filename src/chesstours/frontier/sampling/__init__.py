@@ -18,7 +18,7 @@ paths: the tours through a state's first move come first, then those through
 its second, and so on. A rank ``r`` names one tour: from the empty frontier,
 take the move whose share of the ranks holds ``r``, subtract the shares
 before it, and go on from the state it makes
-(:func:`~chesstours.frontier.sampling_kernel.walk`). A uniform rank drawn
+(:func:`~chesstours.frontier.sampling.kernel.walk`). A uniform rank drawn
 from ``0 .. T - 1`` is then a uniform tour: each is equally likely, exactly,
 with no rejection and no bias from the order of the moves, which is what a
 randomised Warnsdorff walk or a shuffled backtracking search cannot promise.
@@ -68,14 +68,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..board import Board
-from ..errors import LimitReached
-from ..pieces import Leaper
-from ..runtime import worker_count
-from ..settings import SAMPLE_STATES_AT_ONCE as STATES_AT_ONCE
-from .layout import CAP
-from .plan import Sweep, best_plan
-from .run import FrontierProgress
+from ...board import Board
+from ...errors import LimitReached
+from ...pieces import Leaper
+from ...runtime import worker_count
+from ...settings import SAMPLE_STATES_AT_ONCE as STATES_AT_ONCE
+from ..layout import CAP
+from ..plan import Sweep, best_plan
+from ..run import FrontierProgress
 
 __all__ = ["Layer", "Layers", "Tables", "build_layers", "completions", "tables", "draw", "edge_tours",
            "ranks", "paths", "step_edges", "plan_for_tables", "save_tables", "load_tables", "saved_question",
@@ -174,7 +174,7 @@ def build_layers(board: Board, piece: Leaper, closed: bool, start: int | None = 
     states each (default: one a core); the moves come in the same order
     whatever their number, so a seed draws the same tours.
     """
-    from . import sampling_kernel as sk
+    from . import kernel as sk
 
     t0 = time.perf_counter()
     sweep = plan_for_tables(board, piece, closed, start, end) if sweep is None else sweep
@@ -235,7 +235,7 @@ def _add_at(out: np.ndarray, index: np.ndarray, values: np.ndarray | None) -> No
     if out.dtype == object:
         np.add.at(out, index, 1 if values is None else values)
         return
-    from . import sampling_kernel as sk
+    from . import kernel as sk
 
     if values is None:
         sk.add_one_at(out, index)
@@ -397,7 +397,7 @@ def ranks(rng: np.random.Generator, bound: int, n: int) -> np.ndarray:
 
 def draw(tabs: Tables, picks: np.ndarray) -> np.ndarray:
     """The edge choices, step by step, of the tour of each rank of ``picks`` (each below ``tabs.count``)."""
-    from . import sampling_kernel as sk
+    from . import kernel as sk
 
     out = np.zeros((len(picks), tabs.squares.size), np.int64)
     if tabs.weight.dtype == object:
@@ -412,8 +412,8 @@ def draw(tabs: Tables, picks: np.ndarray) -> np.ndarray:
 def paths(tabs: Tables, chosen: np.ndarray, size: int, n: int, start: int, end: int,
           turns: np.ndarray) -> np.ndarray:
     """The squares in order of the tours of the edge choices ``chosen`` (see
-    :func:`~chesstours.frontier.sampling_kernel.tour_paths`): ``n`` squares each, on a board of ``size``."""
-    from . import sampling_kernel as sk
+    :func:`~chesstours.frontier.sampling.kernel.tour_paths`): ``n`` squares each, on a board of ``size``."""
+    from . import kernel as sk
 
     out = np.empty((chosen.shape[0], n), np.int32)
     sk.tour_paths(chosen, tabs.squares, tabs.edge_a, tabs.edge_b, size, tabs.closed, start, end,

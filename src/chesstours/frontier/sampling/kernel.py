@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..runtime import kernel
-from .kernel import expand
+from ...runtime import kernel
+from ..kernel import expand
 
 
 @kernel("frontier sample")
