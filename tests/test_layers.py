@@ -8,7 +8,7 @@ too) and checked against the layers of the design, top to bottom::
     find · count · exists · sample · complete · trace · scale · runtime.families   (the questions)
     policy
     warnsdorff · backtrack · construct · frontier · bishop · existence   (the families)
-    board · pieces · colours · tour · errors · arguments · status · units · runtime · output · jobs   (the model and its tools)
+    board · pieces · colours · tour · paths · errors · arguments · status · units · runtime · output · jobs   (the model and its tools)
 
 ``runtime.families`` (``chesstours compile``) lives with the runtime whose
 machinery it drives, but its jobs run the questions: it has their rank, and
@@ -32,7 +32,7 @@ PACKAGE = Path(chesstours.__file__).parent
 #: Rank of each top-level part of the package (or of a module named here by its dotted path below the package, which
 #: then ranks apart from its package): an import may go to the same rank or lower.
 LAYERS = {
-    "errors": 0, "board": 0, "pieces": 0, "colours": 0, "tour": 0, "arguments": 0, "status": 0, "units": 0, "runtime": 0, "settings": 0, "reading": 0, "output": 0, "jobs": 0, "graph": 0, "stops": 0,
+    "errors": 0, "board": 0, "pieces": 0, "colours": 0, "tour": 0, "paths": 0, "arguments": 0, "status": 0, "units": 0, "runtime": 0, "settings": 0, "reading": 0, "output": 0, "jobs": 0, "graph": 0, "stops": 0,
     "warnsdorff": 1, "backtrack": 1, "construct": 1, "frontier": 1, "bishop": 1, "existence": 1,
     "policy": 2,
     "find": 3, "count": 3, "exists": 3, "sample": 3, "complete": 3, "trace": 3, "scale": 3, "runtime.families": 3,

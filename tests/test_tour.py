@@ -9,8 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chesstours as ct
-from chesstours import KNIGHT, Board, Tour, find_tour
-from chesstours import tour as tour_module
+from chesstours import KNIGHT, Board, Tour, find_tour, paths
 from chesstours.pieces import ZEBRA, move_table
 from chesstours.tour import InvalidTour
 
@@ -152,12 +151,12 @@ def test_networkx_graphs_of_boards_and_tours():
 
 def _numpy_problem(board, piece, path, closed):
     """first_problem with every path checked by numpy."""
-    saved = tour_module.SHORT_PATH
-    tour_module.SHORT_PATH = 0
+    saved = paths.SHORT_PATH
+    paths.SHORT_PATH = 0
     try:
-        return tour_module.first_problem(board, piece, np.asarray(path, dtype=np.int64), closed)
+        return paths.first_problem(board, piece, np.asarray(path, dtype=np.int64), closed)
     finally:
-        tour_module.SHORT_PATH = saved
+        paths.SHORT_PATH = saved
 
 
 @st.composite
@@ -201,10 +200,10 @@ def _paths(draw):
 @given(_paths())
 def test_the_check_of_a_short_path_in_python_passes_exactly_the_tours_numpy_passes(case):
     board, piece, path, closed = case
-    quick = tour_module._a_short_tour(board, piece, path, closed)
+    quick = paths._a_short_tour(board, piece, path, closed)
     assert quick == (_numpy_problem(board, piece, path, closed) is None)
     # and first_problem, the quick check first, gives numpy's answer, sentence and step
-    assert tour_module.first_problem(board, piece, np.asarray(path, dtype=np.int64), closed) == \
+    assert paths.first_problem(board, piece, np.asarray(path, dtype=np.int64), closed) == \
         _numpy_problem(board, piece, path, closed)
 
 
@@ -215,11 +214,11 @@ def test_the_tours_a_listing_finds_pass_the_quick_check_and_a_broken_one_is_name
 
     board = Board(6, 6)
     tours = list(islice(iter_tours(board, closed=True), 50))
-    assert all(tour_module._a_short_tour(board, KNIGHT, t.path.tolist(), True) for t in tours)
+    assert all(paths._a_short_tour(board, KNIGHT, t.path.tolist(), True) for t in tours)
     broken = tours[0].path.tolist()
     broken[3], broken[4] = broken[4], broken[3]
-    assert not tour_module._a_short_tour(board, KNIGHT, broken, True)
-    sentence, step = tour_module.first_problem(board, KNIGHT, np.asarray(broken), True)
+    assert not paths._a_short_tour(board, KNIGHT, broken, True)
+    sentence, step = paths.first_problem(board, KNIGHT, np.asarray(broken), True)
     assert step == 3 and "is not a knight move" in sentence
 
 
