@@ -22,6 +22,7 @@ from chesstours.colours import EndRule, end_rule
 from chesstours.count import count_strip
 from chesstours.errors import InvalidArgument, LimitReached, ResourceError
 from chesstours.frontier import count_strip as frontier_strip
+from chesstours.frontier import parts as frontier_parts
 from chesstours.frontier import plan as frontier_plan
 from chesstours.frontier import run as frontier_run
 from chesstours.frontier import table_kernel as ft
@@ -577,7 +578,7 @@ def test_tables_started_small_to_spare_memory_count_the_same_and_hold_less(monke
     # with the threshold at 0 every step does, and the widest steps of 6x6 and 6x8 open hold less at their peak.
     cases = [(Board(6, 6), False, 3_318_960), (Board(6, 8), False, 24_964_893_804), (Board(6, 7), True, 1_067_638)]
     whole = [frontier_count(b, KNIGHT, closed, workers=2) for b, closed, _ in cases]
-    monkeypatch.setattr(frontier_run, "SPARE_ABOVE", 0)
+    monkeypatch.setattr(frontier_parts, "SPARE_ABOVE", 0)
     spared = [frontier_count(b, KNIGHT, closed, workers=2) for b, closed, _ in cases]
     assert [r.count for r in spared] == [r.count for r in whole] == [n for _, _, n in cases]
     assert spared[0].peak_bytes < 0.85 * whole[0].peak_bytes and spared[1].peak_bytes < 0.8 * whole[1].peak_bytes
@@ -586,12 +587,12 @@ def test_tables_started_small_to_spare_memory_count_the_same_and_hold_less(monke
 
 def test_a_step_starts_its_tables_small_only_above_the_threshold():
     capacity, tables = 1 << 20, 16 << 20
-    assert frontier_run._start_capacity(capacity, tables, 1 << 20) == (capacity, 0.0)
+    assert frontier_parts.start_capacity(capacity, tables, 1 << 20) == (capacity, 0.0)
     tables, inputs = 1 << 30, 600 << 20  # past the threshold: 8x8's last step, whose tables end above its input
-    start, spare = frontier_run._start_capacity(capacity, tables, inputs)
+    start, spare = frontier_parts.start_capacity(capacity, tables, inputs)
     assert spare == inputs / tables and start == int(capacity * (1.05 - spare)) + 1
     # input as large as the tables: a quarter of the plan
-    assert frontier_run._start_capacity(capacity, 1 << 30, 1 << 30)[0] == capacity // 4 + 1
+    assert frontier_parts.start_capacity(capacity, 1 << 30, 1 << 30)[0] == capacity // 4 + 1
 
 
 # -- layers on disk ---------------------------------------------------------------------------------
@@ -615,7 +616,7 @@ def test_a_sweep_with_its_layers_on_disk_counts_what_one_in_memory_counts(tmp_pa
 def test_the_layers_on_disk_hold_no_file_open_but_the_one_being_read(tmp_path, monkeypatch):
     # A long spilled sweep writes thousands of files: mapping them all at once ran out of file handles.
     # Small chunks of input make a step flush its tables hundreds of times, as a large count does.
-    monkeypatch.setattr(frontier_run, "CHUNK", 1 << 12)
+    monkeypatch.setattr(frontier_parts, "CHUNK", 1 << 12)
     opened = []
     got = frontier_count(Board(6, 6), KNIGHT, False, halves=True, spill_dir=tmp_path, table_budget=1 << 14,
                          progress=lambda p: opened.append(len(os.listdir("/proc/self/fd"))))
