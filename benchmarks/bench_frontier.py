@@ -247,9 +247,9 @@ def plain_against_kernels(runs: int) -> None:
     """The whole count in plain Python and numpy (:mod:`chesstours.frontier.plain`), timed before this process
     loads a kernel, against the same count in the kernels once they are loaded; all in this process, each figure
     the median of ``runs``."""
-    from chesstours.frontier import plain
+    from chesstours.frontier import run
 
-    plain.PLAIN_FORECAST = plain.PLAIN_ONLY_EXTENDED = float("inf")  # every count here wholly in Python
+    run.PLAIN_FORECAST = run.PLAIN_ONLY_EXTENDED = float("inf")  # every count here wholly in Python
     rows = []
     for board, closed in PLAIN_CASES:
         b = Board(*map(int, board.split("x")))

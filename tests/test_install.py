@@ -89,8 +89,8 @@ def test_nothing_compiled_is_written_into_the_package(tmp_path):
 #: (module whose warm() compiles, a count that then loads what it compiled, the kernels it must load, how many)
 WARMED = [
     ("chesstours.frontier.run",
-     "from chesstours.frontier import frontier_count, count_strip, kernel as fk, table_kernel as ft, plain\n"
-     "assert plain.sweep_kernels_cached()  # the names it reads are numba's\n"
+     "from chesstours.frontier import frontier_count, count_strip, kernel as fk, table_kernel as ft, run\n"
+     "assert run.sweep_kernels_cached()  # the names it reads are numba's\n"
      "assert frontier_count(Board(6, 6), KNIGHT, True, halves=False).how == 'sweep'\n"
      "count_strip(3, 8, KNIGHT)\n",
      "(fk.expand, ft.sort_batch, ft.insert_run, ft.compact_into, ft.rehash, fk.finish_all)", 6),

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from chesstours import Board
 from chesstours.errors import InvalidArgument
-from chesstours.frontier import plain
 from chesstours.frontier import run as frontier_run
 from chesstours.frontier.join import count_by_halves, plan_halves
 from chesstours.frontier.join import halves as frontier_join
@@ -27,7 +26,7 @@ def test_progress_of_a_meet_in_the_middle_goes_through_both_halves_then_the_join
     # the kernels report the join part by part; a join in plain Python reports it whole
     seen = []
     board = Board(6, 6)
-    allowance = plain.FrontierAllowance(None) if in_python else None
+    allowance = frontier_run.FrontierAllowance(None) if in_python else None
     got = count_by_halves(board, KNIGHT, True, choose_halves(board, KNIGHT, True), threads=2, progress=seen.append,
                           allowance=allowance)
     assert got.count == 9862 and bool(got.plain_states) == in_python

@@ -89,7 +89,7 @@ def compiling(monkeypatch, tmp_path):
     ``k`` steps, however fast this machine runs them). Every count here has them compile, however small (a
     count within ``PLAIN_ONLY_EXTENDED`` would run wholly in Python: see the tests after these)."""
     started: list[tuple[str, subprocess.Popen]] = []
-    monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", 0)
+    monkeypatch.setattr(run, "PLAIN_ONLY_EXTENDED", 0)
     ready = tmp_path / "compiled"
 
     def start(seconds: float | None = 60.0, steps: int | None = None) -> None:
@@ -102,7 +102,7 @@ def compiling(monkeypatch, tmp_path):
             started.append((warm.__name__, subprocess.Popen([sys.executable, "-c", wait])))
             return started[-1][1]
 
-        for module in (plain, background):
+        for module in (run, background):
             monkeypatch.setattr(module, "compile_in_background", compile_in_background)
         if steps is not None:
             extend, made = plain.extend, []
@@ -116,8 +116,8 @@ def compiling(monkeypatch, tmp_path):
             monkeypatch.setattr(plain, "extend", step_then_ready)
 
     start(None)
-    monkeypatch.setattr(plain, "compiled_below", lambda *args: False)
-    for module in (plain, cache):
+    monkeypatch.setattr(run, "compiled_below", lambda *args: False)
+    for module in (run, cache):
         monkeypatch.setattr(module, "in_cache_folder", lambda source, name: False)
     yield start, started
     for _, process in started:
@@ -145,16 +145,16 @@ def test_a_count_forecast_small_runs_wholly_in_python_without_compiling(compilin
     compiled = frontier_count(Board(rows, cols), KNIGHT, closed)
     assert compiled.plain_states == 0
     start(60)
-    monkeypatch.setattr(plain, "PLAIN_ONLY_EXTENDED", 400_000)
-    for module in (plain, cache):
+    monkeypatch.setattr(run, "PLAIN_ONLY_EXTENDED", 400_000)
+    for module in (run, cache):
         monkeypatch.setattr(module, "in_cache_folder", lambda source, name: cached)
     counted = frontier_count(Board(rows, cols), KNIGHT, closed)
     assert counted.count == compiled.count and counted.states_total == compiled.states_total
     assert counted.plain_states == counted.states_total and not started  # no process compiles anything
-    assert plain.allowance(1e5, [], 1e5).compiling is None and plain.runs_wholly_here(1e5, 1e5)
+    assert run.allowance(1e5, [], 1e5).compiling is None and run.runs_wholly_here(1e5, 1e5)
     # a process that has loaded the kernels counts in them
-    monkeypatch.setattr(plain, "compiled_below", lambda *args: True)
-    assert plain.allowance(1e5, [], 1e5) is None and not plain.runs_wholly_here(1e5, 1e5)
+    monkeypatch.setattr(run, "compiled_below", lambda *args: True)
+    assert run.allowance(1e5, [], 1e5) is None and not run.runs_wholly_here(1e5, 1e5)
 
 
 @pytest.mark.parametrize(("rows", "cols", "closed"), [(6, 6, True), (5, 7, False), (4, 9, False)])
@@ -192,7 +192,7 @@ def test_a_count_moves_to_the_kernels_once_they_are_compiled(compiling):
 def test_a_count_past_its_states_in_python_compiles_the_join_and_goes_on_in_python(compiling, monkeypatch):
     start, started = compiling
     compiled = frontier_count(Board(6, 7), KNIGHT, True)
-    monkeypatch.setattr(plain, "PLAIN_STATES", 5_000)
+    monkeypatch.setattr(run, "PLAIN_STATES", 5_000)
     start(60)  # the kernels are not ready before the count ends: it never waits for them
     counted = frontier_count(Board(6, 7), KNIGHT, True)
     assert counted.count == compiled.count == 1_067_638
@@ -205,8 +205,8 @@ def test_a_count_past_its_states_in_python_compiles_the_join_and_goes_on_in_pyth
 def test_a_large_count_starts_in_the_kernels(compiling):
     start, started = compiling
     start(60)
-    assert plain.allowance(4e6) is None and not started  # a forecast past PLAIN_FORECAST (7x7 closed's is 6.5 million)
-    assert plain.allowance(2.7e6, extended=5.4e5, sweep=run.warm).compiling is started[0][1]  # 6x6 open: in Python while they compile
+    assert run.allowance(4e6) is None and not started  # a forecast past PLAIN_FORECAST (7x7 closed's is 6.5 million)
+    assert run.allowance(2.7e6, extended=5.4e5, sweep=run.warm).compiling is started[0][1]  # 6x6 open: in Python while they compile
 
 
 @pytest.mark.parametrize(("rows", "cols", "closed", "in_python"),
@@ -218,7 +218,7 @@ def test_a_long_count_by_halves_starts_in_the_kernels_with_the_join_compiling_be
     compiled = frontier_count(board, KNIGHT, closed)
     forecast = estimate_extended(board, estimate_states(_quick_slots(board, KNIGHT), closed), closed)
     assert 0.5 <= forecast / compiled.states_total <= 3.5  # the forecast of its work follows the work done
-    assert (forecast <= plain.PLAIN_EXTENDED) == in_python
+    assert (forecast <= run.PLAIN_EXTENDED) == in_python
     # ready after Python's first step (where the count starts there), else a moment after the count starts
     start(steps=1) if in_python else start(0.3)
     counted = frontier_count(board, KNIGHT, closed)

@@ -39,38 +39,21 @@ caller count again in two limbs (:func:`fits_one_limb`).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..runtime import (
-    COMPILE_WAIT,
-    Compiling,
-    Warm,
-    await_compiled,
-    cache_key,
-    compile_in_background,
-    compile_unless_cached,
-    compiled_below,
-    in_cache_folder,
-    stop_compiling,
-)
-from ..settings import FRONTIER_JOIN_COMPILES_AFTER as PLAIN_STATES
 from ..settings import FRONTIER_LOOK_EVERY as LOOK_EVERY
 from ..settings import FRONTIER_PAIRS_AT_ONCE as PAIRS_AT_ONCE
-from ..settings import FRONTIER_PLAIN_EXTENDED as PLAIN_EXTENDED
-from ..settings import FRONTIER_PLAIN_FORECAST as PLAIN_FORECAST
-from ..settings import FRONTIER_PLAIN_ONLY_EXTENDED as PLAIN_ONLY_EXTENDED
 from ..settings import FRONTIER_PLAIN_STATE_BYTES as STATE_BYTES
 from .layout import CAP, ENDED, FREE, FULL, MAX_LABEL, PACKED_ENDED, PACKED_FULL, PLACE
 from .plan import Step
 
-__all__ = ["States", "EMPTY", "FrontierAllowance", "allowance", "runs_wholly_here", "Switch", "extend", "finish_all", "fits_one_limb",
+__all__ = ["States", "EMPTY", "Switch", "extend", "finish_all", "fits_one_limb",
            "unfold", "to_arrays", "BY_LABEL", "PAIR_OF", "degree_codes", "labelled_codes",
-           "rows_at", "widened", "STATE_BYTES", "sweep_kernels_cached",
-           "PLAIN_FORECAST", "PLAIN_STATES", "PLAIN_EXTENDED", "PLAIN_ONLY_EXTENDED", "LOOK_EVERY", "PAIRS_AT_ONCE"]
+           "rows_at", "widened", "STATE_BYTES",
+           "LOOK_EVERY", "PAIRS_AT_ONCE"]
 
 #: The kind of each work code (as :func:`chesstours.frontier.kernel.fold` reads it): free 0, a fragment's end
 #: 1, ``ENDED`` 2, ``FULL`` 3.
@@ -438,114 +421,6 @@ def hand_over(states: States, slots: np.ndarray) -> States:
         raise AssertionError("a state of a half has no edge on a square it hands over: the plan is wrong")
     rows[:, columns] = np.where(handed == FULL, FREE, handed)
     return _gather(rows, states.counts)
-
-
-# -- the allowance ------------------------------------------------------------------------------------------------
-
-def sweep_kernels_cached() -> bool:
-    """Whether the kernels every sweep runs are all in numba's cache folder (:func:`~chesstours.runtime.cache_key`).
-    It imports the sweep's kernels, and numba, but loads none of them."""
-    from . import kernel as fk
-    from . import table_kernel as ft
-
-    return all(in_cache_folder(*cache_key(k))
-               for k in (fk.expand, ft.sort_batch, ft.insert_run, ft.compact_into, ft.rehash))
-
-
-@dataclass
-class FrontierAllowance:
-    """A frontier count's steps in plain Python: to its end where it is small, else while its kernels compile in
-    other processes.
-
-    Made by :func:`allowance`, only where this process has loaded none of
-    the kernels, and, for a count past :data:`PLAIN_ONLY_EXTENDED`, where
-    the sweep's kernels are not in the compile cache and a process to
-    compile them could be started (:func:`chesstours.runtime.compile_in_background`
-    runs :func:`chesstours.frontier.run.warm`). The count runs here while
-    :meth:`lasts`: until the sweep's kernels are in the cache (it never
-    waits idle for them). Once it has extended :data:`PLAIN_STATES` states
-    here, or stops lasting, the modules of ``then`` (the join's kernels of a
-    meet in the middle) start compiling too, unless they are in the cache: a
-    small count that ends here never compiles them.
-    """
-
-    #: The process compiling the sweep's kernels; None where the whole count runs here (:data:`PLAIN_ONLY_EXTENDED`).
-    compiling: Compiling | None
-    #: ``(warm, key)``: compiled by ``warm`` once the count leaves Python, unless the kernel whose cache key
-    #: ``key()`` gives (:func:`~chesstours.runtime.cache_key`; asked only then) is cached.
-    then: list[tuple[Warm, Callable[[], tuple[str, str]]]] = field(default_factory=list)
-    #: States extended here.
-    states: int = 0
-    later: list[Compiling] = field(default_factory=list)
-    stopped: bool = False
-
-    def take(self, states: int) -> None:
-        """Record ``states`` extended here."""
-        self.states += states
-
-    def lasts(self, pending: int = 0) -> bool:
-        """Whether the count goes on in plain Python for ``pending`` states more."""
-        if self.compiling is None:
-            return True
-        if not self.stopped and (self.compiling.poll() is not None or sweep_kernels_cached()):
-            self.stopped = True
-        if self.then and (self.stopped or self.states + pending > PLAIN_STATES):
-            for warm, key in self.then:
-                process = compile_unless_cached(warm, key())
-                if process is not None:
-                    self.later.append(process)
-            self.then = []
-        return not self.stopped
-
-    def await_sweep(self, deadline: float | None) -> None:
-        """Wait for the sweep's kernels to be in the cache (at most :data:`~chesstours.runtime.COMPILE_WAIT`
-        seconds, and until ``deadline``); if that process fails, they compile here."""
-        until = time.perf_counter() + COMPILE_WAIT
-        if deadline is not None:
-            until = min(until, deadline)
-        while self.compiling is not None and self.compiling.poll() is None and not sweep_kernels_cached() \
-                and time.perf_counter() < until:
-            time.sleep(0.02)
-
-    def await_later(self, deadline: float | None) -> None:
-        """Wait for the kernels of ``then`` (see :func:`~chesstours.runtime.await_compiled`)."""
-        for process in self.later:
-            await_compiled(process, deadline)
-
-    def close(self) -> None:
-        """Stop the compiling processes if the count ends first (they leave nothing half-written)."""
-        for process in [self.compiling, *self.later]:
-            if process is not None:
-                stop_compiling(process)
-
-
-def runs_wholly_here(forecast: float, extended: float) -> bool:
-    """Whether a count whose widest step is forecast at ``forecast`` states, and which is forecast to extend
-    ``extended`` states in all, runs here to its end, without loading the kernels (see :func:`allowance`)."""
-    return not compiled_below(0, 0, "chesstours.frontier.kernel") and _small(forecast, extended)
-
-
-def _small(forecast: float, extended: float) -> bool:
-    """Whether a count so forecast is small enough to run here to its end: loading the kernels would take longer."""
-    return forecast <= PLAIN_FORECAST and extended <= PLAIN_ONLY_EXTENDED
-
-
-def allowance(forecast: float, then: list[tuple[Warm, Callable[[], tuple[str, str]]]] | None = None,
-              extended: float = 0.0, sweep: Warm | None = None) -> FrontierAllowance | None:
-    """A :class:`FrontierAllowance` for a count starting now whose widest step is forecast at ``forecast``
-    states, or None: its kernels run from the start. ``then``: as the allowance's; ``extended``: the states
-    the whole count is forecast to extend, which for a meet in the middle (``then`` given) may be at most
-    :data:`PLAIN_EXTENDED`; a count within :data:`PLAIN_ONLY_EXTENDED` runs here to its end. ``sweep``: what
-    compiles the sweep's kernels in another process (:func:`~chesstours.runtime.compile_in_background`)."""
-    if compiled_below(0, 0, "chesstours.frontier.kernel"):
-        return None  # loaded here already, or this process runs compiled code only
-    if _small(forecast, extended):
-        return FrontierAllowance(None)
-    large = forecast > PLAIN_FORECAST or (bool(then) and extended > PLAIN_EXTENDED)
-    if large or sweep_kernels_cached():
-        return None  # a large count, or the kernels are cached
-    process = None if sweep is None else compile_in_background(sweep)
-    return None if process is None else FrontierAllowance(process, then=list(then or []))
 
 
 # -- the steps of a sweep -----------------------------------------------------------------------------------------

@@ -25,14 +25,22 @@ from ..settings import FRONTIER_MIRRORED_MEMORY as MIRRORED_MEMORY
 from ..settings import FRONTIER_MIRRORED_WORK as MIRRORED_WORK
 from ..settings import FRONTIER_PEAK_BYTES as PEAK_BYTES
 from ..units import about_duration, format_bytes
-from . import plain
 from .disk import Layers, disk_needed
 from .join.halves import Halves, count_by_halves, join_kernel_key, plan_halves, warm_join
 from .layout import MAX_MIDDLE, MAX_SLOTS
-from .plain import FrontierAllowance
 from .plan import PLANNED_SLOTS, Fixed, FrontierTooWide, Sweep, best_plan, line_orders, neighbours, symmetric
 from .residues import count_bound, from_residues, moduli_for
-from .run import FrontierProgress, FrontierResult, NarrowOverflow, OverMemory, WideOverflow, run_sweep, warm
+from .run import (
+    FrontierAllowance,
+    FrontierProgress,
+    FrontierResult,
+    NarrowOverflow,
+    OverMemory,
+    WideOverflow,
+    run_sweep,
+    warm,
+)
+from .run import allowance as run_allowance
 
 __all__ = ["FrontierProgress", "FrontierResult", "FrontierEstimate", "count_strip", "estimate", "estimate_states",
            "estimate_extended", "estimate_seconds", "frontier_count", "choose_halves", "refusal", "thread_count"]
@@ -86,9 +94,9 @@ def estimate_extended(board: Board, widest: float, closed: bool) -> float:
     three lines longer than wide, and run up to three times high on shorter
     boards; on boards of four lines swept whole it runs 1.4 to 2.3 times high
     (4x9, 4x16 open). It decides whether a count runs wholly in plain Python
-    (:data:`~chesstours.frontier.plain.PLAIN_ONLY_EXTENDED`), and whether one
+    (:data:`~chesstours.frontier.run.PLAIN_ONLY_EXTENDED`), and whether one
     on an empty compile cache starts compiled
-    (:data:`~chesstours.frontier.plain.PLAIN_EXTENDED`).
+    (:data:`~chesstours.frontier.run.PLAIN_EXTENDED`).
     """
     w, n = sorted((board.rows, board.cols))
     k = n - w + 1
@@ -452,7 +460,7 @@ def _allowance(board: Board, piece: Leaper, closed: bool, spill_dir,
     then = [(warm_join, join_kernel_key)] if halves else []
     forecast = estimate_states(_quick_slots(board, piece), closed)
     extended = estimate_extended(board, forecast, closed)
-    allowance = plain.allowance(forecast, then, extended, sweep=warm) if spill_dir is None else None
+    allowance = run_allowance(forecast, then, extended, sweep=warm) if spill_dir is None else None
     try:
         yield allowance
     finally:

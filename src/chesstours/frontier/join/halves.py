@@ -76,7 +76,7 @@ from ..run import FrontierProgress, FrontierResult, NarrowOverflow, SweepRun, ru
 from . import python as plain_join
 
 if TYPE_CHECKING:
-    from ..plain import FrontierAllowance
+    from ..run import FrontierAllowance
 
 def warm_join() -> None:
     """Compile the join's kernels (:func:`chesstours.frontier.join.kernel.warm`): a function this module names
