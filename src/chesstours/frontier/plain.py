@@ -1,26 +1,23 @@
-"""The frontier sweep and join in plain Python and numpy, for a count that would otherwise wait for the compiler.
+"""The frontier sweep in plain Python and numpy, for a count that would otherwise wait for the compiler.
 
 On an empty compile cache numba compiles some ten kernels for the frontier
-method before its first step (five to seven seconds on a small machine),
-where the counts of small boards take a few hundredths of a second once
-compiled. While those kernels compile in another process
-(:class:`FrontierAllowance`), the sweep runs its steps here with the same
-plan (:class:`~chesstours.frontier.plan.Step`), the same codes and the
-same choices as :func:`chesstours.frontier.kernel.expand`. A step takes
-the states :data:`LOOK_EVERY` at a time as the rows of a byte array
-(:class:`States`), makes a row for each state and each edge choice its
-masks allow, and does the kernel's edges, departures and pruning on whole
-columns of those rows at once; equal states are then added up by sorting
-their kernel keys, so a step here makes exactly the states the kernel makes
-(the tests hold every step to it), two to seven times slower than the
-kernels on two cores and six to eight times quicker than the loop over the
-states in Python it replaces (``python benchmarks/bench_frontier.py
---plain``). When the kernels are in the cache the sweep hands its keys and
-counts to them between two steps (:func:`chesstours.frontier.run.run_sweep`),
-or in the middle of a step, which the kernels then do again from its start.
-A count that ends first never loads numba: 6x6 closed (32,848 states
-extended) ends here in a fifth of a second, 5x7 open (104,457) in a quarter,
-6x8 closed (388,978) in about one.
+method before its first step, where the counts of small boards take a
+fraction of a second. A small count runs here to its end, and a larger one
+runs its first steps here while those kernels compile in another process
+(:class:`~chesstours.frontier.run.FrontierAllowance`), with the same plan
+(:class:`~chesstours.frontier.plan.Step`), the same codes and the same
+choices as :func:`chesstours.frontier.kernel.expand`. A step takes the
+states :data:`LOOK_EVERY` at a time as the rows of a byte array
+(:class:`States`), makes a row for each state and each edge choice its masks
+allow, and does the kernel's edges, departures and pruning on whole columns
+of those rows at once; equal states are then added up by sorting their
+kernel keys, so a step here makes exactly the states the kernel makes (the
+tests hold every step to it; ``python benchmarks/bench_frontier.py --plain``
+times the two). When the kernels are in the cache the sweep hands its keys
+and counts to them between two steps
+(:func:`chesstours.frontier.run.run_sweep`), or in the middle of a step,
+which the kernels then do again from its start. The join of a meet in the
+middle in numpy is :mod:`chesstours.frontier.join.python`.
 
 Counts here are 64-bit, or Python ints where a step's could pass 62 bits:
 no limb overflows. A count past 2**64 when the kernels take over makes the
