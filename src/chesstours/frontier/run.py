@@ -1,22 +1,12 @@
-"""The step loop of the frontier sweep: states in parts, one thread a share of the parts.
+"""The step loop of the frontier sweep, and the engine each step runs in.
 
-The new states of a step are split by the top bits of their key's hash into
-*parts* (about a million states a part, at most 64 a thread), each with its
-own hash table (:mod:`chesstours.frontier.table_kernel`), and each thread
-owns a contiguous run of parts. A step runs in rounds: every thread extends
-the next chunk of its input into a batch and counting-sorts the batch by
-hash (so the batch falls into runs, one a part); then every thread inserts
-into its own parts the runs of every batch. No two threads write the same
-table, so there are no locks.
-
-Parts also bound the memory: a table is sized from the growth of the same
-step one line earlier, a table that fills grows alone, the step's input is
-freed array by array as it is extended, and when a step ends each table is
-compacted into the next step's input and freed before the next one is. A
-large step's tables start at a share of that size and grow as its input
-is freed (:func:`start_capacity`): it then holds not all its input beside
-all its tables, but about as much as its tables at the end (on 8x8 closed,
-some 30% less at the peak).
+Each step extends the states of the frontier into parts, one thread a share
+of them (:mod:`chesstours.frontier.parts`), and between rounds checks the
+clock, the memory and the carries, and reports its progress; the last
+step's states are counted (a whole board) or kept (a half of a meet in the
+middle). A count's first steps may run in plain Python while its kernels
+compile (:class:`FrontierAllowance`, :mod:`chesstours.frontier.plain`), the
+kernels going on from the step where it ends.
 
 Counts start in one 64-bit limb a state; a carry out of it stops the sweep
 (:class:`NarrowOverflow`) and the caller runs it again with two limbs; a
