@@ -241,6 +241,10 @@ def end_now(status: int) -> NoReturn:
 TimeOpt = typer.Option(None, "--time-limit", "-t", metavar="SECONDS", callback=time_bound,
                        help="Stop after this many seconds (compiling kernels on a first run included).")
 NumbersOpt = typer.Option(False, "--numbers", help="Pictures: step numbers on the squares (while they fit).")
+StreamFormatOpt = typer.Option(None, "--format", "-f", help="moves (default): one tour per line; json: JSON lines; "
+                               "svg, png, gif: a picture of the first tour (-o FILE).")
+StreamOutputOpt = typer.Option(None, "--output", "-o", metavar="FILE",
+                               help="The picture file (svg, png, gif: the first tour); - is stdout.")
 SizeOpt = typer.Option(None, "--size", metavar="PIXELS", help="Pictures: the longer side in pixels (64-4096; default 64 a square, 320-1200; animations at most 640).")
 FpsOpt = typer.Option(None, "--fps", metavar="N", help="Animations: moves a second (default 8; trace: events a second, default 2).")
 JobsOpt = typer.Option(None, "--jobs", "-j", metavar="N", help="Run the search as tasks in N local processes (default without it: threads in this process).")

@@ -14,6 +14,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import platformdirs
+
 __all__ = ["compile_cache_dir", "in_cache_folder", "tables_cache_dir"]
 
 
@@ -53,15 +55,10 @@ def compile_cache_dir() -> str | None:
     """
     if os.environ.get("NUMBA_CACHE_DIR"):
         return os.environ["NUMBA_CACHE_DIR"]
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    base = _user_cache()
     user = getattr(os, "getuid", lambda: "user")()
     private = Path(tempfile.gettempdir()) / f"chesstours-{user}"
-    for folder, top in ((base / "chesstours" / "numba", base / "chesstours"), (private / "numba", private)):
+    for folder, top in ((base / "numba", base), (private / "numba", private)):
         if _own_folder(folder, top):
             return str(folder)
     return None
@@ -77,14 +74,15 @@ def tables_cache_dir() -> str | None:
     if given:
         folder = Path(given)
         return str(folder) if _own_folder(folder, folder) else None
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    folder = base / "chesstours" / "tables"
-    return str(folder) if _own_folder(folder, base / "chesstours") else None
+    base = _user_cache()
+    folder = base / "tables"
+    return str(folder) if _own_folder(folder, base) else None
+
+
+def _user_cache() -> Path:
+    """chesstours' folder in the user's cache folder, as the system names it (``$XDG_CACHE_HOME`` or
+    ``~/.cache`` on Linux, ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows)."""
+    return Path(platformdirs.user_cache_dir("chesstours", appauthor=False))
 
 
 def in_cache_folder(source: str, name: str) -> bool:
