@@ -70,6 +70,27 @@ def test_6x6_closed_draws_every_one_of_its_9862_cycles_uniformly():
     assert not _chi_square_rejects(seen, 9862, draws)
 
 
+def test_warnsdorff_s_walk_with_random_ties_fails_the_chi_square_test_that_the_draws_pass():
+    """Warnsdorff's rule with its ties broken at random is no uniform sample: on 5x5 from a1 it favours a few of
+    the 304 tours (walks that reach a dead end are walked again with the next seed)."""
+    from chesstours.pieces import KNIGHT
+    from chesstours.warnsdorff import warnsdorff
+
+    board = ct.Board(5, 5)
+    listed = _listed(board, start="a1")
+    draws, seed = 20 * 304, 0
+    walked: Counter = Counter()
+    while sum(walked.values()) < draws:
+        result = warnsdorff(board, 0, KNIGHT, "random", seed)
+        seed += 1
+        if result.complete:
+            walked[tuple(result.path.tolist())] += 1
+    assert set(walked) <= listed
+    assert _chi_square_rejects(walked, 304, draws)
+    drawn = Counter(tuple(t.path.tolist()) for t in ct.sample_tours(board, draws, start="a1", seed=5))
+    assert not _chi_square_rejects(drawn, 304, draws)
+
+
 def test_the_chi_square_test_rejects_draws_that_favour_some_tours():
     seen = Counter({i: 60 if i < 100 else 30 for i in range(304)})  # a third of the tours twice as likely
     assert _chi_square_rejects(seen, 304, sum(seen.values()))
