@@ -176,12 +176,12 @@ def leave(status: int, stops: list[int] | None = None) -> NoReturn:
     answer is printed, a third of a warm ``chesstours count 6x6 --closed``.
     Nothing of the program's own waits for it: the exit handlers still run
     (compiling processes stopped, temporary folders removed, logs flushed)
-    and the standard streams are flushed, then the process ends. Where a
-    thread that is not a daemon still runs, a pool of processes was made
-    (multiprocessing's resource tracker, told of its semaphores as they are
-    freed, would report them leaked), a profiler or a tracer watches (it
-    reports once the program is over), or this Python has no way to run the
-    exit handlers first, the process ends the usual way.
+    and the standard streams are flushed, then the process ends (the exit
+    handlers include multiprocessing's, which tell its resource tracker of
+    every semaphore a pool made). Where a thread that is not a daemon still
+    runs, a profiler or a tracer watches (it reports once the program is
+    over), or this Python has no way to run the exit handlers first, the
+    process ends the usual way.
 
     With ``stops`` (:func:`entry`'s), a stop signal that came meanwhile gives the process its status, and
     one in the interpreter's teardown ends it at once with its status.
@@ -190,7 +190,7 @@ def leave(status: int, stops: list[int] | None = None) -> NoReturn:
     main_thread = threading.main_thread()
     running = [t for t in threading.enumerate() if t is not main_thread and not t.daemon and t.is_alive()]
     watched = sys.getprofile() is not None or sys.gettrace() is not None  # a profiler, a debugger, coverage
-    if run_handlers is None or running or watched or _tracks_resources():
+    if run_handlers is None or running or watched:
         if stops is not None:
             end_at_once()
             status = _stopped(status, stops)
@@ -206,13 +206,6 @@ def leave(status: int, stops: list[int] | None = None) -> NoReturn:
         except (OSError, ValueError):  # a reader gone, or a stream closed: nothing more can reach it
             pass
     os._exit(status)
-
-
-def _tracks_resources() -> bool:
-    """Whether multiprocessing's resource tracker runs for this process (a pool of processes was made): it
-    counts the semaphores it was told of, and only the interpreter's own teardown tells it of all of them."""
-    tracker = sys.modules.get("multiprocessing.resource_tracker")
-    return getattr(getattr(tracker, "_resource_tracker", None), "_pid", None) is not None
 
 
 @functools.cache
