@@ -91,6 +91,8 @@ COMPILE_POLL = 0.02
 FRONTIER_PLAIN_FORECAST = 3_000_000
 #: ... and runs wholly there, compiling nothing, where it is forecast to extend at most this many in all (6x6 open).
 FRONTIER_PLAIN_ONLY_EXTENDED = 1_500_000
+#: ... unless it extends more than this many and its kernels are all in the compile cache: they load quicker.
+FRONTIER_PLAIN_CACHED_UP_TO = 500_000
 #: A meet in the middle forecast to extend more states than this starts compiled: it would wait at its join.
 FRONTIER_PLAIN_EXTENDED = 1_000_000
 #: States a frontier count extends in plain Python before the join's kernels start compiling too.

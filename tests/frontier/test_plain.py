@@ -157,6 +157,19 @@ def test_a_count_forecast_small_runs_wholly_in_python_without_compiling(compilin
     assert run.allowance(1e5, [], 1e5) is None and not run.runs_wholly_here(1e5, 1e5)
 
 
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_count_that_would_take_a_while_in_python_runs_in_the_kernels_where_they_are_cached(compiling, monkeypatch,
+                                                                                            cached):
+    from chesstours.settings import FRONTIER_PLAIN_ONLY_EXTENDED
+
+    monkeypatch.setattr(run, "PLAIN_ONLY_EXTENDED", FRONTIER_PLAIN_ONLY_EXTENDED)
+    for module in (run, cache):
+        monkeypatch.setattr(module, "in_cache_folder", lambda source, name: cached)
+    wide = run.PLAIN_CACHED_UP_TO + 1  # 6x6 open extends 1.4 million states: a second in Python
+    assert (run.allowance(1e6, [], wide) is None) == cached and run.runs_wholly_here(1e6, wide) != cached
+    assert run.allowance(1e5, [], 1e5).compiling is None  # a count this small is quicker here, cached or not
+
+
 @pytest.mark.parametrize(("rows", "cols", "closed"), [(6, 6, True), (5, 7, False), (4, 9, False)])
 def test_counts_held_as_python_ints_count_the_same(compiling, monkeypatch, rows, cols, closed):
     start, _ = compiling

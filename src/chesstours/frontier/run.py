@@ -37,6 +37,7 @@ from ..runtime import (
     stop_compiling,
 )
 from ..settings import FRONTIER_JOIN_COMPILES_AFTER as PLAIN_STATES
+from ..settings import FRONTIER_PLAIN_CACHED_UP_TO as PLAIN_CACHED_UP_TO
 from ..settings import FRONTIER_PLAIN_EXTENDED as PLAIN_EXTENDED
 from ..settings import FRONTIER_PLAIN_FORECAST as PLAIN_FORECAST
 from ..settings import FRONTIER_PLAIN_ONLY_EXTENDED as PLAIN_ONLY_EXTENDED
@@ -223,7 +224,13 @@ class FrontierAllowance:
 def runs_wholly_here(forecast: float, extended: float) -> bool:
     """Whether a count whose widest step is forecast at ``forecast`` states, and which is forecast to extend
     ``extended`` states in all, runs here to its end, without loading the kernels (see :func:`allowance`)."""
-    return not compiled_below(0, 0, "chesstours.frontier.kernel") and _small(forecast, extended)
+    return (not compiled_below(0, 0, "chesstours.frontier.kernel") and _small(forecast, extended)
+            and not (extended > PLAIN_CACHED_UP_TO and _all_cached(None)))
+
+
+def _all_cached(then: list[tuple[Warm, Callable[[], tuple[str, str]]]] | None) -> bool:
+    """Whether the sweep's kernels, and those of ``then`` (the join's), are all in the compile cache."""
+    return sweep_kernels_cached() and all(in_cache_folder(*key()) for _, key in then or [])
 
 
 def _small(forecast: float, extended: float) -> bool:
@@ -240,6 +247,8 @@ def allowance(forecast: float, then: list[tuple[Warm, Callable[[], tuple[str, st
     compiles the sweep's kernels in another process (:func:`~chesstours.runtime.compile_in_background`)."""
     if compiled_below(0, 0, "chesstours.frontier.kernel"):
         return None  # loaded here already, or this process runs compiled code only
+    if extended > PLAIN_CACHED_UP_TO and _all_cached(then):
+        return None  # loading the kernels from the cache is quicker than the steps here
     if _small(forecast, extended):
         return FrontierAllowance(None)
     large = forecast > PLAIN_FORECAST or (bool(then) and extended > PLAIN_EXTENDED)
