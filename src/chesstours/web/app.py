@@ -44,6 +44,7 @@ from ..runtime import use_compiled_only
 from . import drawing
 from .limits import Busy, Lanes, Limits
 from .routes import ROUTERS
+from .workers import ClientGone
 
 __all__ = ["STATIC", "create_app", "security_headers"]
 
@@ -74,9 +75,12 @@ def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only
     """Build the app: the api under ``/api``, its schema at ``/docs``, the page at ``/``.
 
     ``warm_up`` loads the compiled kernels in a background thread at start-up,
-    so that the first visitor does not wait for them. ``compiled_only`` then runs every
-    search of this process in compiled code (:func:`chesstours.runtime.use_compiled_only`):
-    for a server that owns its process, not for one started inside another program.
+    so that the first visitor does not wait for them; the slow lane's worker processes
+    (:mod:`.workers`) load them too, before their first search. ``compiled_only`` then runs every
+    search of this process in compiled code (:func:`chesstours.runtime.use_compiled_only`), and
+    starts the worker processes once the kernels are loaded: for a server that owns its process,
+    not for one started inside another program (whose worker processes start with their first search).
+    The worker processes are stopped when the app's lifespan ends.
     ``hosts`` are the names a request's ``Host`` header may give (the port aside), so that a page of another
     site cannot reach the api through a name of its own that resolves to this server (DNS rebinding); any
     other is answered 400. Where they hold ``0.0.0.0`` or ``[::]`` (a server on every interface), every IP
@@ -84,15 +88,21 @@ def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only
     address it listens on.
     """
     limits = limits or Limits()
+    lanes = Lanes(limits, warm_up=warm_up)
+
+    def warm_up_and_start() -> None:
+        _warm_up(compiled_only)
+        if compiled_only:  # a server in a process of its own: its slow lane's processes ready for the first visitor
+            lanes.start()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         if warm_up:
-            threading.Thread(target=_warm_up, args=(compiled_only,), name="chesstours-warm-up",
-                             daemon=True).start()
+            threading.Thread(target=warm_up_and_start, name="chesstours-warm-up", daemon=True).start()
         try:
             yield
         finally:
+            lanes.shutdown()
             drawing.shutdown()
 
     app = FastAPIOffline(
@@ -105,7 +115,7 @@ def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only
         favicon_url="/static/favicon.svg",
     )
     app.state.limits = limits
-    app.state.lanes = Lanes(limits)
+    app.state.lanes = lanes
     app.state.features = {name: bool(router.routes) for name, router in ROUTERS}
     for _, router in ROUTERS:
         app.include_router(router)
@@ -122,6 +132,8 @@ def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only
     return app
 
 
+#: The status of a request whose client went away before its answer (nginx's "client closed request").
+CLIENT_GONE = 499
 #: Seconds a client is asked to wait after the machine ran short of memory or disk for its request.
 RESOURCE_RETRY = 30
 
@@ -137,6 +149,8 @@ def _errors(app: FastAPI) -> None:
             if hasattr(exc.partial, "to_dict"):
                 body["partial"] = exc.partial.to_dict()
             return JSONResponse(body, status_code=504)
+        if isinstance(exc, ClientGone):  # nobody reads this answer: the connection is closed
+            return JSONResponse({"detail": str(exc)}, status_code=CLIENT_GONE)
         if isinstance(exc, Busy):
             return JSONResponse({"detail": str(exc)}, status_code=503,
                                 headers={"Retry-After": str(exc.retry_after)})

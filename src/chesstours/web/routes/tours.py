@@ -7,6 +7,7 @@ returns what ``chesstours tour 8x8 --start a1 --closed --format json`` prints, a
 
 from __future__ import annotations
 
+import functools
 from enum import Enum
 from typing import Annotated
 
@@ -20,7 +21,7 @@ from ...pieces import NAMED_PIECES, parse_piece
 from ...render.picture import check_request
 from .. import drawing, service
 from ..limits import json_answer
-from .state import cost_keys
+from .state import client_gone, cost_keys
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits
 
@@ -113,17 +114,17 @@ async def get_tour(
         picture = {"fmt": format.value, "numbers": numbers, "size": size, "fps": fps, "animate": animate,
                    "memory": _limits(request).picture_memory}
 
-    def search(seconds: float) -> dict:
-        return service.tour(b, p, start, end, closed, method.value, tiebreak.value if tiebreak else None, seed,
-                            order.value, prefix or None, seconds)
-
+    # search(seconds): the tour's JSON; it pickles, for the slow lane's processes.
+    search = functools.partial(service.tour, b, p, start, end, closed, method.value,
+                               tiebreak.value if tiebreak else None, seed, order.value, prefix or None)
     heavy = method.value == "backtrack"
     if picture is None:
-        return await _lanes(request).search(json_answer(search), limit, heavy=heavy, keys=cost_keys(request))
+        return await _lanes(request).search(json_answer(search), limit, heavy=heavy, keys=cost_keys(request),
+                                            gone=client_gone(request))
     # The picture is drawn in the drawing process, its wait bounded by the picture lane: a cheap
     # search never waits behind it, and its memory is not the server's.
     data = await _lanes(request).search_and_draw(search, lambda found, seconds: drawing.draw(found, picture, seconds), limit,
-                                                 heavy=heavy, keys=cost_keys(request))
+                                                 heavy=heavy, keys=cost_keys(request), gone=client_gone(request))
     return Response(data, media_type=MEDIA_TYPES[format.value])
 
 
@@ -152,8 +153,8 @@ async def get_count(
     start, end = _end(start, end)
     limit = limits.time_limit(time_limit, limits.count_seconds)
     return await _lanes(request).count(
-        json_answer(lambda: service.count(b, p, start, end, closed, limit, limits.count_workers))
-    )
+        json_answer(functools.partial(service.count, b, p, start, end, closed, limit, limits.count_workers)),
+        limit, gone=client_gone(request))
 
 
 @router.get("/exists", summary="Does a tour exist?")
@@ -179,8 +180,8 @@ async def get_exists(
     limit = _limits(request).time_limit(time_limit, _limits(request).search_seconds)
     try:
         return await _lanes(request).search(
-            json_answer(lambda seconds: service.existence(b, p, start, end, closed, seconds)), limit,
-            keys=cost_keys(request))
+            json_answer(functools.partial(service.existence, b, p, start, end, closed)), limit,
+            keys=cost_keys(request), gone=client_gone(request))
     except LimitReached as exc:
         return service.unknown(exc)
 
