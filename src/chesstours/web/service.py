@@ -2,16 +2,18 @@
 
 Each function takes parsed arguments, calls the public api and returns the
 JSON the command line prints for the same question; it runs in a worker
-thread (see :mod:`chesstours.web.limits`) and raises the library's errors,
+thread or process (see :mod:`chesstours.web.limits`) and raises the library's errors,
 which the app turns into HTTP answers. Nothing here searches: the searching
-is the library's.
+is the library's. The functions and their arguments pickle, for the slow
+lane's worker processes (:mod:`chesstours.web.workers`).
 """
 
 from __future__ import annotations
 
-import functools
 import json
+import threading
 import time
+from collections import OrderedDict
 
 from .. import policy
 from ..arguments import check_limits, prepare_query
@@ -127,11 +129,34 @@ def unknown(exc: LimitReached) -> dict:
     return {"exists": None, "proof": "limit", "reason": f"Unknown: {exc}", "tour": None}
 
 
-@functools.lru_cache(maxsize=16)
+#: Move tables kept as JSON, the last asked for last (a few hundred kilobytes each at most).
+BOARD_ANSWERS = 16
+_board_answers: OrderedDict[tuple[Board, Leaper], bytes] = OrderedDict()
+_board_answers_lock = threading.Lock()
+
+
 def board_moves_json(board: Board, piece: Leaper) -> bytes:
-    """:func:`board_moves` as JSON; the last boards asked for are kept (a few hundred kilobytes each at most),
-    so a flood of one board costs one answer."""
-    return json.dumps(board_moves(board, piece), separators=(",", ":")).encode()
+    """:func:`board_moves` as JSON; the last :data:`BOARD_ANSWERS` boards asked for are kept
+    (:func:`known_board_moves`), so a flood of one board costs one answer."""
+    known = known_board_moves(board, piece)
+    if known is not None:
+        return known
+    body = json.dumps(board_moves(board, piece), separators=(",", ":")).encode()
+    with _board_answers_lock:
+        _board_answers[board, piece] = body
+        while len(_board_answers) > BOARD_ANSWERS:
+            _board_answers.popitem(last=False)
+    return body
+
+
+def known_board_moves(board: Board, piece: Leaper) -> bytes | None:
+    """What :func:`board_moves_json` answered for ``board`` and ``piece``, if it is still kept; else None.
+    Made for the event loop: it looks up, and builds nothing."""
+    with _board_answers_lock:
+        body = _board_answers.get((board, piece))
+        if body is not None:
+            _board_answers.move_to_end((board, piece))
+        return body
 
 
 def board_moves(board: Board, piece: Leaper) -> dict:

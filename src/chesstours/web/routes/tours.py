@@ -191,10 +191,14 @@ async def get_board(request: Request, board: BoardQ, piece: PieceQ = "knight", h
     """The squares' names and, for each square, the squares one leap away (holes excluded).
 
     Square ``v`` is ``row * cols + col``, row 0 being rank 1: the page uses this to
-    let a player move. Made in the quick lane, the last few boards' answers kept.
+    let a player move. Made in the quick lane; the last few boards' answers are kept, and sent again
+    without a thread.
     """
     b, p = _board(request, board, holes), parse_piece(piece)
-    return Response(await _lanes(request).quick.run(service.board_moves_json, b, p), media_type="application/json")
+    body = service.known_board_moves(b, p)
+    if body is None:
+        body = await _lanes(request).quick.run(service.board_moves_json, b, p)
+    return Response(body, media_type="application/json")
 
 
 @router.get("/info", summary="Version, choices and limits of this server")
