@@ -20,7 +20,7 @@ import chesstours as ct
 from chesstours.web import Limits, running_server
 from chesstours.web.limits import Lanes
 from chesstours.web.server import free_port
-from chesstours.web.workers import GRACE
+from chesstours.web.workers import GRACE, ClientGone
 
 from ..processes import children_of, running, semaphores_of
 from . import jobs
@@ -81,6 +81,22 @@ def test_a_job_whose_caller_is_cancelled_is_stopped():
         asyncio.run(cancelled())
         assert _wait(lambda: running([first]) == [], 3)
         assert asyncio.run(lanes.slow.run(jobs.process_id)) != first
+    finally:
+        lanes.shutdown()
+
+
+def test_a_job_abandoned_before_its_process_started_leaves_the_process_to_the_next():
+    lanes = Lanes(Limits(slow_threads=1))
+
+    async def gone_once_a_process_starts() -> None:
+        while not lanes.slow.workers.pids():
+            await asyncio.sleep(0.01)
+
+    try:
+        with pytest.raises(ClientGone):
+            asyncio.run(lanes.slow.run(jobs.process_id, gone=gone_once_a_process_starts))
+        (starting,) = lanes.slow.workers.pids()
+        assert asyncio.run(lanes.slow.run(jobs.process_id)) == starting  # not killed, to start another
     finally:
         lanes.shutdown()
 

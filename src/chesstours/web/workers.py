@@ -91,17 +91,21 @@ class _Process:
     def pid(self) -> int:
         return self.popen.pid
 
-    def call(self, fn: Callable[..., Any], args: tuple, seconds: float | None) -> tuple[bool, Any]:
-        """``fn(*args)`` in the process: ``(True, its value)`` or ``(False, the error it raised)``.
-
-        :raises _Late: past ``seconds`` and :data:`GRACE` (the process is still at work);
-        :raises EOFError, OSError: when the process stopped (killed, or out of memory).
-        """
+    def wait_ready(self) -> None:
+        """Wait until the process has started (and loaded its kernels); :raises EOFError: when it ended first."""
         if not self.ready:
             if self.connection.recv_bytes() != _READY:
                 raise EOFError("The worker process did not start.")
             self.ready = True
-        self.connection.send_bytes(pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL))
+
+    def call(self, job: bytes, seconds: float | None) -> tuple[bool, Any]:
+        """Run ``job`` (a function and its arguments, pickled) in the process, which is ready:
+        ``(True, its value)`` or ``(False, the error it raised)``.
+
+        :raises _Late: past ``seconds`` and :data:`GRACE` (the process is still at work);
+        :raises EOFError, OSError: when the process stopped (killed, or out of memory).
+        """
+        self.connection.send_bytes(job)
         self.jobs += 1
         if seconds is not None and not self.connection.poll(max(0.0, seconds) + GRACE):
             raise _Late
@@ -132,7 +136,7 @@ def _environment() -> dict[str, str]:
 
 
 class _Job:
-    """One job on its way: the process that runs it, once it has one; whether it was abandoned."""
+    """One job on its way: the process that runs it, once it has been sent there; whether it was abandoned."""
 
     def __init__(self) -> None:
         self.process: _Process | None = None
@@ -140,7 +144,8 @@ class _Job:
         self.lock = threading.Lock()
 
     def abandon(self) -> None:
-        """Stop the job: kill its process if it has one, or see that it never gets one."""
+        """Stop the job: kill the process it runs in, or see that it is never sent to one. A process that has
+        not started the job yet is kept: killing it would only start another."""
         with self.lock:
             self.abandoned = True
             process = self.process
@@ -209,15 +214,19 @@ class Workers:
 
     def _call(self, job: _Job, fn: Callable[..., Any], args: tuple, seconds: float | None) -> Any:
         """In a waiting thread: take a process, run the job in it, and give the process back or replace it."""
-        process = self._take()
-        with job.lock:
-            job.process = None if job.abandoned else process
-        if job.process is None:
-            self._give_back(process, healthy=True)
+        message = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)  # before a process is taken
+        if job.abandoned:  # while it waited for a thread
             raise ClientGone("The client went away before its answer was ready.")
+        process = self._take()
         healthy = False
         try:
-            ok, value = process.call(fn, args, seconds)
+            process.wait_ready()
+            with job.lock:
+                if job.abandoned:
+                    healthy = True
+                    raise ClientGone("The client went away before its answer was ready.")
+                job.process = process
+            ok, value = process.call(message, seconds)
             healthy = True
         except _Late:
             raise LimitReached("The time limit ran out; the search was stopped.") from None
@@ -227,10 +236,10 @@ class Workers:
             raise ResourceError("The search stopped before its answer: its process ended (out of memory?).") \
                 from None
         finally:
-            with job.lock:
+            with job.lock:  # a job abandoned once it was sent has had its process killed
+                killed = job.abandoned and job.process is not None
                 job.process = None
-                abandoned = job.abandoned
-            self._give_back(process, healthy=healthy and not abandoned)
+            self._give_back(process, healthy=healthy and not killed)
         if not ok:
             raise value
         return value
