@@ -20,6 +20,7 @@ package's ``static`` folder and nothing else on disk is reachable.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import threading
 from collections.abc import Sequence
@@ -37,11 +38,8 @@ from starlette.datastructures import Headers
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .. import __version__
-from ..count import count_tours, estimate_count
 from ..errors import ChessToursError, GaveUp, LimitReached, NoTour, ResourceError
-from ..find import find_tour
-from ..runtime import use_compiled_only
-from . import drawing
+from . import drawing, service
 from .limits import Busy, Lanes, Limits
 from .routes import ROUTERS
 from .workers import ClientGone
@@ -88,10 +86,11 @@ def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only
     address it listens on.
     """
     limits = limits or Limits()
-    lanes = Lanes(limits, warm_up=warm_up)
+    # The slow lane's processes are processes of their own: they run every search compiled.
+    lanes = Lanes(limits, prepare=functools.partial(service.warm_up, compiled_only=True) if warm_up else None)
 
     def warm_up_and_start() -> None:
-        _warm_up(compiled_only)
+        service.warm_up(compiled_only)
         if compiled_only:  # a server in a process of its own: its slow lane's processes ready for the first visitor
             lanes.start()
 
@@ -257,29 +256,3 @@ async def _refuse(send, status: int, sentence: str) -> None:
     response = JSONResponse({"detail": sentence}, status_code=status)
     await send({"type": "http.response.start", "status": status, "headers": response.raw_headers})
     await send({"type": "http.response.body", "body": response.body})
-
-
-def _warm_up(compiled_only: bool = False) -> None:
-    """Load the compiled kernels (from numba's cache, or compile them) before the first visitor needs them.
-
-    Small queries start in plain Python and would not load them, so the kernels are loaded outright;
-    with ``compiled_only`` (a server in a process of its own), small queries then run compiled too.
-    """
-    from ..backtrack.search import load_kernels
-    from ..bishop.search import load_kernels as load_bishop_kernels
-
-    load_kernels()
-    load_bishop_kernels()
-    try:
-        find_tour("6x6", closed=True, method="backtrack", time_limit=60)
-        find_tour("5x5", method="warnsdorff")
-        estimate_count("5x5")
-        count_tours("5x5", start="a1", workers=1)
-        if compiled_only:
-            # From here on, every search and walk runs compiled (the construction's loops are loaded by the
-            # tour after): plain Python would hold the interpreter lock that the event loop needs.
-            use_compiled_only()
-            find_tour("5x5", method="warnsdorff")
-            find_tour("10x10", end="a2", method="construct")
-    except ChessToursError:  # pragma: no cover - a warm-up never fails a server
-        pass

@@ -301,13 +301,13 @@ class ProcessLane(Lane):
     Its functions, their arguments and their answers cross to another process: they must pickle (a
     module's function, or a :func:`functools.partial` of one, over boards, pieces, strings and numbers).
     A job that outlives its time limit, or whose client goes away, is stopped: its process is killed and
-    replaced. With ``warm_up``, each process loads the compiled kernels before its first job.
+    replaced. ``prepare()`` is run by each process before its first job (it loads the compiled kernels).
     """
 
     def __init__(self, name: str, processes: int, queue: int, wait: float, retry_after: int, noun: str = "",
-                 warm_up: bool = False):
+                 prepare: Callable[[], object] | None = None):
         super().__init__(name, processes, queue, wait, retry_after, noun)
-        self.workers = Workers(processes, warm_up=warm_up)
+        self.workers = Workers(processes, prepare)
 
     async def run(self, fn: Callable[..., T], *args, admitted: bool = False, seconds: float | None = None,
                   gone: Callable[[], Awaitable[object]] | None = None) -> T:
@@ -394,15 +394,15 @@ def slow_processes(limits: Limits) -> int:
 class Lanes:
     """The quick, slow and picture lanes of one server (see the module docstring).
 
-    With ``warm_up``, the slow lane's processes load the compiled kernels before their first job.
-    :meth:`shutdown` stops them.
+    ``prepare()`` is what the slow lane's processes run before their first job (it loads the compiled
+    kernels); :meth:`shutdown` stops them.
     """
 
-    def __init__(self, limits: Limits, warm_up: bool = False):
+    def __init__(self, limits: Limits, prepare: Callable[[], object] | None = None):
         self.limits = limits
         self.quick = Lane("quick", limits.quick_threads, limits.quick_queue, limits.quick_wait, retry_after=1)
         self.slow = ProcessLane("long", slow_processes(limits), limits.slow_queue, limits.slow_wait, retry_after=5,
-                                warm_up=warm_up)
+                                prepare=prepare)
         self.picture = Lane("picture", limits.picture_threads, limits.picture_queue, limits.picture_wait,
                             retry_after=5, noun="pictures")
         self.costs = Costs()

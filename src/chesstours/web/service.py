@@ -21,16 +21,18 @@ from ..bishop.route import resolve_end
 from ..bishop.solve import bishop_obstruction, count_bishop_routes, iter_bishop_routes, solve_bishop
 from ..board import Board
 from ..complete import complete_tour, parse_path
-from ..count import count_tours
-from ..errors import InvalidArgument, LimitReached, NoTour
+from ..count import count_tours, estimate_count
+from ..errors import ChessToursError, InvalidArgument, LimitReached, NoTour
 from ..exists import Existence, tour_exists
 from ..find import find_tour
 from ..pieces import Leaper, move_table
+from ..runtime import use_compiled_only
 from ..trace import trace_search
 from ..units import about_duration
 from .limits import OverLimit
 
-__all__ = ["bishop", "bishop_count", "bishop_routes", "board_moves", "count", "existence", "tour", "trace"]
+__all__ = ["bishop", "bishop_count", "bishop_routes", "board_moves", "count", "existence", "tour", "trace",
+           "warm_up"]
 
 
 def tour(
@@ -172,6 +174,33 @@ def board_moves(board: Board, piece: Leaper) -> dict:
         "names": board.names(range(board.size)),
         "moves": [[int(u) for u in row if u >= 0] for row in table],
     }
+
+
+def warm_up(compiled_only: bool = False) -> None:
+    """Load the compiled kernels (from numba's cache, or compile them) before the first visitor needs them.
+
+    Small queries start in plain Python and would not load them, so the kernels are loaded outright;
+    with ``compiled_only`` (a server in a process of its own, or a worker process of its slow lane),
+    small queries then run compiled too.
+    """
+    from ..backtrack.search import load_kernels
+    from ..bishop.search import load_kernels as load_bishop_kernels
+
+    load_kernels()
+    load_bishop_kernels()
+    try:
+        find_tour("6x6", closed=True, method="backtrack", time_limit=60)
+        find_tour("5x5", method="warnsdorff")
+        estimate_count("5x5")
+        count_tours("5x5", start="a1", workers=1)
+        if compiled_only:
+            # From here on, every search and walk runs compiled (the construction's loops are loaded by the
+            # tour after): plain Python would hold the interpreter lock that the event loop needs.
+            use_compiled_only()
+            find_tour("5x5", method="warnsdorff")
+            find_tour("10x10", end="a2", method="construct")
+    except ChessToursError:  # pragma: no cover - a warm-up never fails a server
+        pass
 
 
 # -- the bishop puzzle -------------------------------------------------------------

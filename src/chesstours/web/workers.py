@@ -22,9 +22,9 @@ scheduling priority (:data:`WORKER_NICE`): on a busy machine a cheap request
 is answered first. The processes talk to the server over a socket pair; they
 create no file, in ``/dev/shm`` or elsewhere.
 
-A worker process runs :func:`main` with ``FD PARENT WARM``: ``FD`` its end of
-the socket pair, ``PARENT`` the server's pid, ``WARM`` 1 to load the compiled
-kernels before its first job.
+A worker process runs :func:`main` with ``FD PARENT``: ``FD`` its end of the
+socket pair, ``PARENT`` the server's pid. Its first message says how to prepare
+itself (load the compiled kernels), before its first job.
 """
 
 from __future__ import annotations
@@ -76,13 +76,14 @@ class _Late(Exception):
 class _Process:
     """One worker process and the server's end of its socket."""
 
-    def __init__(self, warm_up: bool):
+    def __init__(self, prepare: bytes):
         ours, theirs = socket.socketpair()
         with ours, theirs:
             self.popen = subprocess.Popen(
-                [sys.executable, "-c", _MAIN, str(theirs.fileno()), str(os.getpid()), str(int(warm_up))],
+                [sys.executable, "-c", _MAIN, str(theirs.fileno()), str(os.getpid())],
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=_environment())
             self.connection = Connection(ours.detach())
+        self.connection.send_bytes(prepare)  # a few bytes: the socket's buffer takes them at once
         self.ready = False
         self.jobs = 0
         self.resident = 0
@@ -92,7 +93,7 @@ class _Process:
         return self.popen.pid
 
     def wait_ready(self) -> None:
-        """Wait until the process has started (and loaded its kernels); :raises EOFError: when it ended first."""
+        """Wait until the process has started and prepared itself; :raises EOFError: when it ended first."""
         if not self.ready:
             if self.connection.recv_bytes() != _READY:
                 raise EOFError("The worker process did not start.")
@@ -157,12 +158,13 @@ class Workers:
     """Up to ``processes`` worker processes, each running one job at a time (see the module docstring).
 
     The caller bounds how many jobs run at once (the slow lane does, to ``processes``): a job that finds no
-    idle process starts one. With ``warm_up``, a process loads the compiled kernels before its first job.
+    idle process starts one. ``prepare()``, when given, is what a process runs before its first job (loading
+    the compiled kernels); like the jobs, it must pickle.
     """
 
-    def __init__(self, processes: int, warm_up: bool = False):
+    def __init__(self, processes: int, prepare: Callable[[], object] | None = None):
         self.processes = processes
-        self.warm_up = warm_up
+        self._prepare = pickle.dumps(prepare, protocol=pickle.HIGHEST_PROTOCOL)
         self._idle: list[_Process] = []
         self._alive: set[_Process] = set()
         self._lock = threading.Lock()
@@ -180,7 +182,7 @@ class Workers:
         """Start the processes now, so that the first jobs do not wait for them."""
         with self._lock:
             while not self._closed and len(self._alive) < self.processes:
-                process = _Process(self.warm_up)
+                process = _Process(self._prepare)
                 self._alive.add(process)
                 self._idle.append(process)
 
@@ -250,7 +252,7 @@ class Workers:
                 raise ResourceError("The server is stopping.")
             if self._idle:
                 return self._idle.pop()
-            process = _Process(self.warm_up)
+            process = _Process(self._prepare)
             self._alive.add(process)
             return process
 
@@ -267,7 +269,7 @@ class Workers:
         # The replacement starts (and warms up) now, while no job waits for it.
         with self._lock:
             if not self._closed and len(self._alive) < self.processes:
-                fresh = _Process(self.warm_up)
+                fresh = _Process(self._prepare)
                 self._alive.add(fresh)
                 self._idle.append(fresh)
 
@@ -300,13 +302,12 @@ def _resident() -> int:
         return 0
 
 
-def serve(connection: Connection, warm_up: bool) -> None:
-    """Run the jobs that come on ``connection`` until the server closes it: each answer is
-    ``(ok, value or error, resident bytes)``, pickled."""
-    if warm_up:
-        from .app import _warm_up
-
-        _warm_up(compiled_only=True)
+def serve(connection: Connection) -> None:
+    """Prepare this process as the first message says, then run the jobs that come on ``connection`` until
+    the server closes it: each answer is ``(ok, value or error, resident bytes)``, pickled."""
+    prepare = pickle.loads(connection.recv_bytes())
+    if prepare is not None:
+        prepare()
     connection.send_bytes(_READY)
     while True:
         try:
@@ -326,12 +327,11 @@ def serve(connection: Connection, warm_up: bool) -> None:
 
 
 def main(argv: list[str]) -> None:
-    """A worker process: ``argv`` is ``FD PARENT WARM`` (see the module docstring)."""
-    fd, parent, warm_up = int(argv[0]), int(argv[1]), argv[2] == "1"
+    """A worker process: ``argv`` is ``FD PARENT`` (see the module docstring)."""
+    fd, parent = int(argv[0]), int(argv[1])
     die_with_parent(parent, any_thread=True)
     # Ctrl-C in the server's terminal reaches the whole process group: the server stops its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(AttributeError, OSError):
         os.nice(WORKER_NICE)
-    serve(Connection(fd), warm_up)
-
+    serve(Connection(fd))
