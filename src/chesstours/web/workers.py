@@ -23,8 +23,9 @@ is answered first. The processes talk to the server over a socket pair; they
 create no file, in ``/dev/shm`` or elsewhere.
 
 A worker process runs :func:`main` with ``FD PARENT``: ``FD`` its end of the
-socket pair, ``PARENT`` the server's pid. Its first message says how to prepare
-itself (load the compiled kernels), before its first job.
+socket pair, ``PARENT`` the server's pid. Its first two messages are the
+server's module search path and how to prepare itself (load the compiled
+kernels) before its first job.
 """
 
 from __future__ import annotations
@@ -83,7 +84,9 @@ class _Process:
                 [sys.executable, "-c", _MAIN, str(theirs.fileno()), str(os.getpid())],
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=_environment())
             self.connection = Connection(ours.detach())
-        self.connection.send_bytes(prepare)  # a few bytes: the socket's buffer takes them at once
+        # A few hundred bytes: the socket's buffer takes them at once.
+        self.connection.send_bytes(pickle.dumps(sys.path))
+        self.connection.send_bytes(prepare)
         self.ready = False
         self.jobs = 0
         self.resident = 0
@@ -130,10 +133,10 @@ class _Process:
 
 
 def _environment() -> dict[str, str]:
-    """The server's environment, with its module search path: a worker imports the modules the server
-    imported (this package, and the module of any function sent to it), from the same places."""
-    path = [os.path.abspath(entry) for entry in sys.path if entry]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(dict.fromkeys(path))}
+    """The server's environment, where a worker finds this package where the server found it (the rest of
+    the server's module search path is its first message)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
 
 
 class _Job:
@@ -303,8 +306,11 @@ def _resident() -> int:
 
 
 def serve(connection: Connection) -> None:
-    """Prepare this process as the first message says, then run the jobs that come on ``connection`` until
-    the server closes it: each answer is ``(ok, value or error, resident bytes)``, pickled."""
+    """Take the server's module search path (the first message) and prepare this process as the second
+    says, then run the jobs that come on ``connection`` until the server closes it: each answer is
+    ``(ok, value or error, resident bytes)``, pickled. With the server's path, a job's function is imported
+    from where the server imported it."""
+    sys.path[:] = pickle.loads(connection.recv_bytes())
     prepare = pickle.loads(connection.recv_bytes())
     if prepare is not None:
         prepare()
