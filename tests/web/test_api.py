@@ -365,6 +365,27 @@ def test_board_gives_the_move_table(client):
     assert data["moves"][14] == []  # c3, the hole
 
 
+def test_a_move_table_is_the_same_compressed_or_not_and_asked_again(client):
+    params = {"board": "50x50"}
+    plain = client.get("/api/board", params=params, headers={"Accept-Encoding": "identity"})
+    packed = client.get("/api/board", params=params, headers={"Accept-Encoding": "gzip"})
+    again = client.get("/api/board", params=params, headers={"Accept-Encoding": "gzip"})
+    assert "content-encoding" not in plain.headers and plain.headers["content-type"] == "application/json"
+    assert packed.headers["content-encoding"] == "gzip" and packed.headers["vary"] == "Accept-Encoding"
+    assert int(packed.headers["content-length"]) * 2 < len(plain.content)
+    assert packed.json() == again.json() == plain.json() and len(plain.json()["moves"]) == 2500
+
+
+def test_a_large_answer_is_compressed_where_it_was_made_and_a_small_one_is_not(client):
+    params = {"board": "20x20", "start": "a1", "steps": 300}
+    packed = client.get("/api/trace", params=params, headers={"Accept-Encoding": "gzip"})
+    plain = client.get("/api/trace", params=params, headers={"Accept-Encoding": "identity"})
+    assert packed.headers["content-encoding"] == "gzip" and "content-encoding" not in plain.headers
+    assert packed.json() == plain.json()
+    small = client.get("/api/tour", params={"board": "5x5", "start": "a1"}, headers={"Accept-Encoding": "gzip"})
+    assert "content-encoding" not in small.headers and len(small.json()["path"]) == 25
+
+
 def test_info_lists_choices_limits_and_features(client):
     data = client.get("/api/info").json()
     assert data["methods"] == ["auto", "warnsdorff", "backtrack", "construct"]

@@ -46,6 +46,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
+import zlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
@@ -53,14 +54,15 @@ from typing import Any, TypeVar
 
 import anyio
 import anyio.to_thread
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from ..board import Board
 from ..errors import ChessToursError, InvalidArgument, LimitReached
 from ..runtime import cores
 from .workers import Workers
 
-__all__ = ["Busy", "Costs", "Lane", "Lanes", "Limits", "OverLimit", "ProcessLane", "json_answer", "slow_processes"]
+__all__ = ["Busy", "Costs", "Lane", "Lanes", "Limits", "OverLimit", "ProcessLane", "gzipped",
+           "json_answer", "slow_processes"]
 
 T = TypeVar("T")
 P = TypeVar("P")
@@ -326,15 +328,31 @@ class ProcessLane(Lane):
             self.leave()
 
 
-def json_answer(fn: Callable[..., object]) -> Callable[..., Any]:
+def json_answer(fn: Callable[..., object], compress: bool = False) -> Callable[..., Any]:
     """``fn`` whose answer is encoded as JSON where it runs (a lane's thread, or a worker process), not on
     the event loop: a :class:`JSONResponse`, which the routes return as they would the answer (typed as it,
-    for FastAPI). It pickles when ``fn`` does, so that it can run in the slow lane's processes."""
-    return functools.partial(_encoded, fn)
+    for FastAPI). It pickles when ``fn`` does, so that it can run in the slow lane's processes.
+
+    With ``compress`` (the client accepts gzip), an answer of :data:`COMPRESS_FROM` bytes or more is
+    compressed there too (:func:`gzipped`)."""
+    return functools.partial(_encoded, fn, compress)
 
 
-def _encoded(fn: Callable[..., object], *args) -> JSONResponse:
-    return JSONResponse(fn(*args))
+def _encoded(fn: Callable[..., object], compress: bool, *args) -> Response:
+    answer = JSONResponse(fn(*args))
+    return gzipped(answer.body) if compress and len(answer.body) >= COMPRESS_FROM else answer
+
+
+#: The smallest answer that is compressed for a client that accepts gzip (as the app's GZipMiddleware does).
+COMPRESS_FROM = 4096
+
+
+def gzipped(body: bytes | memoryview) -> Response:
+    """A JSON answer compressed with gzip, which the app's GZipMiddleware passes on as it is (its
+    ``Content-Encoding`` is set): compressed where it was made, not on the event loop."""
+    compressor = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    return Response(compressor.compress(body) + compressor.flush(), media_type="application/json",
+                    headers={"content-encoding": "gzip", "vary": "Accept-Encoding"})
 
 
 class Costs:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+import zlib
 from collections import OrderedDict
 
 from .. import policy
@@ -133,32 +134,36 @@ def unknown(exc: LimitReached) -> dict:
 
 #: Move tables kept as JSON, the last asked for last (a few hundred kilobytes each at most).
 BOARD_ANSWERS = 16
-_board_answers: OrderedDict[tuple[Board, Leaper], bytes] = OrderedDict()
+_board_answers: OrderedDict[tuple[Board, Leaper], tuple[bytes, bytes]] = OrderedDict()
 _board_answers_lock = threading.Lock()
 
 
-def board_moves_json(board: Board, piece: Leaper) -> bytes:
-    """:func:`board_moves` as JSON; the last :data:`BOARD_ANSWERS` boards asked for are kept
-    (:func:`known_board_moves`), so a flood of one board costs one answer."""
-    known = known_board_moves(board, piece)
+def board_moves_json(board: Board, piece: Leaper, gzipped: bool = False) -> bytes:
+    """:func:`board_moves` as JSON, or (``gzipped``) that JSON compressed with gzip; the last
+    :data:`BOARD_ANSWERS` boards asked for are kept both ways (:func:`known_board_moves`), so a flood of
+    one board costs one answer, and no compression each time."""
+    known = known_board_moves(board, piece, gzipped)
     if known is not None:
         return known
     body = json.dumps(board_moves(board, piece), separators=(",", ":")).encode()
+    compressor = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    both = body, compressor.compress(body) + compressor.flush()
     with _board_answers_lock:
-        _board_answers[board, piece] = body
+        _board_answers[board, piece] = both
         while len(_board_answers) > BOARD_ANSWERS:
             _board_answers.popitem(last=False)
-    return body
+    return both[gzipped]
 
 
-def known_board_moves(board: Board, piece: Leaper) -> bytes | None:
+def known_board_moves(board: Board, piece: Leaper, gzipped: bool = False) -> bytes | None:
     """What :func:`board_moves_json` answered for ``board`` and ``piece``, if it is still kept; else None.
     Made for the event loop: it looks up, and builds nothing."""
     with _board_answers_lock:
-        body = _board_answers.get((board, piece))
-        if body is not None:
-            _board_answers.move_to_end((board, piece))
-        return body
+        both = _board_answers.get((board, piece))
+        if both is None:
+            return None
+        _board_answers.move_to_end((board, piece))
+        return both[gzipped]
 
 
 def board_moves(board: Board, piece: Leaper) -> dict:

@@ -38,3 +38,8 @@ def client_gone(request: Request) -> Callable[[], Awaitable[None]]:
             pass
 
     return gone
+
+
+def accepts_gzip(request: Request) -> bool:
+    """Whether the client takes an answer compressed with gzip (its ``Accept-Encoding``)."""
+    return "gzip" in request.headers.get("accept-encoding", "")

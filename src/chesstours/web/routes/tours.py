@@ -21,7 +21,7 @@ from ...pieces import NAMED_PIECES, parse_piece
 from ...render.picture import check_request
 from .. import drawing, service
 from ..limits import json_answer
-from .state import client_gone, cost_keys
+from .state import accepts_gzip, client_gone, cost_keys
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits
 
@@ -119,8 +119,8 @@ async def get_tour(
                                tiebreak.value if tiebreak else None, seed, order.value, prefix or None)
     heavy = method.value == "backtrack"
     if picture is None:
-        return await _lanes(request).search(json_answer(search), limit, heavy=heavy, keys=cost_keys(request),
-                                            gone=client_gone(request))
+        return await _lanes(request).search(json_answer(search, accepts_gzip(request)), limit, heavy=heavy,
+                                            keys=cost_keys(request), gone=client_gone(request))
     # The picture is drawn in the drawing process, its wait bounded by the picture lane: a cheap
     # search never waits behind it, and its memory is not the server's.
     data = await _lanes(request).search_and_draw(search, lambda found, seconds: drawing.draw(found, picture, seconds), limit,
@@ -153,8 +153,8 @@ async def get_count(
     start, end = _end(start, end)
     limit = limits.time_limit(time_limit, limits.count_seconds)
     return await _lanes(request).count(
-        json_answer(functools.partial(service.count, b, p, start, end, closed, limit, limits.count_workers)),
-        limit, gone=client_gone(request))
+        json_answer(functools.partial(service.count, b, p, start, end, closed, limit, limits.count_workers),
+                    accepts_gzip(request)), limit, gone=client_gone(request))
 
 
 @router.get("/exists", summary="Does a tour exist?")
@@ -180,7 +180,7 @@ async def get_exists(
     limit = _limits(request).time_limit(time_limit, _limits(request).search_seconds)
     try:
         return await _lanes(request).search(
-            json_answer(functools.partial(service.existence, b, p, start, end, closed)), limit,
+            json_answer(functools.partial(service.existence, b, p, start, end, closed), accepts_gzip(request)), limit,
             keys=cost_keys(request), gone=client_gone(request))
     except LimitReached as exc:
         return service.unknown(exc)
@@ -195,10 +195,13 @@ async def get_board(request: Request, board: BoardQ, piece: PieceQ = "knight", h
     without a thread.
     """
     b, p = _board(request, board, holes), parse_piece(piece)
-    body = service.known_board_moves(b, p)
+    gzipped = accepts_gzip(request)
+    body = service.known_board_moves(b, p, gzipped)
     if body is None:
-        body = await _lanes(request).quick.run(service.board_moves_json, b, p)
-    return Response(body, media_type="application/json")
+        body = await _lanes(request).quick.run(service.board_moves_json, b, p, gzipped)
+    # Compressed once, where it was made: the app's GZipMiddleware passes it on as it is.
+    headers = {"content-encoding": "gzip", "vary": "Accept-Encoding"} if gzipped else None
+    return Response(body, media_type="application/json", headers=headers)
 
 
 @router.get("/info", summary="Version, choices and limits of this server")

@@ -23,7 +23,7 @@ from ...pieces import parse_piece
 from ...trace import TRACE_METHODS
 from .. import service
 from ..limits import json_answer
-from .state import client_gone
+from .state import accepts_gzip, client_gone
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits
 
@@ -77,4 +77,5 @@ async def get_trace(
     # A trace is heavy: it goes to the slow lane at once, whose one try keeps what its time allows.
     run = functools.partial(service.trace, b, p, start, end or None, closed, method.value, order.value,
                             tiebreak.value, seed, steps, keep_partial=True)
-    return await _lanes(request).search(json_answer(run), seconds, heavy=True, gone=client_gone(request))
+    return await _lanes(request).search(json_answer(run, accepts_gzip(request)), seconds, heavy=True,
+                                        gone=client_gone(request))
