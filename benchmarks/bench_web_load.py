@@ -23,7 +23,8 @@ measures, with an asyncio HTTP client (one connection per request in flight):
    traces of 2,000 events, the move table of 50x50, a header streamed as fast as
    the connection takes it, and 4,200 idle sockets, past the connections the server
    keeps. A row a pattern: the cheap requests' latencies, their answers, and the
-   server's memory at its peak and after.
+   server's memory at its peak and after, alone and with the processes it started
+   (the slow lane's workers, the drawing process).
 
 Every loop is bounded in count and time. Run: ``python benchmarks/bench_web_load.py
 [--burst 200] [--flood 200] [--clients 50] [--seconds 15] [--pattern-seconds 8]
@@ -36,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import resource
 import statistics
@@ -143,11 +145,12 @@ async def patterns(url: str, pid: int, clients: int, seconds: float, seed: int =
     out = []
     for name, flooder in PATTERNS:
         stop = asyncio.Event()
-        memory = {"peak": rss_mb(pid)}
+        memory = {"peak": rss_mb(pid), "tree": tree_rss_mb(pid)}
 
         async def watch() -> None:
             while not stop.is_set():
                 memory["peak"] = max(memory["peak"], rss_mb(pid))
+                memory["tree"] = max(memory["tree"], tree_rss_mb(pid))
                 await asyncio.sleep(0.2)
 
         if flooder is None:
@@ -162,8 +165,36 @@ async def patterns(url: str, pid: int, clients: int, seconds: float, seed: int =
         stop.set()
         await asyncio.wait_for(asyncio.gather(cheap_task, watcher, *floods, return_exceptions=True), timeout=120)
         await asyncio.sleep(3)
-        out.append({"name": name, "cheap": cheap, "peak": memory["peak"], "after": rss_mb(pid)})
+        out.append({"name": name, "cheap": cheap, "peak": memory["peak"], "after": rss_mb(pid),
+                    "tree": memory["tree"], "tree_after": tree_rss_mb(pid)})
     return out
+
+
+def tree_rss_mb(pid: int) -> float:
+    """Resident memory of process ``pid`` and of every process it started, in MiB (Linux): the server with
+    its worker processes (pages they share are counted once a process)."""
+    return rss_mb(pid) + sum(rss_mb(child) for child in descendants(pid))
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes that ``pid`` started, and those they started, still running (from each thread's
+    ``/proc/PID/task/TID/children``)."""
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            threads = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for tid in threads:
+            try:
+                with open(f"/proc/{parent}/task/{tid}/children") as f:
+                    children = [int(child) for child in f.read().split()]
+            except (OSError, ValueError):
+                continue
+            found += children
+            todo += children
+    return found
 
 
 def rss_mb(pid: int) -> float:
@@ -388,12 +419,12 @@ def main() -> None:
     if p is not None:
         print()
         print(f"| cheap 8x8 tours while {args.clients} clients flood | n | median ms | p95 ms | max ms | answers "
-              "| server MiB, peak / after")
-        print("|---|--:|--:|--:|--:|---|---")
+              "| server MiB, peak / after | with its processes")
+        print("|---|--:|--:|--:|--:|---|---|---")
         for r in p:
             latencies = [ms for _, ms, _ in r["cheap"]]
             print(row(r["name"], latencies, str(dict(Counter(s for s, _, _ in r["cheap"]))))
-                  + f" | {r['peak']:.0f} / {r['after']:.0f}")
+                  + f" | {r['peak']:.0f} / {r['after']:.0f} | {r['tree']:.0f} / {r['tree_after']:.0f}")
 
 
 def _tables(args, b: dict, f: dict, a: dict) -> None:

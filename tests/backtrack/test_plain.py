@@ -161,8 +161,8 @@ def test_a_process_that_asks_for_compiled_code_only_gets_it_on_every_board(monke
 def test_the_server_runs_small_searches_compiled_once_warmed_up(tmp_path):
     code = ("import sys, time, chesstours as ct\n"
             "from chesstours.runtime import background, cache, engine, processes\n"
-            "from chesstours.web.app import _warm_up\n"
-            "_warm_up(compiled_only=True)\n"
+            "from chesstours.web.service import warm_up\n"
+            "warm_up(compiled_only=True)\n"
             "print(engine.plain_allowance(25) is None, 'chesstours.construct.kernel' in sys.modules,"
             " 'chesstours.warnsdorff.kernel' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import statistics
 import threading
 import time
@@ -15,6 +16,8 @@ import pytest
 import chesstours as ct
 from chesstours.web import Limits, running_server
 from chesstours.web.limits import Busy, Costs, Lane, Lanes
+
+from . import jobs
 
 
 def test_a_full_lane_refuses_at_once_and_a_waiting_request_gets_its_turn():
@@ -55,62 +58,51 @@ def test_a_wait_that_runs_out_is_refused():
 
 def test_a_search_moves_to_the_slow_lane_only_when_its_quick_budget_runs_out():
     lanes = Lanes(Limits(quick_seconds=0.5))
-    calls = []
-
-    def search(seconds):
-        calls.append((threading.current_thread().name, seconds))
-        if seconds < 1:
-            raise ct.LimitReached("out of time")
-        return "found"
-
-    assert asyncio.run(lanes.search(search, 4.0)) == "found"
-    assert [s for _, s in calls] == [0.5, 3.5]
-    calls.clear()
-    with pytest.raises(ct.LimitReached):
-        asyncio.run(lanes.search(search, 0.2))  # the whole limit fits in the quick lane: no second try
-    assert [s for _, s in calls] == [0.2]
+    jobs.BUDGETS.clear()
+    try:
+        pid, seconds = asyncio.run(lanes.search(jobs.outgrows_short_budgets, 4.0))
+        assert jobs.BUDGETS == [0.5]  # the quick lane's try, in this process's threads
+        assert seconds == 3.5 and pid != os.getpid()  # the rest of the time in a slow lane's process
+        jobs.BUDGETS.clear()
+        with pytest.raises(ct.LimitReached):
+            asyncio.run(lanes.search(jobs.outgrows_short_budgets, 0.2))  # the whole limit fits in the quick lane
+        assert jobs.BUDGETS == [0.2]
+    finally:
+        lanes.shutdown()
 
 
 def test_a_query_that_outgrew_the_quick_lane_goes_to_the_slow_lane_at_once_after():
     lanes = Lanes(Limits(quick_seconds=0.5))
-    calls = []
-
-    def search(seconds):
-        calls.append(seconds)
-        if seconds < 1:
-            raise ct.LimitReached("out of time")
-        return "found"
-
+    search = jobs.outgrows_short_budgets
     slow = (("/api/tour", (("board", "8x8"), ("start", "h3"))), ("/api/tour", (("board", "8x8"),)))
-    assert asyncio.run(lanes.search(search, 4.0, keys=slow)) == "found"
-    assert calls == [0.5, 3.5]
-    calls.clear()
-    assert asyncio.run(lanes.search(search, 4.0, keys=slow)) == "found"
-    assert calls == [4.0]  # measured before: no quick try
-    calls.clear()
     other = (("/api/tour", (("board", "8x8"), ("start", "a1"))), ("/api/tour", (("board", "8x8"),)))
-    assert asyncio.run(lanes.search(search, 4.0, keys=other)) == "found"
-    assert calls == [0.5, 3.5]  # another query of the shape: its first outgrowing
+    try:
+        jobs.BUDGETS.clear()
+        assert asyncio.run(lanes.search(search, 4.0, keys=slow))[1] == 3.5 and jobs.BUDGETS == [0.5]
+        jobs.BUDGETS.clear()
+        assert asyncio.run(lanes.search(search, 4.0, keys=slow))[1] == 4.0
+        assert jobs.BUDGETS == []  # measured before: no quick try
+        assert asyncio.run(lanes.search(search, 4.0, keys=other))[1] == 3.5
+        assert jobs.BUDGETS == [0.5]  # another query of the shape: its first outgrowing
+    finally:
+        lanes.shutdown()
 
 
 def test_requests_waiting_for_the_quick_lane_go_to_the_slow_lane_once_their_query_outgrew_it():
     lanes = Lanes(Limits(quick_seconds=0.2, quick_threads=2, slow_queue=20, slow_wait=30))
-    budgets = []
-
-    def search(seconds):
-        budgets.append(seconds)
-        if seconds < 1:
-            time.sleep(seconds)
-            raise ct.LimitReached("out of time")
-        return "found"
-
     keys = (("/api/tour", (("board", "8x8"), ("start", "h3"))), ("/api/tour", (("board", "8x8"),)))
 
     async def flood():
-        return await asyncio.gather(*(lanes.search(search, 4.0, keys=keys) for _ in range(10)))
+        return await asyncio.gather(*(lanes.search(jobs.outgrows_short_budgets, 4.0, keys=keys) for _ in range(10)))
 
-    assert asyncio.run(flood()) == ["found"] * 10
-    assert budgets.count(0.2) == 2  # the two that ran first; the eight that waited behind them skip the lane
+    jobs.BUDGETS.clear()
+    try:
+        found = asyncio.run(flood())
+    finally:
+        lanes.shutdown()
+    assert len(found) == 10 and all(pid != os.getpid() for pid, _ in found)
+    assert jobs.BUDGETS.count(0.2) == 2  # the two that ran first; the eight that waited behind them skip the lane
+    assert sorted(seconds for _, seconds in found) == [3.8] * 2 + [4.0] * 8
 
 
 def test_a_shape_goes_to_the_slow_lane_after_strikes_in_a_row_and_a_search_that_fits_clears_it():

@@ -102,21 +102,12 @@ def test_a_trace_that_runs_out_of_time_returns_what_it_traced():
     assert 1 <= len(data["events"]) < 2000 and data["events"][0]["kind"] == "start"
 
 
-def test_a_trace_runs_in_the_slow_lane_and_keeps_what_it_traced(monkeypatch):
-    from chesstours.web import service
-
-    runs = []
-    trace = service.trace
-
-    def recorded(*args, **kwargs):
-        runs.append(kwargs["keep_partial"])
-        return trace(*args, **kwargs)
-
-    monkeypatch.setattr(service, "trace", recorded)
+def test_a_trace_runs_in_the_slow_lane_and_keeps_what_it_traced():
+    # A quick lane's budget far too short for the trace: it goes to the slow lane at once, which keeps it whole.
     client = TestClient(create_app(Limits(quick_seconds=0.01, search_seconds=30), warm_up=False))
     data = client.get("/api/trace", params={"board": "20x20", "start": "a1", "steps": 2000}).json()
-    assert runs == [True]  # a trace goes to the slow lane at once, which keeps its trace
     assert data["stopped"] == "steps" and len(data["events"]) == 2000
+    assert client.get("/api/info").json()["lanes"]["long"]["running"] == 0
 
 
 def test_a_long_trace_is_sent_compressed(client):

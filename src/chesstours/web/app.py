@@ -20,6 +20,7 @@ package's ``static`` folder and nothing else on disk is reachable.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import threading
 from collections.abc import Sequence
@@ -37,13 +38,11 @@ from starlette.datastructures import Headers
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .. import __version__
-from ..count import count_tours, estimate_count
 from ..errors import ChessToursError, GaveUp, LimitReached, NoTour, ResourceError
-from ..find import find_tour
-from ..runtime import use_compiled_only
-from . import drawing
+from . import drawing, service
 from .limits import Busy, Lanes, Limits
 from .routes import ROUTERS
+from .workers import ClientGone
 
 __all__ = ["STATIC", "create_app", "security_headers"]
 
@@ -74,9 +73,12 @@ def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only
     """Build the app: the api under ``/api``, its schema at ``/docs``, the page at ``/``.
 
     ``warm_up`` loads the compiled kernels in a background thread at start-up,
-    so that the first visitor does not wait for them. ``compiled_only`` then runs every
-    search of this process in compiled code (:func:`chesstours.runtime.use_compiled_only`):
-    for a server that owns its process, not for one started inside another program.
+    so that the first visitor does not wait for them; the slow lane's worker processes
+    (:mod:`.workers`) load them too, before their first search. ``compiled_only`` then runs every
+    search of this process in compiled code (:func:`chesstours.runtime.use_compiled_only`), and
+    starts the worker processes once the kernels are loaded: for a server that owns its process,
+    not for one started inside another program (whose worker processes start with their first search).
+    The worker processes are stopped when the app's lifespan ends.
     ``hosts`` are the names a request's ``Host`` header may give (the port aside), so that a page of another
     site cannot reach the api through a name of its own that resolves to this server (DNS rebinding); any
     other is answered 400. Where they hold ``0.0.0.0`` or ``[::]`` (a server on every interface), every IP
@@ -84,15 +86,22 @@ def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only
     address it listens on.
     """
     limits = limits or Limits()
+    # The slow lane's processes are processes of their own: they run every search compiled.
+    lanes = Lanes(limits, prepare=functools.partial(service.warm_up, compiled_only=True) if warm_up else None)
+
+    def warm_up_and_start() -> None:
+        service.warm_up(compiled_only)
+        if compiled_only:  # a server in a process of its own: its slow lane's processes ready for the first visitor
+            lanes.start()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         if warm_up:
-            threading.Thread(target=_warm_up, args=(compiled_only,), name="chesstours-warm-up",
-                             daemon=True).start()
+            threading.Thread(target=warm_up_and_start, name="chesstours-warm-up", daemon=True).start()
         try:
             yield
         finally:
+            lanes.shutdown()
             drawing.shutdown()
 
     app = FastAPIOffline(
@@ -105,7 +114,7 @@ def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only
         favicon_url="/static/favicon.svg",
     )
     app.state.limits = limits
-    app.state.lanes = Lanes(limits)
+    app.state.lanes = lanes
     app.state.features = {name: bool(router.routes) for name, router in ROUTERS}
     for _, router in ROUTERS:
         app.include_router(router)
@@ -125,6 +134,8 @@ def create_app(limits: Limits | None = None, warm_up: bool = True, compiled_only
 #: The one path whose requests carry a body (a tour to check, :mod:`.routes.check`).
 CHECK_PATH = "/api/check"
 
+#: The status of a request whose client went away before its answer (nginx's "client closed request").
+CLIENT_GONE = 499
 #: Seconds a client is asked to wait after the machine ran short of memory or disk for its request.
 RESOURCE_RETRY = 30
 
@@ -140,6 +151,8 @@ def _errors(app: FastAPI) -> None:
             if hasattr(exc.partial, "to_dict"):
                 body["partial"] = exc.partial.to_dict()
             return JSONResponse(body, status_code=504)
+        if isinstance(exc, ClientGone):  # nobody reads this answer: the connection is closed
+            return JSONResponse({"detail": str(exc)}, status_code=CLIENT_GONE)
         if isinstance(exc, Busy):
             return JSONResponse({"detail": str(exc)}, status_code=503,
                                 headers={"Retry-After": str(exc.retry_after)})
@@ -251,29 +264,3 @@ async def _refuse(send, status: int, sentence: str) -> None:
     response = JSONResponse({"detail": sentence}, status_code=status)
     await send({"type": "http.response.start", "status": status, "headers": response.raw_headers})
     await send({"type": "http.response.body", "body": response.body})
-
-
-def _warm_up(compiled_only: bool = False) -> None:
-    """Load the compiled kernels (from numba's cache, or compile them) before the first visitor needs them.
-
-    Small queries start in plain Python and would not load them, so the kernels are loaded outright;
-    with ``compiled_only`` (a server in a process of its own), small queries then run compiled too.
-    """
-    from ..backtrack.search import load_kernels
-    from ..bishop.search import load_kernels as load_bishop_kernels
-
-    load_kernels()
-    load_bishop_kernels()
-    try:
-        find_tour("6x6", closed=True, method="backtrack", time_limit=60)
-        find_tour("5x5", method="warnsdorff")
-        estimate_count("5x5")
-        count_tours("5x5", start="a1", workers=1)
-        if compiled_only:
-            # From here on, every search and walk runs compiled (the construction's loops are loaded by the
-            # tour after): plain Python would hold the interpreter lock that the event loop needs.
-            use_compiled_only()
-            find_tour("5x5", method="warnsdorff")
-            find_tour("10x10", end="a2", method="construct")
-    except ChessToursError:  # pragma: no cover - a warm-up never fails a server
-        pass

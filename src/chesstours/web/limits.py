@@ -8,55 +8,61 @@ tour of 8x8). Every request that searches goes through these checks:
   for exhaustive counts; a count whose estimated search (Knuth's random
   probes) does not fit in the time limit is refused before it starts;
 * **time**: every search runs with a time limit, whatever the request asks;
-* **admission**: searches run in worker threads behind two *lanes*. The
-  ``quick`` lane runs every tour search first, with a short time budget, on a
-  few threads with a long queue; only a search that needs more time moves on
-  to the ``slow`` lane, which has one thread and a queue of a few places.
-  Counts, traces and searches asked to be exhaustive (``method=backtrack``)
-  go to the ``slow`` lane directly; pictures are drawn in a process of their
-  own behind a third lane (:mod:`chesstours.web.drawing`), whose place a picture
-  request takes before its search. A lane whose queue is full, or whose
-  wait runs out, refuses the request at once with :class:`Busy` (HTTP 503),
-  so a flood of expensive requests is turned away in microseconds and never
-  holds a thread that a cheap request needs;
+* **admission**: searches run behind two *lanes*. The ``quick`` lane runs
+  every tour search first, with a short time budget, on a few threads of the
+  server with a long queue; only a search that needs more time moves on to
+  the ``slow`` lane, whose searches run in worker processes
+  (:class:`ProcessLane`, :mod:`chesstours.web.workers`), one in each, with a
+  queue of a few places. Counts, traces and searches asked to be exhaustive
+  (``method=backtrack``) go to the ``slow`` lane directly; pictures are drawn
+  in a process of their own behind a third lane (:mod:`chesstours.web.drawing`),
+  whose place a picture request takes before its search. A lane whose queue is
+  full, or whose wait runs out, refuses the request at once with :class:`Busy`
+  (HTTP 503), so a flood of expensive requests is turned away in microseconds
+  and never holds a thread that a cheap request needs;
 * **measured cost**: a request whose search outgrew the quick lane's budget is
   remembered (:class:`Costs`), by its query and by its shape (the query
   without its squares); the same query, or a shape that outgrew the budget
   again and again, goes to the slow lane at once. A flood of requests that are
   not cheap then holds the quick threads once, not for each request;
-* **answers off the loop**: an answer is encoded as JSON in the thread that
-  made it (:func:`json_answer`), so a large one (a trace of thousands of
-  events) does not hold the event loop that every other request needs.
+* **answers off the loop**: an answer is encoded as JSON where it was made
+  (:func:`json_answer`): in a quick thread for a cheap search, in a worker
+  process for the slow lane's, so a large one (a trace of thousands of events)
+  holds neither the event loop nor the interpreter lock that every other
+  request needs;
+* **stopped work**: a slow search whose client goes away, or that outlives
+  its time limit, is stopped (its process is killed and replaced).
 
-The kernels release the GIL, so a count on the slow lane's thread does not
-slow down the Python work of the quick lane; and the slow lane's threads run
-at a lower scheduling priority (``nice`` 5, with every thread they start),
-so that on a machine with fewer cores than busy threads the kernel gives the
-quick lane the CPU first.
+The Python parts of a slow search, a trace made event by event and the
+encoding of a large answer hold the interpreter lock of their process: in a
+worker process they leave the server's to the event loop and the quick lane.
+The worker processes run at a lower scheduling priority (``nice`` 5), so that
+on a machine with fewer cores than busy processes the kernel gives the quick
+lane the CPU first.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import contextlib
 import functools
-import os
-import threading
 import time
+import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import anyio
 import anyio.to_thread
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from ..board import Board
 from ..errors import ChessToursError, InvalidArgument, LimitReached
+from ..runtime import cores
+from .workers import Workers
 
-__all__ = ["Busy", "Costs", "Lane", "Lanes", "Limits", "OverLimit", "json_answer"]
+__all__ = ["Busy", "Costs", "Lane", "Lanes", "Limits", "OverLimit", "ProcessLane", "gzipped",
+           "json_answer", "slow_processes"]
 
 T = TypeVar("T")
 P = TypeVar("P")
@@ -93,8 +99,10 @@ class Limits:
     quick_threads, quick_queue, quick_wait : int, int, float
         Searches running at once in the quick lane, requests allowed to wait
         for a place, and the longest wait in seconds.
-    slow_threads, slow_queue, slow_wait : int, int, float
-        The same for the slow lane.
+    slow_threads, slow_queue, slow_wait : int or None, int, float
+        The same for the slow lane, whose searches run in worker processes
+        (:mod:`chesstours.web.workers`), one at a time in each: how many
+        processes (None: one for every two cores, from one to four).
     picture_threads, picture_queue, picture_wait : int, int, float
         The same for the picture lane: pictures drawn at once (each in the
         drawing process, :mod:`chesstours.web.drawing`), and those that may wait.
@@ -134,7 +142,7 @@ class Limits:
     quick_threads: int = 4
     quick_queue: int = 512
     quick_wait: float = 20.0
-    slow_threads: int = 1
+    slow_threads: int | None = None
     slow_queue: int = 4
     slow_wait: float = 1.0
     picture_threads: int = 1
@@ -215,28 +223,14 @@ class Limits:
         return asked if not asked > 0 else min(asked, cap)
 
 
-#: How much lower the slow lane's threads are scheduled than the rest of the server (``nice``).
-SLOW_NICE = 5
-
-
-def _lower_priority(step: int) -> None:
-    """Lower the calling thread's scheduling priority (Linux schedules threads one by one; threads it starts
-    inherit it). Where that cannot be done, nothing changes."""
-    with contextlib.suppress(AttributeError, OSError):
-        tid = threading.get_native_id()
-        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + step))
-
-
 class Lane:
     """Run blocking functions in worker threads, at most ``threads`` at once.
 
     Up to ``queue`` requests wait for a thread, each at most ``wait`` seconds;
-    past either, :class:`Busy` is raised at once. With ``nice``, the lane has
-    threads of its own, scheduled that much lower than the server's.
+    past either, :class:`Busy` is raised at once.
     """
 
-    def __init__(self, name: str, threads: int, queue: int, wait: float, retry_after: int, noun: str = "",
-                 nice: int = 0):
+    def __init__(self, name: str, threads: int, queue: int, wait: float, retry_after: int, noun: str = ""):
         self.name = name
         self.noun = noun or f"{name} searches"
         self.threads = threads
@@ -249,8 +243,6 @@ class Lane:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._slots: asyncio.Semaphore | None = None
         self._limiter: anyio.CapacityLimiter | None = None
-        self.nice = nice
-        self._own: concurrent.futures.ThreadPoolExecutor | None = None
 
     def _bind(self) -> None:
         # asyncio primitives belong to one event loop: make them in the loop that serves.
@@ -302,41 +294,68 @@ class Lane:
         """
         if not admitted:
             await self.admit()
-        if self.nice:
-            return await self._run_niced(fn, *args)
         try:
             return await anyio.to_thread.run_sync(fn, *args, limiter=self._limiter)
         finally:
             self.leave()
 
-    async def _run_niced(self, fn: Callable[..., T], *args) -> T:
-        """Run on the lane's own low-priority threads; the slot is given back when the thread is done with it
-        (a request that goes away does not free a thread that is still searching)."""
-        assert self._slots is not None and self._loop is not None
-        if self._own is None:
-            self._own = concurrent.futures.ThreadPoolExecutor(
-                self.threads, thread_name_prefix=f"chesstours-{self.name}", initializer=_lower_priority,
-                initargs=(self.nice,))
-        slots, loop = self._slots, self._loop
 
-        def release() -> None:
-            self.running -= 1
-            slots.release()
+class ProcessLane(Lane):
+    """A lane whose work runs in worker processes (:class:`~chesstours.web.workers.Workers`), one a place.
 
-        job = self._own.submit(fn, *args)
-        job.add_done_callback(lambda _: loop.call_soon_threadsafe(release))
-        return await asyncio.wrap_future(job)
+    Its functions, their arguments and their answers cross to another process: they must pickle (a
+    module's function, or a :func:`functools.partial` of one, over boards, pieces, strings and numbers).
+    A job that outlives its time limit, or whose client goes away, is stopped: its process is killed and
+    replaced. ``prepare()`` is run by each process before its first job (it loads the compiled kernels).
+    """
+
+    def __init__(self, name: str, processes: int, queue: int, wait: float, retry_after: int, noun: str = "",
+                 prepare: Callable[[], object] | None = None):
+        super().__init__(name, processes, queue, wait, retry_after, noun)
+        self.workers = Workers(processes, prepare)
+
+    async def run(self, fn: Callable[..., T], *args, admitted: bool = False, seconds: float | None = None,
+                  gone: Callable[[], Awaitable[object]] | None = None) -> T:
+        """Run ``fn(*args)`` in a worker process of this lane; :raises Busy: when there is no room.
+
+        ``seconds``: the time limit that ``fn`` keeps (its process is killed a little after it); ``gone``: a
+        coroutine function that returns when the client has gone away
+        (:class:`~chesstours.web.workers.ClientGone` is raised then). With ``admitted``, in the place that
+        :meth:`admit` took before.
+        """
+        if not admitted:
+            await self.admit()
+        try:
+            return await self.workers.run(fn, *args, seconds=seconds, gone=gone)
+        finally:
+            self.leave()
 
 
-def json_answer(fn: Callable[..., object]) -> Callable[..., Any]:
-    """``fn`` whose answer is encoded as JSON where it runs (a lane's thread), not on the event loop: a
-    :class:`JSONResponse`, which the routes return as they would the answer (typed as it, for FastAPI)."""
+def json_answer(fn: Callable[..., object], compress: bool = False) -> Callable[..., Any]:
+    """``fn`` whose answer is encoded as JSON where it runs (a lane's thread, or a worker process), not on
+    the event loop: a :class:`JSONResponse`, which the routes return as they would the answer (typed as it,
+    for FastAPI). It pickles when ``fn`` does, so that it can run in the slow lane's processes.
 
-    @functools.wraps(fn)
-    def answer(*args):
-        return JSONResponse(fn(*args))
+    With ``compress`` (the client accepts gzip), an answer of :data:`COMPRESS_FROM` bytes or more is
+    compressed there too (:func:`gzipped`)."""
+    return functools.partial(_encoded, fn, compress)
 
-    return answer
+
+def _encoded(fn: Callable[..., object], compress: bool, *args) -> Response:
+    answer = JSONResponse(fn(*args))
+    return gzipped(answer.body) if compress and len(answer.body) >= COMPRESS_FROM else answer
+
+
+#: The smallest answer that is compressed for a client that accepts gzip (as the app's GZipMiddleware does).
+COMPRESS_FROM = 4096
+
+
+def gzipped(body: bytes | memoryview) -> Response:
+    """A JSON answer compressed with gzip, which the app's GZipMiddleware passes on as it is (its
+    ``Content-Encoding`` is set): compressed where it was made, not on the event loop."""
+    compressor = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    return Response(compressor.compress(body) + compressor.flush(), media_type="application/json",
+                    headers={"content-encoding": "gzip", "vary": "Accept-Encoding"})
 
 
 class Costs:
@@ -385,38 +404,57 @@ class Costs:
             self._shapes.pop(keys[1], None)
 
 
-class Lanes:
-    """The quick and slow lanes of one server (see the module docstring)."""
+def slow_processes(limits: Limits) -> int:
+    """The slow lane's worker processes: :attr:`Limits.slow_threads`, or, unset, one for every two cores
+    (at least one, at most four): the cores left are the event loop's and the quick lane's."""
+    if limits.slow_threads is not None:
+        return max(1, limits.slow_threads)
+    return max(1, min(4, cores() // 2))
 
-    def __init__(self, limits: Limits):
+
+class Lanes:
+    """The quick, slow and picture lanes of one server (see the module docstring).
+
+    ``prepare()`` is what the slow lane's processes run before their first job (it loads the compiled
+    kernels); :meth:`shutdown` stops them.
+    """
+
+    def __init__(self, limits: Limits, prepare: Callable[[], object] | None = None):
         self.limits = limits
         self.quick = Lane("quick", limits.quick_threads, limits.quick_queue, limits.quick_wait, retry_after=1)
-        self.slow = Lane("long", limits.slow_threads, limits.slow_queue, limits.slow_wait, retry_after=5,
-                         nice=SLOW_NICE)
+        self.slow = ProcessLane("long", slow_processes(limits), limits.slow_queue, limits.slow_wait, retry_after=5,
+                                prepare=prepare)
         self.picture = Lane("picture", limits.picture_threads, limits.picture_queue, limits.picture_wait,
                             retry_after=5, noun="pictures")
         self.costs = Costs()
 
     async def search(self, fn: Callable[[float], T], time_limit: float, heavy: bool = False,
-                     keys: tuple[Hashable, Hashable] | None = None) -> T:
+                     keys: tuple[Hashable, Hashable] | None = None, final: Callable[[float], T] | None = None,
+                     gone: Callable[[], Awaitable[object]] | None = None) -> T:
         """Run ``fn(seconds)``: first in the quick lane with a short budget, then, if that
         budget ran out, in the slow lane with what is left of ``time_limit``.
 
         A ``heavy`` search (one asked to be exhaustive, or a trace) goes to the slow lane at
         once: it would only hold a quick thread that a cheap search needs; so does one whose
         ``keys`` (its query and its shape, :class:`Costs`) outgrew the quick lane before.
+        ``final`` (``fn`` when not given) is run on the last try, the one with all the time
+        that is left: a listing or a trace keeps what it found there, where a first try gives
+        up to be made again with more time. ``fn`` and ``final`` must pickle (the slow lane
+        runs them in its processes); ``gone`` returns when the client has gone away, which
+        stops the slow lane's work for it.
 
         :raises LimitReached: when ``time_limit`` runs out; :raises Busy: when a lane is full.
         """
+        final = final or fn
         if heavy or self.costs.slow(keys):
-            return await self.slow.run(fn, time_limit)
+            return await self.slow.run(final, time_limit, seconds=time_limit, gone=gone)
         quick = time_limit if not time_limit > 0 else min(self.limits.quick_seconds, time_limit)
         await self.quick.admit()
         if self.costs.slow(keys):  # measured while this request waited for its place: not for this lane
             self.quick.leave()
-            return await self.slow.run(fn, time_limit)
+            return await self.slow.run(final, time_limit, seconds=time_limit, gone=gone)
         try:
-            found = await self.quick.run(fn, quick, admitted=True)
+            found = await self.quick.run(final if quick >= time_limit else fn, quick, admitted=True)
         except LimitReached:
             self.costs.outgrew(keys)
             if quick >= time_limit:
@@ -424,10 +462,12 @@ class Lanes:
         else:
             self.costs.fitted(keys)
             return found
-        return await self.slow.run(fn, time_limit - quick)
+        left = time_limit - quick
+        return await self.slow.run(final, left, seconds=left, gone=gone)
 
     async def search_and_draw(self, search: Callable[[float], T], draw: Callable[[T, float], P], time_limit: float,
-                              heavy: bool = False, keys: tuple[Hashable, Hashable] | None = None) -> P:
+                              heavy: bool = False, keys: tuple[Hashable, Hashable] | None = None,
+                              gone: Callable[[], Awaitable[object]] | None = None) -> P:
         """Search as :meth:`search` does, then ``draw(found, seconds)`` in the picture lane.
 
         The place in the picture lane is taken before the search: when that lane
@@ -438,19 +478,29 @@ class Lanes:
         await self.picture.admit()
         t0 = time.perf_counter()
         try:
-            found = await self.search(search, time_limit, heavy, keys)
+            found = await self.search(search, time_limit, heavy, keys, gone=gone)
         except BaseException:
             self.picture.leave()
             raise
         left = max(0.1, time_limit - (time.perf_counter() - t0)) if time_limit > 0 else time_limit
         return await self.picture.run(functools.partial(draw, found), left, admitted=True)
 
-    async def count(self, fn: Callable[[], T]) -> T:
-        """Run a count in the slow lane."""
-        return await self.slow.run(fn)
+    async def count(self, fn: Callable[[], T], time_limit: float | None = None,
+                    gone: Callable[[], Awaitable[object]] | None = None) -> T:
+        """Run ``fn()``, a count that keeps ``time_limit``, in the slow lane (``fn`` must pickle)."""
+        return await self.slow.run(fn, seconds=time_limit, gone=gone)
+
+    def start(self) -> None:
+        """Start the slow lane's processes now, so that its first jobs do not wait for them."""
+        self.slow.workers.start()
+
+    def shutdown(self) -> None:
+        """Stop the slow lane's processes (what they were doing is abandoned)."""
+        self.slow.workers.shutdown()
 
     def state(self) -> dict:
-        """Running, waiting and refused requests per lane (for ``/api/info``)."""
+        """Running, waiting and refused requests per lane (for ``/api/info``); ``threads``: how many run at
+        once (the slow lane's are processes)."""
         return {
             lane.name: {"threads": lane.threads, "running": lane.running, "waiting": lane.waiting,
                         "refused": lane.refused}

@@ -2,16 +2,19 @@
 
 Each function takes parsed arguments, calls the public api and returns the
 JSON the command line prints for the same question; it runs in a worker
-thread (see :mod:`chesstours.web.limits`) and raises the library's errors,
+thread or process (see :mod:`chesstours.web.limits`) and raises the library's errors,
 which the app turns into HTTP answers. Nothing here searches: the searching
-is the library's.
+is the library's. The functions and their arguments pickle, for the slow
+lane's worker processes (:mod:`chesstours.web.workers`).
 """
 
 from __future__ import annotations
 
-import functools
 import json
+import threading
 import time
+import zlib
+from collections import OrderedDict
 
 from .. import policy
 from ..arguments import check_limits, prepare_query
@@ -20,16 +23,17 @@ from ..bishop.solve import bishop_obstruction, count_bishop_routes, iter_bishop_
 from ..board import Board
 from ..complete import complete_tour, parse_path
 from ..count import count_tours
-from ..errors import InvalidArgument, LimitReached, NoTour
+from ..errors import ChessToursError, GaveUp, InvalidArgument, LimitReached, NoTour
 from ..exists import Existence, tour_exists
 from ..find import find_tour
 from ..pieces import Leaper, move_table
+from ..runtime import use_compiled_only
 from ..trace import trace_search
 from ..units import about_duration
 from .limits import OverLimit
 
-__all__ = ["bishop", "bishop_count", "bishop_routes", "board_moves", "count", "count_plan", "existence", "tour",
-           "trace"]
+__all__ = ["bishop", "bishop_count", "bishop_routes", "board_moves", "count", "count_plan", "existence", "no_tour",
+           "tour", "tour_or_none", "trace", "warm_up", "NO_TOUR_HOW"]
 
 
 def tour(
@@ -64,6 +68,40 @@ def tour(
             raise InvalidArgument("A played path is finished by backtracking; use the method auto or backtrack.")
         found = complete_tour(board, path, end, closed, piece, order=order, time_limit=time_limit)
     return found.to_dict()
+
+
+
+NO_TOUR_HOW = {
+    "colour": "Counting the squares of each colour rules it out: a knight's move always changes colour.",
+    "connectivity": "Some square cannot be reached, or the board falls apart into pieces a knight cannot join.",
+    "theorem": "A theorem settles it: mathematicians proved which boards have tours.",
+    "exhaustive": "Every possible path was tried, and none visits every square.",
+    "heuristic": "The method chosen (Warnsdorff's rule, a quick rule of thumb) ran into a dead end; a tour may still "
+                 "exist: the method auto or backtracking finds one whenever there is one.",
+}
+
+
+def no_tour(exc: NoTour | GaveUp, board: Board, start: str | None, end: str | None, closed: bool) -> dict:
+    """The answer of ``/api/tour`` when it finds no tour: an answer (200), not an error.
+
+    ``found`` is false, ``reason`` the sentence ``chesstours tour`` prints, ``proof`` how it is known
+    (``colour``, ``connectivity``, ``theorem``, ``exhaustive``; ``heuristic`` when the method chosen gave up,
+    which does not mean that none exists) and ``how`` that proof in plain words.
+    """
+    def named(square: str | None) -> str | None:  # "A1 " -> "a1", as the library names it
+        return None if square is None else board.name(board.square(square))
+
+    return {"found": False, "board": board.spec(), "start": named(start), "end": named(end), "closed": closed,
+            "reason": exc.reason, "proof": exc.proof, "how": NO_TOUR_HOW.get(exc.proof, ""), "nodes": exc.nodes}
+
+
+def tour_or_none(board: Board, piece: Leaper, start: str | None, end: str | None, closed: bool, method: str,
+                 tiebreak: str | None, seed: int | None, order: str, prefix: str | None, seconds: float) -> dict:
+    """:func:`tour`, or the answer that there is none (:func:`no_tour`)."""
+    try:
+        return tour(board, piece, start, end, closed, method, tiebreak, seed, order, prefix, seconds)
+    except (NoTour, GaveUp) as exc:
+        return no_tour(exc, board, start, end, closed)
 
 
 def count(
@@ -161,11 +199,38 @@ def unknown(exc: LimitReached) -> dict:
     return {"exists": None, "proof": "limit", "reason": f"Unknown: {exc}", "tour": None}
 
 
-@functools.lru_cache(maxsize=16)
-def board_moves_json(board: Board, piece: Leaper) -> bytes:
-    """:func:`board_moves` as JSON; the last boards asked for are kept (a few hundred kilobytes each at most),
-    so a flood of one board costs one answer."""
-    return json.dumps(board_moves(board, piece), separators=(",", ":")).encode()
+#: Move tables kept as JSON, the last asked for last (a few hundred kilobytes each at most).
+BOARD_ANSWERS = 16
+_board_answers: OrderedDict[tuple[Board, Leaper], tuple[bytes, bytes]] = OrderedDict()
+_board_answers_lock = threading.Lock()
+
+
+def board_moves_json(board: Board, piece: Leaper, gzipped: bool = False) -> bytes:
+    """:func:`board_moves` as JSON, or (``gzipped``) that JSON compressed with gzip; the last
+    :data:`BOARD_ANSWERS` boards asked for are kept both ways (:func:`known_board_moves`), so a flood of
+    one board costs one answer, and no compression each time."""
+    known = known_board_moves(board, piece, gzipped)
+    if known is not None:
+        return known
+    body = json.dumps(board_moves(board, piece), separators=(",", ":")).encode()
+    compressor = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    both = body, compressor.compress(body) + compressor.flush()
+    with _board_answers_lock:
+        _board_answers[board, piece] = both
+        while len(_board_answers) > BOARD_ANSWERS:
+            _board_answers.popitem(last=False)
+    return both[gzipped]
+
+
+def known_board_moves(board: Board, piece: Leaper, gzipped: bool = False) -> bytes | None:
+    """What :func:`board_moves_json` answered for ``board`` and ``piece``, if it is still kept; else None.
+    Made for the event loop: it looks up, and builds nothing."""
+    with _board_answers_lock:
+        both = _board_answers.get((board, piece))
+        if both is None:
+            return None
+        _board_answers.move_to_end((board, piece))
+        return both[gzipped]
 
 
 def board_moves(board: Board, piece: Leaper) -> dict:
@@ -181,6 +246,37 @@ def board_moves(board: Board, piece: Leaper) -> dict:
         "names": board.names(range(board.size)),
         "moves": [[int(u) for u in row if u >= 0] for row in table],
     }
+
+
+def warm_up(compiled_only: bool = False) -> None:
+    """Load the compiled kernels (from numba's cache, or compile them) before the first visitor needs them.
+
+    Small queries start in plain Python and would not load them, so the kernels are loaded outright;
+    with ``compiled_only`` (a server in a process of its own, or a worker process of its slow lane),
+    small queries then run compiled too.
+    """
+    # The library's own functions, not this module's names for them: a test that stands in for a search
+    # through this module leaves the warm-up alone.
+    from ..backtrack.search import load_kernels
+    from ..bishop.search import load_kernels as load_bishop_kernels
+    from ..count import count_tours, estimate_count
+    from ..find import find_tour
+
+    load_kernels()
+    load_bishop_kernels()
+    try:
+        find_tour("6x6", closed=True, method="backtrack", time_limit=60)
+        find_tour("5x5", method="warnsdorff")
+        estimate_count("5x5")
+        count_tours("5x5", start="a1", workers=1)
+        if compiled_only:
+            # From here on, every search and walk runs compiled (the construction's loops are loaded by the
+            # tour after): plain Python would hold the interpreter lock that the event loop needs.
+            use_compiled_only()
+            find_tour("5x5", method="warnsdorff")
+            find_tour("10x10", end="a2", method="construct")
+    except ChessToursError:  # pragma: no cover - a warm-up never fails a server
+        pass
 
 
 # -- the bishop puzzle -------------------------------------------------------------

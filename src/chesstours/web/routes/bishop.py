@@ -18,6 +18,7 @@ with the fewest slides found so far).
 
 from __future__ import annotations
 
+import functools
 from enum import Enum
 from typing import Annotated
 
@@ -28,7 +29,7 @@ from ...board import Board
 from ...errors import InvalidArgument
 from .. import service
 from ..limits import json_answer
-from .state import cost_keys
+from .state import accepts_gzip, client_gone, cost_keys
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits
 
@@ -76,21 +77,20 @@ async def get_bishop(
     limits.check_bishop_board(b, count=count)
     start = start.strip() or "a1"
     end = end.strip() or "opposite"
+    gone, compress = client_gone(request), accepts_gzip(request)
     if count:
         seconds = limits.time_limit(time_limit, limits.count_seconds)
-        return await _lanes(request).count(json_answer(lambda: service.bishop_count(b, start, end, shortest, seconds)))
+        return await _lanes(request).count(
+            json_answer(functools.partial(service.bishop_count, b, start, end, shortest, seconds), compress),
+            seconds, gone=gone)
     cap = limits.time_limit(time_limit, limits.search_seconds)
     if limit is not None:
-        tries: list[float] = []
-
-        def listing(left: float) -> dict:
-            # The quick lane's short budget must not cut a listing short: there, running
-            # out of time moves the listing on to the slow lane, which keeps what it found.
-            tries.append(left)
-            last = len(tries) > 1 or left >= cap
-            return service.bishop_routes(b, start, end, shortest, limit, left, keep_partial=last)
-
-        return await _lanes(request).search(json_answer(listing), cap, keys=cost_keys(request))
+        # The quick lane's short budget must not cut a listing short: there, running out of time
+        # moves the listing on to the slow lane, whose try (the last) keeps what it found.
+        listing = functools.partial(service.bishop_routes, b, start, end, shortest, limit)
+        return await _lanes(request).search(
+            json_answer(functools.partial(listing, keep_partial=False), compress), cap, keys=cost_keys(request),
+            gone=gone, final=json_answer(functools.partial(listing, keep_partial=True), compress))
     return await _lanes(request).search(
-        json_answer(lambda left: service.bishop(b, start, end, shortest, left, method.value)), cap,
-        keys=cost_keys(request))
+        json_answer(functools.partial(service.bishop, b, start, end, shortest, method=method.value), compress),
+        cap, keys=cost_keys(request), gone=gone)

@@ -1,6 +1,7 @@
-"""What every route reads off the app: its limits and its worker lanes, and what names a request's cost."""
+"""What every route reads off the app: its limits and its worker lanes, what names a request's cost, and
+whether its client is still there."""
 
-from collections.abc import Hashable
+from collections.abc import Awaitable, Callable, Hashable
 
 from fastapi import Request
 
@@ -16,7 +17,7 @@ def limits_of(request: Request) -> Limits:
 
 
 def lanes_of(request: Request) -> Lanes:
-    """The server's :class:`~chesstours.web.limits.Lanes` (quick and slow worker threads)."""
+    """The server's :class:`~chesstours.web.limits.Lanes` (quick threads, slow processes, pictures)."""
     return request.app.state.lanes
 
 
@@ -26,3 +27,19 @@ def cost_keys(request: Request) -> tuple[Hashable, Hashable]:
     items = tuple(sorted(request.query_params.multi_items()))
     shape = tuple((k, v) for k, v in items if k not in SQUARE_PARAMETERS)
     return (request.url.path, items), (request.url.path, shape)
+
+
+def client_gone(request: Request) -> Callable[[], Awaitable[None]]:
+    """A coroutine function that returns once the request's client has gone away (closed its connection), for
+    the slow lane to stop the work it does for it."""
+
+    async def gone() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+
+    return gone
+
+
+def accepts_gzip(request: Request) -> bool:
+    """Whether the client takes an answer compressed with gzip (its ``Accept-Encoding``)."""
+    return "gzip" in request.headers.get("accept-encoding", "")

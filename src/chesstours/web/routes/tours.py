@@ -8,6 +8,7 @@ returns what ``chesstours tour 8x8 --start a1 --closed --format json`` prints, a
 
 from __future__ import annotations
 
+import functools
 from enum import Enum
 from typing import Annotated
 
@@ -16,12 +17,12 @@ from fastapi.responses import Response
 
 from ... import __version__, policy
 from ...board import Board
-from ...errors import GaveUp, LimitReached, NoTour
+from ...errors import LimitReached
 from ...pieces import NAMED_PIECES, parse_piece
 from ...render.picture import check_request
 from .. import drawing, service
 from ..limits import OverLimit, json_answer
-from .state import cost_keys
+from .state import accepts_gzip, client_gone, cost_keys
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits
 
@@ -56,30 +57,6 @@ TimeQ = Annotated[float | None, Query(description="Stop after this many seconds 
 
 #: How each kind of proof that no tour exists reads to someone new to tours: the first line the page shows,
 #: before the library's own sentence (``reason``) gives the particulars.
-NO_TOUR_HOW = {
-    "colour": "Counting the squares of each colour rules it out: a knight's move always changes colour.",
-    "connectivity": "Some square cannot be reached, or the board falls apart into pieces a knight cannot join.",
-    "theorem": "A theorem settles it: mathematicians proved which boards have tours.",
-    "exhaustive": "Every possible path was tried, and none visits every square.",
-    "heuristic": "The method chosen (Warnsdorff's rule, a quick rule of thumb) ran into a dead end; a tour may still "
-                 "exist: the method auto or backtracking finds one whenever there is one.",
-}
-
-
-def no_tour(exc: NoTour | GaveUp, board: Board, start: str | None, end: str | None, closed: bool) -> dict:
-    """The answer of ``/api/tour`` when it finds no tour: an answer (200), not an error.
-
-    ``found`` is false, ``reason`` the sentence ``chesstours tour`` prints, ``proof`` how it is known
-    (``colour``, ``connectivity``, ``theorem``, ``exhaustive``; ``heuristic`` when the method chosen gave up,
-    which does not mean that none exists) and ``how`` that proof in plain words.
-    """
-    def named(square: str | None) -> str | None:  # "A1 " -> "a1", as the library names it
-        return None if square is None else board.name(board.square(square))
-
-    return {"found": False, "board": board.spec(), "start": named(start), "end": named(end), "closed": closed,
-            "reason": exc.reason, "proof": exc.proof, "how": NO_TOUR_HOW.get(exc.proof, ""), "nodes": exc.nodes}
-
-
 def _board(request: Request, board: str, holes: str, interactive: bool = True) -> Board:
     b = Board.parse(board.strip(), holes)
     if interactive:
@@ -140,23 +117,20 @@ async def get_tour(
         picture = {"fmt": format.value, "numbers": numbers, "size": size, "fps": fps, "animate": animate,
                    "memory": _limits(request).picture_memory}
 
-    def search(seconds: float) -> dict:
-        return service.tour(b, p, start, end, closed, method.value, tiebreak.value if tiebreak else None, seed,
-                            order.value, prefix or None, seconds)
-
-    def search_or_none(seconds: float) -> dict:
-        try:
-            return search(seconds)
-        except (NoTour, GaveUp) as exc:
-            return no_tour(exc, b, start, end, closed)
-
+    # search(seconds): the tour's JSON (for a picture, no tour is a 404), or the answer that there is none; it
+    # pickles, for the slow lane's processes.
+    query = (b, p, start, end, closed, method.value, tiebreak.value if tiebreak else None, seed, order.value,
+             prefix or None)
     heavy = method.value == "backtrack"
     if picture is None:
-        return await _lanes(request).search(json_answer(search_or_none), limit, heavy=heavy, keys=cost_keys(request))
+        answer = functools.partial(service.tour_or_none, *query)
+        return await _lanes(request).search(json_answer(answer, accepts_gzip(request)), limit, heavy=heavy,
+                                            keys=cost_keys(request), gone=client_gone(request))
+    search = functools.partial(service.tour, *query)
     # The picture is drawn in the drawing process, its wait bounded by the picture lane: a cheap
     # search never waits behind it, and its memory is not the server's.
     data = await _lanes(request).search_and_draw(search, lambda found, seconds: drawing.draw(found, picture, seconds), limit,
-                                                 heavy=heavy, keys=cost_keys(request))
+                                                 heavy=heavy, keys=cost_keys(request), gone=client_gone(request))
     return Response(data, media_type=MEDIA_TYPES[format.value])
 
 
@@ -185,8 +159,8 @@ async def get_count(
     start, end = _end(start, end)
     limit = limits.time_limit(time_limit, limits.count_seconds)
     return await _lanes(request).count(
-        json_answer(lambda: service.count(b, p, start, end, closed, limit, limits.count_workers))
-    )
+        json_answer(functools.partial(service.count, b, p, start, end, closed, limit, limits.count_workers),
+                    accepts_gzip(request)), limit, gone=client_gone(request))
 
 
 @router.get("/countable", summary="Would /api/count count this here?")
@@ -244,8 +218,8 @@ async def get_exists(
     limit = _limits(request).time_limit(time_limit, _limits(request).search_seconds)
     try:
         return await _lanes(request).search(
-            json_answer(lambda seconds: service.existence(b, p, start, end, closed, seconds)), limit,
-            keys=cost_keys(request))
+            json_answer(functools.partial(service.existence, b, p, start, end, closed), accepts_gzip(request)), limit,
+            keys=cost_keys(request), gone=client_gone(request))
     except LimitReached as exc:
         return service.unknown(exc)
 
@@ -255,10 +229,17 @@ async def get_board(request: Request, board: BoardQ, piece: PieceQ = "knight", h
     """The squares' names and, for each square, the squares one leap away (holes excluded).
 
     Square ``v`` is ``row * cols + col``, row 0 being rank 1: the page uses this to
-    let a player move. Made in the quick lane, the last few boards' answers kept.
+    let a player move. Made in the quick lane; the last few boards' answers are kept, and sent again
+    without a thread.
     """
     b, p = _board(request, board, holes), parse_piece(piece)
-    return Response(await _lanes(request).quick.run(service.board_moves_json, b, p), media_type="application/json")
+    gzipped = accepts_gzip(request)
+    body = service.known_board_moves(b, p, gzipped)
+    if body is None:
+        body = await _lanes(request).quick.run(service.board_moves_json, b, p, gzipped)
+    # Compressed once, where it was made: the app's GZipMiddleware passes it on as it is.
+    headers = {"content-encoding": "gzip", "vary": "Accept-Encoding"} if gzipped else None
+    return Response(body, media_type="application/json", headers=headers)
 
 
 @router.get("/info", summary="Version, choices and limits of this server")

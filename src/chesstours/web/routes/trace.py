@@ -11,6 +11,7 @@ out of time returns what it traced (``stopped: "time"``).
 
 from __future__ import annotations
 
+import functools
 from enum import Enum
 from typing import Annotated
 
@@ -22,6 +23,7 @@ from ...pieces import parse_piece
 from ...trace import TRACE_METHODS
 from .. import service
 from ..limits import json_answer
+from .state import accepts_gzip, client_gone
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits
 
@@ -72,15 +74,8 @@ async def get_trace(
     limits.check_trace(b, steps)
     p = parse_piece(piece)
     seconds = limits.time_limit(time_limit, limits.search_seconds)
-    calls = []
-
-    def run(budget: float) -> dict:
-        # Lanes.search tries the quick lane's short budget first. A trace that outgrows it
-        # raises and is made again in the slow lane, which keeps what its time allows; so
-        # does a quick run whose budget is the whole time limit.
-        calls.append(budget)
-        last = len(calls) > 1 or budget >= seconds
-        return service.trace(b, p, start, end or None, closed, method.value, order.value, tiebreak.value, seed,
-                             steps, budget, keep_partial=last)
-
-    return await _lanes(request).search(json_answer(run), seconds, heavy=True)
+    # A trace is heavy: it goes to the slow lane at once, whose one try keeps what its time allows.
+    run = functools.partial(service.trace, b, p, start, end or None, closed, method.value, order.value,
+                            tiebreak.value, seed, steps, keep_partial=True)
+    return await _lanes(request).search(json_answer(run, accepts_gzip(request)), seconds, heavy=True,
+                                        gone=client_gone(request))
