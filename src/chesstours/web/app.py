@@ -41,6 +41,7 @@ from ..count import count_tours, estimate_count
 from ..errors import ChessToursError, GaveUp, LimitReached, NoTour, ResourceError
 from ..find import find_tour
 from ..runtime import use_compiled_only
+from ..sample import tour_statistics
 from . import drawing
 from .limits import Busy, Lanes, Limits
 from .routes import ROUTERS
@@ -269,6 +270,7 @@ def _warm_up(compiled_only: bool = False) -> None:
         find_tour("5x5", method="warnsdorff")
         estimate_count("5x5")
         count_tours("5x5", start="a1", workers=1)
+        tour_statistics("3x4")  # the kernels of the frontier tables (random tours, statistics)
         if compiled_only:
             # From here on, every search and walk runs compiled (the construction's loops are loaded by the
             # tour after): plain Python would hold the interpreter lock that the event loop needs.

@@ -25,11 +25,11 @@ from ..exists import Existence, tour_exists
 from ..find import find_tour
 from ..pieces import Leaper, move_table
 from ..trace import trace_search
-from ..units import about_duration
+from ..units import about_duration, format_bytes
 from .limits import OverLimit
 
-__all__ = ["bishop", "bishop_count", "bishop_routes", "board_moves", "count", "count_plan", "existence", "tour",
-           "trace"]
+__all__ = ["bishop", "bishop_count", "bishop_routes", "board_moves", "count", "count_plan", "existence", "heat_picture",
+           "sample", "statistics", "tables_refusal", "tour", "trace"]
 
 
 def tour(
@@ -294,3 +294,66 @@ def trace(
         "complete": stopped is None,
         "stopped": stopped,
     }
+
+
+# -- random tours and statistics of all tours -----------------------------------------
+
+
+def tables_refusal(board: Board, piece: Leaper, start: str | None, end: str | None, closed: bool, seconds: float,
+                   memory: int) -> str | None:
+    """Why the frontier tables of a question (:func:`~chesstours.sample.forecast_tables`) are not built here,
+    or None where they may be.
+
+    They are refused where the library refuses them and where the plan's forecast is over ``seconds`` or
+    ``memory`` bytes. A question with no tour by theory is not refused here: the library answers it at once,
+    with how it is known (:class:`~chesstours.errors.NoTour`).
+    """
+    from ..sample import forecast_tables
+
+    plan = forecast_tables(board, start, end, closed, piece)
+    if plan.refusal is not None:
+        return None if plan.states == 0 else plan.refusal
+    if plan.seconds > seconds or plan.memory_bytes > memory:
+        return (f"The tables of every tour of {board} would take {about_duration(plan.seconds)} and about "
+                f"{format_bytes(plan.memory_bytes)} to build, more than this server's {seconds:g} seconds and "
+                f"{format_bytes(memory)}; the command line has no such limit "
+                f"(chesstours sample {board.rows}x{board.cols}{' --closed' if closed else ''}).")
+    return None
+
+
+def sample(board: Board, piece: Leaper, start: str | None, end: str | None, closed: bool, seed: int,
+           time_limit: float) -> dict:
+    """One uniformly random tour, as ``chesstours sample BOARD -n 1 --seed SEED --format json`` prints it.
+
+    The tables are built for this request and not kept (``cache=False``): a server does not fill its user's
+    cache folder with the tables of every question asked of it.
+    """
+    from ..sample import sample_tours
+
+    found = sample_tours(board, 1, seed=seed, closed=closed, start=start, end=end, piece=piece,
+                         time_limit=time_limit, cache=False)[0]
+    return {**found.to_dict(), "seed": seed}
+
+
+def statistics(board: Board, piece: Leaper, start: str | None, end: str | None, closed: bool, time_limit: float,
+               heat: bool = False) -> dict:
+    """The statistics of every tour, as ``chesstours stats BOARD --json`` prints them; with ``heat``, also the
+    heat map of ``chesstours stats -o heat.svg`` as the text ``heat_svg``."""
+    from ..render.heat import heat_map
+    from ..sample import tour_statistics
+
+    stats = tour_statistics(board, closed=closed, start=start, end=end, piece=piece, time_limit=time_limit)
+    out = stats.to_dict()
+    if heat:
+        out["heat_svg"] = heat_map(stats, "svg").decode()
+    return out
+
+
+def heat_picture(board: Board, piece: Leaper, start: str | None, end: str | None, closed: bool, time_limit: float,
+                 fmt: str) -> bytes:
+    """The heat map of every tour (``chesstours stats -o heat.svg``), as ``svg`` or ``png`` bytes."""
+    from ..render.heat import heat_map
+    from ..sample import tour_statistics
+
+    stats = tour_statistics(board, closed=closed, start=start, end=end, piece=piece, time_limit=time_limit)
+    return heat_map(stats, fmt)
