@@ -317,7 +317,7 @@ def tables_refusal(board: Board, piece: Leaper, start: str | None, end: str | No
         return (f"The tables of every tour of {board} would take {about_duration(plan.seconds)} and about "
                 f"{format_bytes(plan.memory_bytes)} to build, more than this server's {seconds:g} seconds and "
                 f"{format_bytes(memory)}; the command line has no such limit "
-                f"(chesstours sample {board.rows}x{board.cols}{' --closed' if closed else ''}).")
+                f"(chesstours sample or stats {board.rows}x{board.cols}{' --closed' if closed else ''}).")
     return None
 
 
