@@ -11,7 +11,8 @@ Parameters and JSON are those of the command line, as :mod:`.tours` does for tou
 ==========================================  ===============================================
 
 Every search has the server's time limit; boards are limited in size (counts
-more strictly). **404** when no route exists (``detail`` is the reason),
+more strictly). No route is an answer, as no tour is for ``/api/tour``: **200** with
+``{"found": false, "reason", "proof", "how"}`` (a route's JSON has no ``found``);
 **504** when the time ran out (``partial``: the count so far, or the route
 with the fewest slides found so far).
 """
@@ -25,14 +26,37 @@ from fastapi import APIRouter, Query, Request
 
 from ... import policy
 from ...board import Board
-from ...errors import InvalidArgument
+from ...errors import InvalidArgument, NoTour
 from .. import service
 from ..limits import json_answer
 from .state import cost_keys
 from .state import lanes_of as _lanes
 from .state import limits_of as _limits
+from .tours import NO_TOUR_HOW
 
 router = APIRouter(prefix="/api", tags=["bishop"])
+
+
+def no_route(exc: NoTour, board: Board, start: str, end: str) -> dict:
+    """The answer when no bishop route exists: an answer (200), not an error, as ``/api/tour``'s "no tour" is.
+
+    ``found`` is false, ``reason`` the sentence ``chesstours bishop`` prints, ``proof`` how it is known and
+    ``how`` that proof in plain words.
+    """
+    return {"found": False, "board": board.spec(), "start": start, "end": end, "reason": exc.reason,
+            "proof": exc.proof, "how": NO_TOUR_HOW.get(exc.proof, ""), "nodes": exc.nodes}
+
+
+def _or_no_route(fn, board: Board, start: str, end: str):
+    """``fn`` that answers :func:`no_route` where it raises :class:`NoTour`."""
+
+    def answer(*args):
+        try:
+            return fn(*args)
+        except NoTour as exc:
+            return no_route(exc, board, start, end)
+
+    return answer
 
 BishopMethod = Enum("BishopMethod", {m: m for m in policy.BISHOP_METHODS}, type=str)  # type: ignore[misc]
 _AUTO = BishopMethod("auto")
@@ -62,7 +86,8 @@ async def get_bishop(
     square of the start's colour, as ``chesstours bishop BOARD ... --format json`` prints it.
 
     With ``count``, the exact number of routes (``--count --json``); with ``limit``,
-    ``{"routes": [...], "listed", "complete"}``.
+    ``{"routes": [...], "listed", "complete"}``. Where no route exists, **200** with ``{"found": false,
+    "reason", "proof", "how"}``.
     """
     limits = _limits(request)
     b = Board.parse(board.strip(), holes)
@@ -78,7 +103,8 @@ async def get_bishop(
     end = end.strip() or "opposite"
     if count:
         seconds = limits.time_limit(time_limit, limits.count_seconds)
-        return await _lanes(request).count(json_answer(lambda: service.bishop_count(b, start, end, shortest, seconds)))
+        return await _lanes(request).count(json_answer(_or_no_route(
+            lambda: service.bishop_count(b, start, end, shortest, seconds), b, start, end)))
     cap = limits.time_limit(time_limit, limits.search_seconds)
     if limit is not None:
         tries: list[float] = []
@@ -90,7 +116,8 @@ async def get_bishop(
             last = len(tries) > 1 or left >= cap
             return service.bishop_routes(b, start, end, shortest, limit, left, keep_partial=last)
 
-        return await _lanes(request).search(json_answer(listing), cap, keys=cost_keys(request))
+        return await _lanes(request).search(json_answer(_or_no_route(listing, b, start, end)), cap,
+                                            keys=cost_keys(request))
     return await _lanes(request).search(
-        json_answer(lambda left: service.bishop(b, start, end, shortest, left, method.value)), cap,
-        keys=cost_keys(request))
+        json_answer(_or_no_route(lambda left: service.bishop(b, start, end, shortest, left, method.value), b, start,
+                                 end)), cap, keys=cost_keys(request))
