@@ -549,9 +549,24 @@ async function afterLink(saved) {
   }
 }
 
+// Every named piece the server knows, in its order (shortest leap first), in the form's list; without an
+// answer the list keeps the pieces written in the page.
+function showPieces(pieces) {
+  if (!pieces || !Object.keys(pieces).length) return;
+  const chosen = $("piece").value;
+  $("piece").replaceChildren(...Object.entries(pieces).map(([name, leap]) => {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = `${name} (${leap.join(",")})`;
+    return option;
+  }));
+  $("piece").value = Object.hasOwn(pieces, chosen) ? chosen : "knight";
+}
+
 async function start() {
   const info = await get("/api/info");
   state.info = info.ok ? info.data : { limits: { count_squares: 0, tour_squares: 2500, bishop_count_squares: 0 }, features: {} };
+  showPieces(state.info.pieces);
   const side = Math.min(50, Math.floor(Math.sqrt(state.info.limits.tour_squares)) || 50);
   $("rows").max = $("cols").max = String(Math.max(side, 8));
   for (const [feature, on] of Object.entries(state.info.features || {})) {
