@@ -11,7 +11,7 @@ from .test_page_edges import hit, open_page, shot, sized  # noqa: F401 -- the fi
 pytestmark = pytest.mark.browser
 
 
-def test_no_bishop_route_on_6x6_is_said_with_its_reason(sized):
+def test_no_bishop_route_on_6x6_is_said_with_its_reason(sized):  # noqa: F811 -- the fixture imported above
     from playwright.sync_api import expect
 
     p = sized

@@ -16,7 +16,7 @@ from .test_page_edges import hit, open_page, shot, sized  # noqa: F401 -- the fi
 pytestmark = pytest.mark.browser
 
 
-def test_the_piece_list_holds_every_named_piece_and_a_link_opens_with_one(sized):
+def test_the_piece_list_holds_every_named_piece_and_a_link_opens_with_one(sized):  # noqa: F811 -- the fixture imported above
     from playwright.sync_api import expect
 
     p = sized

@@ -27,7 +27,7 @@ def random_tour_shown(p, rows: int) -> list[str]:
     return drawn_path(p, rows)
 
 
-def test_a_random_tour_is_drawn_kept_in_the_link_and_drawn_again_from_it(sized):
+def test_a_random_tour_is_drawn_kept_in_the_link_and_drawn_again_from_it(sized):  # noqa: F811 -- the fixture imported above
     from playwright.sync_api import expect
 
     p = sized
@@ -49,7 +49,7 @@ def test_a_random_tour_is_drawn_kept_in_the_link_and_drawn_again_from_it(sized):
     again.close()
 
 
-def test_a_random_tour_from_the_square_on_show_starts_there(sized):
+def test_a_random_tour_from_the_square_on_show_starts_there(sized):  # noqa: F811 -- the fixture imported above
     p = sized
     open_page(p, "#board=5x6&start=b2")
     hit(p, p.locator("#random"))
@@ -58,7 +58,7 @@ def test_a_random_tour_from_the_square_on_show_starts_there(sized):
     assert "start=b2" in p.url and "random=" in p.url
 
 
-def test_a_random_tour_not_quick_here_says_why_without_an_error(sized):
+def test_a_random_tour_not_quick_here_says_why_without_an_error(sized):  # noqa: F811 -- the fixture imported above
     from playwright.sync_api import expect
 
     p = sized
@@ -70,7 +70,7 @@ def test_a_random_tour_not_quick_here_says_why_without_an_error(sized):
     shot(p, "random-refused")
 
 
-def test_the_heat_map_of_every_tour_opens_under_about_this_board(sized):
+def test_the_heat_map_of_every_tour_opens_under_about_this_board(sized):  # noqa: F811 -- the fixture imported above
     from playwright.sync_api import expect
 
     p = sized
@@ -87,7 +87,7 @@ def test_the_heat_map_of_every_tour_opens_under_about_this_board(sized):
     expect(img).to_be_hidden()
 
 
-def test_the_heat_map_not_quick_here_says_why(sized):
+def test_the_heat_map_not_quick_here_says_why(sized):  # noqa: F811 -- the fixture imported above
     from playwright.sync_api import expect
 
     p = sized

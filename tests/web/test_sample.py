@@ -95,6 +95,13 @@ def test_a_seed_out_of_range_is_422(client, seed):
     assert client.get("/api/sample", params={"board": "5x5", "seed": seed}).status_code == 422
 
 
+@pytest.mark.parametrize("path", ["/api/sample", "/api/stats"])
+@pytest.mark.parametrize("seconds", ["-1", "0", "nan"])
+def test_a_time_limit_that_is_no_positive_number_is_400(client, path, seconds):
+    r = client.get(path, params={"board": "5x5", "time_limit": seconds})
+    assert r.status_code == 400 and "time limit" in r.json()["detail"]
+
+
 def test_a_bad_square_is_400(client):
     r = client.get("/api/sample", params={"board": "5x5", "start": "z9"})
     assert r.status_code == 400 and r.json()["detail"]

@@ -26,6 +26,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
+from ...arguments import check_limits
 from ...board import Board
 from ...errors import GaveUp, LimitReached, NoTour
 from ...pieces import Leaper, parse_piece
@@ -76,8 +77,9 @@ def _question(request: Request, board: str, holes: str, piece: str, start: str |
     limits = _limits(request)
     b = Board.parse(board.strip(), holes)
     limits.check_tour_board(b)  # read no larger board than a tour's
-    return (b, parse_piece(piece), start or None, end or None,
-            limits.time_limit(time_limit, limits.count_seconds))
+    seconds = limits.time_limit(time_limit, limits.count_seconds)
+    check_limits(seconds, None)  # a time limit that is no positive number is refused with the library's sentence
+    return b, parse_piece(piece), start or None, end or None, seconds
 
 
 @router.get("/sample", summary="Draw a uniformly random tour")
