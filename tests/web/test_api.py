@@ -427,8 +427,16 @@ def test_info_lists_choices_limits_and_features(client):
     assert data["methods"] == ["auto", "warnsdorff", "backtrack", "construct"]
     assert data["pieces"]["knight"] == [1, 2]
     assert data["limits"]["count_squares"] == 48
-    # The bishop puzzle and the trace are served, with their own limits.
-    assert data["features"] == {"tours": True, "bishop": True, "trace": True, "check": True}
+    # The bishop puzzle and the trace are served, with their own limits; so are random tours and statistics.
+    assert data["features"] == {"tours": True, "bishop": True, "trace": True, "check": True, "sample": True}
+
+
+def test_info_lists_every_named_piece_shortest_leap_first(client):
+    from chesstours.pieces import NAMED_PIECES, piece_names
+
+    data = client.get("/api/info").json()
+    assert list(data["pieces"]) == piece_names()
+    assert all(data["pieces"][name] == list(NAMED_PIECES[name].leap) for name in piece_names())
     assert data["limits"]["bishop_count_squares"] == 100 and data["limits"]["trace_steps"] == 2000
 
 

@@ -80,17 +80,25 @@ def test_a_listing_of_every_route_says_it_is_complete(client):
 
 def test_end_any_and_an_end_square_are_the_cli_rules(client):
     anywhere = client.get("/api/bishop", params={"board": "5x5", "end": "any"})
-    assert anywhere.status_code == 404  # odd x odd: no route from a corner (three dead-end corners)
-    assert "one diagonal neighbour" in anywhere.json()["detail"]
+    assert anywhere.status_code == 200  # odd x odd: no route from a corner (three dead-end corners)
+    assert anywhere.json()["found"] is False and "one diagonal neighbour" in anywhere.json()["reason"]
     to_square = client.get("/api/bishop", params={"board": "8x8", "end": "h8"}).json()
     assert to_square["end"] == "h8" and to_square["steps"][-1] == "h8"
 
 
-def test_no_route_is_404_with_the_reason(client):
+def test_no_route_is_an_answer_with_the_reason_not_an_error(client):
     r = client.get("/api/bishop", params={"board": "6x6"})
-    assert r.status_code == 404
+    assert r.status_code == 200
     body = r.json()
-    assert body["detail"].startswith("No bishop route from a1 to f6") and body["proof"] == "exhaustive"
+    assert body["found"] is False and body["proof"] == "exhaustive" and body["how"]
+    assert body["reason"].startswith("No bishop route from a1 to f6")
+    assert "found" not in client.get("/api/bishop", params={"board": "8x8"}).json()  # a route has no "found"
+
+
+@pytest.mark.parametrize("extra", [{"limit": 3}, {"count": "true"}])
+def test_no_route_is_an_answer_for_a_listing_and_a_count_too(client, extra):
+    r = client.get("/api/bishop", params={"board": "8x8", "end": "b1", **extra})
+    assert r.status_code == 200 and r.json()["found"] is False and "b1 is a light square" in r.json()["reason"]
 
 
 def test_holes_are_passed_to_the_solver(client):
@@ -101,7 +109,6 @@ def test_holes_are_passed_to_the_solver(client):
 @pytest.mark.parametrize(
     ("params", "status", "sentence"),
     [
-        ({"board": "8x8", "end": "b1"}, 404, "b1 is a light square; a bishop that starts on a1 stays on the dark"),
         ({"board": "8x8", "start": "z9"}, 400, "z9"),
         ({"board": "0x8"}, 400, ""),
         ({"board": "8x8", "count": "true", "limit": 2}, 400, "Choose count or limit, not both."),
@@ -125,7 +132,7 @@ def test_bad_input_is_400_or_422_with_one_sentence(client, params, status, sente
 def test_the_cli_says_the_same_sentence_for_a_bad_end(client, capsys):
     assert main(["bishop", "8x8", "--end", "b1"]) == 1  # no route ends there: an answer, as elsewhere
     err = capsys.readouterr().err
-    assert client.get("/api/bishop", params={"board": "8x8", "end": "b1"}).json()["detail"] in err
+    assert client.get("/api/bishop", params={"board": "8x8", "end": "b1"}).json()["reason"] in err
 
 
 def test_boards_above_the_limits_are_refused_before_any_search(client):

@@ -61,7 +61,7 @@ def page(browser, url):
     p.wait_for_selector("body[data-ready=true]")
     yield p
     context.close()
-    # The browser logs every 4xx answer (a bishop's 404 "no route", a refusal); anything else is a fault of the page.
+    # The browser logs every 4xx answer (a refusal, a bad parameter); anything else is a fault of the page.
     assert [e for e in errors if not e.startswith("Failed to load resource")] == [], errors
 
 

@@ -7,7 +7,7 @@ HTTP   when                                                        CLI exit stat
 =====  ==========================================================  =================
 200    the answer; no tour is an answer too (``found`` false)      0 (no tour: 1)
 400    bad input, or a request larger than this server accepts     2
-404    no bishop route, or no tour to draw a picture of            1
+404    no tour (or heat map) to draw a picture of                  1
 422    a parameter of the wrong type or an unknown choice          2
 503    the server is busy (``Retry-After`` says when to retry)     --
 504    the time limit ran out (``partial``: what was found)         3

@@ -144,7 +144,7 @@ class Limits:
     quick_wait: float = 20.0
     slow_threads: int | None = None
     slow_queue: int = 4
-    slow_wait: float = 1.0
+    slow_wait: float = 5.0
     picture_threads: int = 1
     picture_queue: int = 4
     picture_wait: float = 2.0

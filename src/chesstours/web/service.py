@@ -29,11 +29,12 @@ from ..find import find_tour
 from ..pieces import Leaper, move_table
 from ..runtime import use_compiled_only
 from ..trace import trace_search
-from ..units import about_duration
+from ..units import about_duration, format_bytes
 from .limits import OverLimit
 
-__all__ = ["bishop", "bishop_count", "bishop_routes", "board_moves", "count", "count_plan", "existence", "no_tour",
-           "tour", "tour_or_none", "trace", "warm_up", "NO_TOUR_HOW"]
+__all__ = ["bishop", "bishop_count", "bishop_routes", "board_moves", "count", "count_plan", "existence", "heat_picture",
+           "no_route", "no_tour", "or_no_route", "refused", "sample", "sample_or_refused", "statistics",
+           "statistics_or_refused", "tables_refusal", "tour", "tour_or_none", "trace", "warm_up", "NO_TOUR_HOW"]
 
 
 def tour(
@@ -261,6 +262,7 @@ def warm_up(compiled_only: bool = False) -> None:
     from ..bishop.search import load_kernels as load_bishop_kernels
     from ..count import count_tours, estimate_count
     from ..find import find_tour
+    from ..sample import tour_statistics
 
     load_kernels()
     load_bishop_kernels()
@@ -269,6 +271,7 @@ def warm_up(compiled_only: bool = False) -> None:
         find_tour("5x5", method="warnsdorff")
         estimate_count("5x5")
         count_tours("5x5", start="a1", workers=1)
+        tour_statistics("3x4")  # the kernels of the frontier's tables (random tours, statistics)
         if compiled_only:
             # From here on, every search and walk runs compiled (the construction's loops are loaded by the
             # tour after): plain Python would hold the interpreter lock that the event loop needs.
@@ -390,3 +393,114 @@ def trace(
         "complete": stopped is None,
         "stopped": stopped,
     }
+
+
+# -- random tours and statistics of all tours -----------------------------------------
+
+
+def tables_refusal(board: Board, piece: Leaper, start: str | None, end: str | None, closed: bool, seconds: float,
+                   memory: int) -> str | None:
+    """Why the frontier tables of a question (:func:`~chesstours.sample.forecast_tables`) are not built here,
+    or None where they may be.
+
+    They are refused where the library refuses them and where the plan's forecast is over ``seconds`` or
+    ``memory`` bytes. A question with no tour by theory is not refused here: the library answers it at once,
+    with how it is known (:class:`~chesstours.errors.NoTour`).
+    """
+    from ..sample import forecast_tables
+
+    plan = forecast_tables(board, start, end, closed, piece)
+    if plan.refusal is not None:
+        return None if plan.states == 0 else plan.refusal
+    if plan.seconds > seconds or plan.memory_bytes > memory:
+        return (f"The tables of every tour of {board} would take {about_duration(plan.seconds)} and about "
+                f"{format_bytes(plan.memory_bytes)} to build, more than this server's {seconds:g} seconds and "
+                f"{format_bytes(memory)}; the command line has no such limit "
+                f"(chesstours sample or stats {board.rows}x{board.cols}{' --closed' if closed else ''}).")
+    return None
+
+
+def sample(board: Board, piece: Leaper, start: str | None, end: str | None, closed: bool, seed: int,
+           time_limit: float) -> dict:
+    """One uniformly random tour, as ``chesstours sample BOARD -n 1 --seed SEED --format json`` prints it.
+
+    The tables are built for this request and not kept (``cache=False``): a server does not fill its user's
+    cache folder with the tables of every question asked of it.
+    """
+    from ..sample import sample_tours
+
+    found = sample_tours(board, 1, seed=seed, closed=closed, start=start, end=end, piece=piece,
+                         time_limit=time_limit, cache=False)[0]
+    return {**found.to_dict(), "seed": seed}
+
+
+def statistics(board: Board, piece: Leaper, start: str | None, end: str | None, closed: bool, time_limit: float,
+               heat: bool = False) -> dict:
+    """The statistics of every tour, as ``chesstours stats BOARD --json`` prints them; with ``heat``, also the
+    heat map of ``chesstours stats -o heat.svg`` as the text ``heat_svg``."""
+    from ..render.heat import heat_map
+    from ..sample import tour_statistics
+
+    stats = tour_statistics(board, closed=closed, start=start, end=end, piece=piece, time_limit=time_limit)
+    out = stats.to_dict()
+    if heat:
+        out["heat_svg"] = heat_map(stats, "svg").decode()
+    return out
+
+
+def heat_picture(board: Board, piece: Leaper, start: str | None, end: str | None, closed: bool, time_limit: float,
+                 fmt: str) -> bytes:
+    """The heat map of every tour (``chesstours stats -o heat.svg``), as ``svg`` or ``png`` bytes."""
+    from ..render.heat import heat_map
+    from ..sample import tour_statistics
+
+    stats = tour_statistics(board, closed=closed, start=start, end=end, piece=piece, time_limit=time_limit)
+    return heat_map(stats, fmt)
+
+
+def no_route(exc: NoTour, board: Board, start: str, end: str) -> dict:
+    """The answer when no bishop route exists: an answer (200), not an error, as ``/api/tour``'s "no tour" is.
+
+    ``found`` is false, ``reason`` the sentence ``chesstours bishop`` prints, ``proof`` how it is known and
+    ``how`` that proof in plain words.
+    """
+    return {"found": False, "board": board.spec(), "start": start, "end": end, "reason": exc.reason,
+            "proof": exc.proof, "how": NO_TOUR_HOW.get(exc.proof, ""), "nodes": exc.nodes}
+
+
+def or_no_route(fn, board: Board, start: str, end: str, *args, **kwargs) -> dict:
+    """``fn(*args, **kwargs)``, or :func:`no_route` where it raises :class:`NoTour` (it pickles when ``fn``
+    does, for the slow lane's processes)."""
+    try:
+        return fn(*args, **kwargs)
+    except NoTour as exc:
+        return no_route(exc, board, start, end)
+
+
+def refused(board: Board, start: str | None, end: str | None, closed: bool, reason: str) -> dict:
+    """The answer of a question whose tables are not built here: an answer (200), not an error."""
+    return {"found": False, "board": board.spec(), "start": start, "end": end, "closed": closed, "reason": reason,
+            "proof": "limit", "how": "Not worked out here: this server builds the tables of every tour only "
+                                     "where that is quick.", "nodes": 0}
+
+
+def sample_or_refused(board: Board, piece: Leaper, start: str | None, end: str | None, closed: bool, seed: int,
+                      seconds: float) -> dict:
+    """:func:`sample`, or the answer that there is no tour, or that the time limit ran out first."""
+    try:
+        return sample(board, piece, start, end, closed, seed, seconds)
+    except (NoTour, GaveUp) as exc:
+        return no_tour(exc, board, start, end, closed)
+    except LimitReached as exc:
+        return refused(board, start, end, closed, str(exc))
+
+
+def statistics_or_refused(board: Board, piece: Leaper, start: str | None, end: str | None, closed: bool,
+                          seconds: float, heat: bool) -> dict:
+    """:func:`statistics`, or the answer that there is no tour, or that the time limit ran out first."""
+    try:
+        return statistics(board, piece, start, end, closed, seconds, heat)
+    except (NoTour, GaveUp) as exc:
+        return no_tour(exc, board, start, end, closed)
+    except LimitReached as exc:
+        return refused(board, start, end, closed, str(exc))

@@ -11,7 +11,8 @@ Parameters and JSON are those of the command line, as :mod:`.tours` does for tou
 ==========================================  ===============================================
 
 Every search has the server's time limit; boards are limited in size (counts
-more strictly). **404** when no route exists (``detail`` is the reason),
+more strictly). No route is an answer, as no tour is for ``/api/tour``: **200** with
+``{"found": false, "reason", "proof", "how"}`` (a route's JSON has no ``found``);
 **504** when the time ran out (``partial``: the count so far, or the route
 with the fewest slides found so far).
 """
@@ -34,6 +35,7 @@ from .state import lanes_of as _lanes
 from .state import limits_of as _limits
 
 router = APIRouter(prefix="/api", tags=["bishop"])
+
 
 BishopMethod = Enum("BishopMethod", {m: m for m in policy.BISHOP_METHODS}, type=str)  # type: ignore[misc]
 _AUTO = BishopMethod("auto")
@@ -63,7 +65,8 @@ async def get_bishop(
     square of the start's colour, as ``chesstours bishop BOARD ... --format json`` prints it.
 
     With ``count``, the exact number of routes (``--count --json``); with ``limit``,
-    ``{"routes": [...], "listed", "complete"}``.
+    ``{"routes": [...], "listed", "complete"}``. Where no route exists, **200** with ``{"found": false,
+    "reason", "proof", "how"}``.
     """
     limits = _limits(request)
     b = Board.parse(board.strip(), holes)
@@ -78,19 +81,21 @@ async def get_bishop(
     start = start.strip() or "a1"
     end = end.strip() or "opposite"
     gone, compress = client_gone(request), accepts_gzip(request)
+
+    def answer(fn, **kwargs):  # no route is an answer, not an error: service.or_no_route, which pickles
+        return json_answer(functools.partial(service.or_no_route, fn, b, start, end, **kwargs), compress)
+
     if count:
         seconds = limits.time_limit(time_limit, limits.count_seconds)
         return await _lanes(request).count(
-            json_answer(functools.partial(service.bishop_count, b, start, end, shortest, seconds), compress),
-            seconds, gone=gone)
+            answer(functools.partial(service.bishop_count, b, start, end, shortest, seconds)), seconds, gone=gone)
     cap = limits.time_limit(time_limit, limits.search_seconds)
     if limit is not None:
         # The quick lane's short budget must not cut a listing short: there, running out of time
         # moves the listing on to the slow lane, whose try (the last) keeps what it found.
         listing = functools.partial(service.bishop_routes, b, start, end, shortest, limit)
-        return await _lanes(request).search(
-            json_answer(functools.partial(listing, keep_partial=False), compress), cap, keys=cost_keys(request),
-            gone=gone, final=json_answer(functools.partial(listing, keep_partial=True), compress))
-    return await _lanes(request).search(
-        json_answer(functools.partial(service.bishop, b, start, end, shortest, method=method.value), compress),
-        cap, keys=cost_keys(request), gone=gone)
+        return await _lanes(request).search(answer(listing, keep_partial=False), cap, keys=cost_keys(request),
+                                            gone=gone, final=answer(listing, keep_partial=True))
+    return await _lanes(request).search(answer(functools.partial(service.bishop, b, start, end, shortest,
+                                                                 method=method.value)),
+                                        cap, keys=cost_keys(request), gone=gone)

@@ -18,7 +18,7 @@ from fastapi.responses import Response
 from ... import __version__, policy
 from ...board import Board
 from ...errors import LimitReached
-from ...pieces import NAMED_PIECES, parse_piece
+from ...pieces import NAMED_PIECES, parse_piece, piece_names
 from ...render.picture import check_request
 from .. import drawing, service
 from ..limits import OverLimit, json_answer
@@ -51,7 +51,7 @@ BoardQ = Annotated[str, Query(description="Board size: ROWSxCOLS such as 8x8 or 
 StartQ = Annotated[str | None, Query(description="First square, such as a1.", max_length=16)]
 EndQ = Annotated[str | None, Query(description="Last square.", max_length=16)]
 ClosedQ = Annotated[bool, Query(description="Closed tours: the last square leaps back to the first.")]
-PieceQ = Annotated[str, Query(description="knight, camel, zebra, giraffe, or a leap A,B such as 2,3.", max_length=32)]
+PieceQ = Annotated[str, Query(description=f"{', '.join(piece_names())}, or a leap A,B such as 2,3.", max_length=32)]
 HolesQ = Annotated[str, Query(description="Squares removed from the board, comma-separated: d4,e5.")]
 TimeQ = Annotated[float | None, Query(description="Stop after this many seconds (at most the server's limit).")]
 
@@ -244,12 +244,12 @@ async def get_board(request: Request, board: BoardQ, piece: PieceQ = "knight", h
 
 @router.get("/info", summary="Version, choices and limits of this server")
 async def get_info(request: Request) -> dict:
-    """What the page needs to build its form: pieces, methods, limits, and which parts are available."""
+    """What the page needs to build its form: pieces (every named piece, shortest leap first, with its leap),
+    methods, limits, and which parts are available."""
     limits = _limits(request)
     return {
         "version": __version__,
-        "pieces": {name: list(leaper.leap) for name, leaper in NAMED_PIECES.items()
-                   if name in ("knight", "camel", "zebra", "giraffe")},
+        "pieces": {name: list(NAMED_PIECES[name].leap) for name in piece_names()},
         "methods": list(policy.FIND_METHODS),
         "tiebreaks": list(policy.TIEBREAKS),
         "orders": list(policy.ORDERS),

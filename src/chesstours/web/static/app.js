@@ -5,13 +5,15 @@
 import { get, Latest } from "./api.js";
 import { bishopMode } from "./bishop.js";
 import { checkedText, checkMode, checkTour, setBoardLoader } from "./check.js";
+import { resetHeat, toggleHeat } from "./heat.js";
 import { $, boardParams, describeBoard, failure, rate, say, settings, squares, state, tourParams, view, whyNot } from "./page.js";
 import { playMode, restart, showPlay, solveFromHere, undo } from "./play.js";
 import { linkFor, readLink } from "./share.js";
 import { traceMode } from "./trace.js";
 import { consumeDrag, resetZoom, reveal, zoomAbout, zoomKey } from "./zoom.js";
 
-const requests = { board: new Latest(), exists: new Latest(), countable: new Latest(), count: new Latest(), tour: new Latest() };
+const requests = { board: new Latest(), exists: new Latest(), countable: new Latest(), count: new Latest(), tour: new Latest(),
+                   sample: new Latest() };
 
 // -- settings -----------------------------------------------------------------
 
@@ -29,6 +31,7 @@ function settingsChanged(event) {
     stop();
     state.tour = null;
     state.start = null;
+    state.random = null;
     state.moves = [];
     whyNot(null);
     view.drawPath(null, 0);
@@ -72,6 +75,7 @@ async function loadBoard() {
   resetZoom();
   view.moveCursor(state.cursor);
   state.start = null;
+  state.random = null;
   whyNot(null);
   $("count").textContent = "";
   updateProgress();
@@ -184,6 +188,9 @@ async function watchFrom(v) {
   say(`Looking for a tour from ${name}...`);
   whyNot(null);
   state.start = v;
+  state.random = null;
+  $("random-seed").textContent = "";
+  requests.sample.cancel();
   updateLink();
   const result = await requests.tour.get("/api/tour", { ...tourParams(), start: name });
   if (!result) return;
@@ -208,6 +215,53 @@ async function watchFrom(v) {
   say(`A ${data.closed ? "closed " : ""}tour from ${name}, found by ${data.method}.`, "good");
   offerPictures({ ...tourParams(), start: name });
   showFacts(v);
+  draw();
+  play();
+}
+
+// A tour drawn uniformly from every tour (/api/sample) with `seed` (a new one when null): from the square on
+// show if there is one, else from every tour of the board. The seed is shown and kept in the page's link, so
+// that the link draws the same tour again. Where the server does not draw it quickly, its reason is shown.
+async function randomTour(seed = null) {
+  stop();
+  requests.tour.cancel();
+  if (seed === null) seed = Math.floor(Math.random() * 2 ** 32);
+  const s = settings();
+  const from = state.start === null ? null : state.board.names[state.start];
+  const where = from === null ? `on ${describeBoard()}` : `from ${from}`;
+  const kind = s.closed ? "closed tour" : "tour";
+  say(`Drawing a random ${kind} ${where}...`);
+  whyNot(null);
+  state.random = seed;
+  $("random-seed").textContent = `seed ${seed}`;
+  updateLink();
+  const params = { ...boardParams(), closed: s.closed, seed, time_limit: 5 };
+  if (from !== null) params.start = from;
+  const result = await requests.sample.get("/api/sample", params);
+  if (!result) return;
+  const data = result.data;
+  if (!result.ok || data.found === false) {
+    state.tour = null;
+    view.drawPath(null, 0);
+    updateProgress();
+    if (result.ok && data.proof === "limit") {
+      say(`No random ${kind} ${where} here.`, "error");
+      whyNot(data.reason, data.how);
+    } else if (result.ok) { // no tour at all: its reason and how it is known
+      say(`No ${kind} ${where}.`, "error");
+      whyNot(data.reason, data.how);
+    } else {
+      say(failure(result, "a random tour"), "error");
+    }
+    return;
+  }
+  state.tour = { path: squares(data.path), closed: data.closed };
+  state.played = 0;
+  state.step = 1;
+  const n = (x) => x.toLocaleString("en");
+  say(`A random ${kind} ${where}: number ${n(data.stats.rank + 1)} of ${n(data.stats.tours)}, each as likely ` +
+      `(seed ${seed}).`, "good");
+  $("downloads").hidden = true;
   draw();
   play();
 }
@@ -317,6 +371,7 @@ const watchMode = {
 const MODES = { watch: watchMode, play: playMode, trace: traceMode, bishop: bishopMode, check: checkMode };
 
 function enterMode() {
+  resetHeat();
   $("count").textContent = "";
   $("exists").textContent = "";
   $("facts").hidden = state.mode !== "watch";
@@ -340,6 +395,7 @@ function selectTab(tab) {
   stop();
   state.tour = null;
   state.start = null;
+  state.random = null;
   state.moves = [];
   whyNot(null);
   updateLink();
@@ -435,7 +491,7 @@ function pageKeys(event) {
 function updateLink() {
   const href = linkFor({ ...settings(), tab: state.mode,
                          start: state.start !== null && state.board ? state.board.names[state.start] : null,
-                         numbers: $("numbers").checked, tour: state.mode === "check" ? checkedText() : null });
+                         numbers: $("numbers").checked, random: state.mode === "watch" ? state.random : null, tour: state.mode === "check" ? checkedText() : null });
   history.replaceState(null, "", href);
   $("share").href = href;
   $("share-status").textContent = "";
@@ -482,19 +538,42 @@ async function afterLink(saved) {
     const v = state.board.index.get(saved.start);
     state.cursor = v;
     view.moveCursor(v);
-    pick(v);
+    if (saved.random !== undefined && state.mode === "watch") {
+      state.start = v;
+      await randomTour(saved.random);
+    } else {
+      pick(v);
+    }
+  } else if (saved.random !== undefined && state.board && state.mode === "watch") {
+    await randomTour(saved.random);
   }
+}
+
+// Every named piece the server knows, in its order (shortest leap first), in the form's list; without an
+// answer the list keeps the pieces written in the page.
+function showPieces(pieces) {
+  if (!pieces || !Object.keys(pieces).length) return;
+  const chosen = $("piece").value;
+  $("piece").replaceChildren(...Object.entries(pieces).map(([name, leap]) => {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = `${name} (${leap.join(",")})`;
+    return option;
+  }));
+  $("piece").value = Object.hasOwn(pieces, chosen) ? chosen : "knight";
 }
 
 async function start() {
   const info = await get("/api/info");
   state.info = info.ok ? info.data : { limits: { count_squares: 0, tour_squares: 2500, bishop_count_squares: 0 }, features: {} };
+  showPieces(state.info.pieces);
   const side = Math.min(50, Math.floor(Math.sqrt(state.info.limits.tour_squares)) || 50);
   $("rows").max = $("cols").max = String(Math.max(side, 8));
   for (const [feature, on] of Object.entries(state.info.features || {})) {
     const tab = $(`tab-${feature}`);
     if (tab && on) tab.hidden = false;
   }
+  $("random-group").hidden = $("heat-group").hidden = !(state.info.features || {}).sample;
 
   $("settings").addEventListener("input", settingsChanged);
   $("settings").addEventListener("submit", (event) => event.preventDefault());
@@ -521,6 +600,8 @@ async function start() {
   $("solve").addEventListener("click", solveFromHere);
   $("numbers").addEventListener("change", updateLink);
   $("share-copy").addEventListener("click", copyLink);
+  $("random").addEventListener("click", () => randomTour());
+  $("heat-show").addEventListener("click", toggleHeat);
   document.addEventListener("tourchecked", updateLink);
   setBoardLoader(showBoard);
   // On a zoomed board the box follows the piece, in every tab (a tour, a trace, a bishop route).

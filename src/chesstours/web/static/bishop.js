@@ -65,15 +65,15 @@ async function solveFrom(v) {
   showCount(name);
   const result = await requests.route.get("/api/bishop", { ...params(name), time_limit: 5 });
   if (!result) return;
-  if (!result.ok) {
+  if (!result.ok || result.data.found === false) {
     route = null;
     stepper.load(0);
     view.drawPath(null, 0);
     $("bishop-slides").replaceChildren();
     $("bishop-progress").textContent = "";
-    if (result.status === 404) {
+    if (result.ok) { // no route: an answer (200), with its reason and how it is known
       say(`No bishop route from ${name}.`, "error");
-      whyNot(result.data.detail);
+      whyNot(result.data.reason, result.data.how);
     } else {
       say(failure(result, "that square"), "error");
     }
@@ -98,7 +98,7 @@ async function showCount(name) {
   line.textContent = "Counting the routes...";
   const result = await requests.count.get("/api/bishop", { ...params(name), count: true, time_limit: 3 });
   if (!result) return;
-  if (!result.ok) {
+  if (!result.ok || result.data.found === false) { // no route at all: said once, by the route's answer
     line.textContent = result.status === 504 ? "Too many routes to count here in a few seconds." : "";
     return;
   }

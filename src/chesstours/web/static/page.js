@@ -17,6 +17,7 @@ export const state = {
   cursor: 0,
   moves: [],         // play mode: the player's squares
   start: null,       // watch mode: the square whose tour is on show (kept in the page's link)
+  random: null,      // watch mode: the seed of the random tour on show (kept in the page's link), or null
 };
 
 export function settings() {
