@@ -328,6 +328,14 @@ def end_progress() -> None:
         _SHOWN.pop().stop()
 
 
+def _may_colour(stream: Any) -> bool:
+    """Whether Rich could call ``stream`` a terminal: it is one, or the environment says to treat it as one
+    (``FORCE_COLOR``, ``TTY_COMPATIBLE``); else Rich is not asked (nor imported)."""
+    isatty = getattr(stream, "isatty", None)
+    return bool((isatty is not None and isatty()) or os.environ.get("FORCE_COLOR")
+                or os.environ.get("TTY_COMPATIBLE"))
+
+
 def progress_console() -> Any:
     """The Rich console the progress display draws on: standard error (its colours as Rich reads the
     environment: NO_COLOR, FORCE_COLOR)."""
@@ -471,7 +479,7 @@ def show_tour(found: Tour, kind: str, output: Optional[Path], deadline: float | 
 
         write_picture(draw_tour(found, kind, deadline=deadline, **picture), output)
         return
-    if kind == "grid" and output is None and len(found) <= 4096:
+    if kind == "grid" and output is None and len(found) <= 4096 and _may_colour(sys.stdout):
         from rich.console import Console
 
         console = Console(highlight=False)  # a terminal, or FORCE_COLOR set; NO_COLOR: without colour

@@ -21,7 +21,6 @@ worker that died each time its task was sent, as a
 
 from __future__ import annotations
 
-import asyncio
 import multiprocessing
 import os
 import time
@@ -215,6 +214,8 @@ def _handshake(address: str, seconds: float) -> None:
     timeout."""
     if seconds <= 0:
         raise TimeoutError
+    import asyncio
+
     from distributed.comm import connect as open_comm
 
     async def handshake() -> None:
