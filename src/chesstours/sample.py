@@ -271,13 +271,8 @@ def sample_tours(
 
     Parameters
     ----------
-    board, start, end, closed, piece, holes
-        As for :func:`~chesstours.find_tour`. The tours drawn from are the
-        directed tours :func:`~chesstours.count_tours` counts: open tours with
-        their direction (from ``start``, to ``end`` where given); closed tours
-        from ``start`` (else from a1 or the first free square, or to ``end``
-        where only that is given), walked either way; with both ends, the
-        closed tours whose last square is ``end``.
+    board : Board, str or (rows, cols)
+        The board, as for :func:`~chesstours.find_tour`.
     n : int
         Tours to draw: independent draws, with replacement (a tour may come twice).
     seed : int
@@ -287,6 +282,19 @@ def sample_tours(
         Seconds for building the tables; :class:`~chesstours.errors.LimitReached` when they run out.
     progress : callable, optional
         Called with a :class:`~chesstours.frontier.FrontierProgress` after each step of the tables.
+    closed : bool
+        Closed tours: from ``start`` (else from a1 or the first free square, or to
+        ``end`` where only that is given), walked either way; with both ends, the
+        closed tours whose last square is ``end``.
+    start : int or str, optional
+        First square of the tours. The tours drawn from are the directed tours
+        :func:`~chesstours.count_tours` counts: open tours with their direction.
+    end : int or str, optional
+        Last square of the tours.
+    holes : iterable of int or str, optional
+        Squares removed from the board.
+    piece : Leaper or str
+        The leaper (default the knight).
     cache : bool
         Keep the tables in the user's cache folder (:func:`~chesstours.runtime.tables_cache_dir`) and read them
         from there the next time the same question is asked: the next draws start at once. False: build

@@ -225,9 +225,10 @@ def test_count_json_is_the_command_lines(client, capsys, params, args):
     assert (response.status_code, code) == (200, 0)
     data = without_timing(response.json())
     expected = without_timing(json.loads(out))
-    # The server counts on one thread, the command on every core: how a count ran (its threads, and the
-    # memory its tables took) is the run's, the rest is the answer.
-    for run in ("threads", "peak_memory_mb"):
+    # The server counts on one thread, the command on every core, each in plain Python or compiled as its
+    # process has its kernels: how a count ran (its threads, the memory its tables took, the states extended
+    # in Python) is the run's, the rest is the answer.
+    for run in ("threads", "peak_memory_mb", "plain_states"):
         assert (run in data) == (run in expected)
         data.pop(run, None), expected.pop(run, None)
     assert data == expected

@@ -19,7 +19,7 @@ no kernel is named here. Its jobs run the questions (``count_tours``,
 it is part of: the runtime's ``__init__`` does not import it.
 
 >>> [family.name for family in FAMILIES][:3]
-['frontier join', 'frontier sweep', 'bishop']
+['frontier join', 'frontier sweep', 'frontier sample']
 """
 
 from __future__ import annotations

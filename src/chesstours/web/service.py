@@ -96,8 +96,9 @@ def no_tour(exc: NoTour | GaveUp, board: Board, start: str | None, end: str | No
             "reason": exc.reason, "proof": exc.proof, "how": NO_TOUR_HOW.get(exc.proof, ""), "nodes": exc.nodes}
 
 
-def tour_or_none(board: Board, piece: Leaper, start: str | None, end: str | None, closed: bool, method: str,
-                 tiebreak: str | None, seed: int | None, order: str, prefix: str | None, seconds: float) -> dict:
+def tour_or_none(board: Board, piece: Leaper, start: str | None, end: str | None, closed: bool,
+                 method: policy.FindMethod, tiebreak: policy.Tiebreak | None, seed: int, order: policy.Order,
+                 prefix: str | None, seconds: float) -> dict:
     """:func:`tour`, or the answer that there is none (:func:`no_tour`)."""
     try:
         return tour(board, piece, start, end, closed, method, tiebreak, seed, order, prefix, seconds)
