@@ -389,11 +389,11 @@ def fits_one_limb(states: States) -> bool:
     return states.counts.dtype != object or max(states.counts.tolist(), default=0) < 1 << 64
 
 
-# -- the join (see chesstours.frontier.join and join_kernel) ---------------------------------------------------
+# -- the join (see chesstours.frontier.join) -----------------------------------------------------------------------
 
 
 def unfold(states: States, image: list[int] | None) -> States:
-    """A half kept one state of each mirror pair, each pair whole again (as ``join_kernel.unfold``)."""
+    """A half kept one state of each mirror pair, each pair whole again (as ``join.kernel.unfold``)."""
     if image is None or not len(states):
         return states
     codes, ends = states.codes()
@@ -410,7 +410,7 @@ def unfold(states: States, image: list[int] | None) -> States:
 
 def hand_over(states: States, slots: np.ndarray) -> States:
     """The final states of a half stopped before its hand-overs, read as those steps would leave them (as
-    ``join_kernel.hand_over``: ``FULL`` turns ``FREE`` on the ``slots`` handed over)."""
+    ``join.kernel.hand_over``: ``FULL`` turns ``FREE`` on the ``slots`` handed over)."""
     rows = states.rows.copy()
     columns = rows.shape[1] - 2 - np.asarray(slots, np.int64)  # the last slot first
     handed = rows[:, columns]

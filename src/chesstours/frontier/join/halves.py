@@ -21,7 +21,7 @@ order, grouped by the degrees a partner must have (in buckets by their hash,
 sorted in each), with the mates of each fragment end beside them. The
 larger half is then swept and *streamed*: each of its final states looks up
 the run of indexed states with the degrees it needs and walks the fragments
-against each (:mod:`...frontier_join_kernel`), on every core. Only the
+against each (:mod:`chesstours.frontier.join.kernel`), on every core. Only the
 indexed half and one half's tables are ever in memory at once.
 
 On an empty compile cache the join's kernels are compiled in another

@@ -40,7 +40,7 @@ class Half:
 def _read(states: States, perm: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each state's degrees on the common places (two bits a place) and free ends used, as ``3 * degrees +
     ends``; its mates by place (the other end of the fragment at a place, the place itself for a fragment that
-    runs to an end of the tour, -1 where the place has no fragment end; as ``join_kernel.read_state``); and the
+    runs to an end of the tour, -1 where the place has no fragment end; as ``join.kernel.read_state``); and the
     number of its fragment ends.
 
     The labels of a state here are canonical, ``1 .. k``, each on two slots: sorted by label, each row's
@@ -90,7 +90,7 @@ def _ends_of(mates: np.ndarray, cycle: bool) -> tuple[np.ndarray, ...]:
 def _fit(ma: np.ndarray, mb: np.ndarray, nends: np.ndarray, cycle: bool, ends_a: tuple[np.ndarray, ...],
          ends_b: tuple[np.ndarray, ...]) -> np.ndarray:
     """Whether the fragments of each pair of states (mates ``ma[i]``, ``mb[i]`` by place), end to end, make one
-    cycle (``cycle``) or one path through all their ``nends[i]`` fragment ends (as ``join_kernel``'s walks);
+    cycle (``cycle``) or one path through all their ``nends[i]`` fragment ends (as the walks of ``join.kernel``);
     ``ends_a``, ``ends_b``: what :func:`_ends_of` reads of each pair's states.
 
     The pairs walk together, those still walking (``live``) a step at a time, each step on flat arrays.
@@ -136,7 +136,7 @@ def join(states: States, perm: list[int], cycle: bool, index: Half,
 
     Two states fit when their degrees add up to two on every place and their
     fragments, end to end, make one cycle (``cycle``) or one path through
-    every fragment end (as ``join_kernel.join_states``). ``look(states)``,
+    every fragment end (as ``join.kernel.join_states``). ``look(states)``,
     asked before each part of at most :data:`LOOK_EVERY` states and
     :data:`PAIRS_AT_ONCE` pairs, stops the join (:class:`Switch`) when it
     says so.
