@@ -33,8 +33,8 @@ from ..units import about_duration, format_bytes
 from .limits import OverLimit
 
 __all__ = ["bishop", "bishop_count", "bishop_routes", "board_moves", "count", "count_plan", "existence", "heat_picture",
-           "no_route", "no_tour", "or_no_route", "refused", "sample", "sample_or_refused", "statistics",
-           "statistics_or_refused", "tables_refusal", "tour", "tour_or_none", "trace", "warm_up", "NO_TOUR_HOW"]
+           "no_route", "no_tour", "or_no_route", "refused", "sample", "statistics", "tables_answer",
+           "tables_refusal", "tour", "tour_or_none", "trace", "warm_up", "NO_TOUR_HOW"]
 
 
 def tour(
@@ -485,22 +485,12 @@ def refused(board: Board, start: str | None, end: str | None, closed: bool, reas
                                      "where that is quick.", "nodes": 0}
 
 
-def sample_or_refused(board: Board, piece: Leaper, start: str | None, end: str | None, closed: bool, seed: int,
-                      seconds: float) -> dict:
-    """:func:`sample`, or the answer that there is no tour, or that the time limit ran out first."""
+def tables_answer(fn, board: Board, piece: Leaper, start: str | None, end: str | None, closed: bool,
+                  *args) -> dict:
+    """``fn(board, piece, start, end, closed, *args)`` (:func:`sample` or :func:`statistics`), or the answer
+    that there is no tour, or that the time limit ran out first; it pickles, for the slow lane's processes."""
     try:
-        return sample(board, piece, start, end, closed, seed, seconds)
-    except (NoTour, GaveUp) as exc:
-        return no_tour(exc, board, start, end, closed)
-    except LimitReached as exc:
-        return refused(board, start, end, closed, str(exc))
-
-
-def statistics_or_refused(board: Board, piece: Leaper, start: str | None, end: str | None, closed: bool,
-                          seconds: float, heat: bool) -> dict:
-    """:func:`statistics`, or the answer that there is no tour, or that the time limit ran out first."""
-    try:
-        return statistics(board, piece, start, end, closed, seconds, heat)
+        return fn(board, piece, start, end, closed, *args)
     except (NoTour, GaveUp) as exc:
         return no_tour(exc, board, start, end, closed)
     except LimitReached as exc:

@@ -101,7 +101,7 @@ async def get_sample(
     if reason is not None:
         return service.refused(b, start, end, closed, reason)
 
-    draw = functools.partial(service.sample_or_refused, b, p, start, end, closed, seed, seconds)
+    draw = functools.partial(service.tables_answer, service.sample, b, p, start, end, closed, seed, seconds)
     return await _lanes(request).count(json_answer(draw, accepts_gzip(request)), seconds, gone=client_gone(request))
 
 
@@ -140,5 +140,5 @@ async def get_stats(
     if reason is not None:
         return service.refused(b, start, end, closed, reason)
 
-    weigh = functools.partial(service.statistics_or_refused, b, p, start, end, closed, seconds, heat)
+    weigh = functools.partial(service.tables_answer, service.statistics, b, p, start, end, closed, seconds, heat)
     return await _lanes(request).count(json_answer(weigh, accepts_gzip(request)), seconds, gone=client_gone(request))
