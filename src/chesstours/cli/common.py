@@ -250,6 +250,7 @@ FpsOpt = typer.Option(None, "--fps", metavar="N", help="Animations: moves a seco
 JobsOpt = typer.Option(None, "--jobs", "-j", metavar="N", help="Run the search as tasks in N local processes (default without it: threads in this process).")
 ClusterOpt = typer.Option(None, "--cluster", metavar="tcp://HOST:PORT", help="Run the tasks on the Dask scheduler at this address (pip install 'chesstours[cluster]').")
 WhereOpt = typer.Option(None, "--where", metavar="PROPERTY", help="Only tours with a property: symmetric (a half turn), symmetric90 (a quarter turn), or clues such as a1=1,h8=64; several joined by ';'.")
+ProgressOpt = typer.Option(True, "--progress/--no-progress", help="Show progress on a terminal.")
 PlanOpt = typer.Option(False, "--plan", help="Print the plan -- the method, why, and its estimated states, memory and time -- and run nothing.")
 AnimateOpt = typer.Option(False, "--animate", help="svg: an animated picture where the knight moves along its tour (gif always is).")
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
 
@@ -28,6 +30,7 @@ from .common import (
     NumbersOpt,
     PieceOpt,
     PlanOpt,
+    ProgressOpt,
     SizeOpt,
     StartOpt,
     StreamFormat,
@@ -87,7 +90,7 @@ def sample(
     fps: Optional[float] = FpsOpt,
     animate: bool = AnimateOpt,
     plan: bool = PlanOpt,
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress on a terminal."),
+    progress: bool = ProgressOpt,
     cache: bool = typer.Option(True, "--cache/--no-cache",
                                help="Keep the tables in the user's cache folder, and start from them the next time "
                                     "(chesstours cache lists them)."),
@@ -106,17 +109,9 @@ def sample(
     check_picture(picture, b, size, fps)
     if picture:
         n = min(n, 1)
-    with progress_display("sampling", progress) as update:
-        try:
-            tours = api.sample_tours(b, n, seed=seed, closed=closed, start=start, end=end, piece=parse_piece(piece),
-                                     time_limit=time_limit, progress=_report(update, b), cache=cache)
-        except NoTour as exc:
-            raise fail(exc.reason, no_tour_status(exc)) from None
-        except LimitReached as exc:
-            raise fail(str(exc), EXIT_LIMIT) from None
-        except KeyboardInterrupt as exc:
-            raise fail(f"{interrupted(exc)} before the tables were built; no tour was drawn.",
-                       interrupt_status(exc)) from None
+    with _building("sampling", progress, "no tour was drawn") as update:
+        tours = api.sample_tours(b, n, seed=seed, closed=closed, start=start, end=end, piece=parse_piece(piece),
+                                 time_limit=time_limit, progress=_report(update, b), cache=cache)
     if picture:
         if tours:
             show_tour(tours[0], picture, output, numbers=numbers, size=size, fps=fps, animate=animate)
@@ -125,6 +120,21 @@ def sample(
     for t in tours:
         out.write((t.to_json() if fmt is StreamFormat.json else t.moves()) + "\n")
     out.flush()
+
+
+@contextmanager
+def _building(label: str, progress: bool, lost: str) -> Iterator[Callable[..., None] | None]:
+    """The progress display while the tables are built, and what ends their building in one sentence: no tour,
+    the time limit, or an interrupt (``lost``: what that leaves undone)."""
+    with progress_display(label, progress) as update:
+        try:
+            yield update
+        except NoTour as exc:
+            raise fail(exc.reason, no_tour_status(exc)) from None
+        except LimitReached as exc:
+            raise fail(str(exc), EXIT_LIMIT) from None
+        except KeyboardInterrupt as exc:
+            raise fail(f"{interrupted(exc)} before the tables were built; {lost}.", interrupt_status(exc)) from None
 
 
 @app.command()
@@ -142,7 +152,7 @@ def stats(
     size: Optional[int] = SizeOpt,
     time_limit: Optional[float] = TimeOpt,
     plan: bool = PlanOpt,
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress on a terminal."),
+    progress: bool = ProgressOpt,
 ) -> None:
     """Exact statistics of all tours: the tours through each move and (open tours) from each square."""
     output = output_target(output_name)
@@ -152,17 +162,9 @@ def stats(
     if plan:
         _print_forecast(b, start, end, closed, piece, as_json)
         return
-    with progress_display("counting", progress) as update:
-        try:
-            result = api.tour_statistics(b, closed=closed, start=start, end=end, piece=parse_piece(piece),
-                                         time_limit=time_limit, progress=_report(update, b))
-        except NoTour as exc:
-            raise fail(exc.reason, no_tour_status(exc)) from None
-        except LimitReached as exc:
-            raise fail(str(exc), EXIT_LIMIT) from None
-        except KeyboardInterrupt as exc:
-            raise fail(f"{interrupted(exc)} before the tables were built; nothing was counted.",
-                       interrupt_status(exc)) from None
+    with _building("counting", progress, "nothing was counted") as update:
+        result = api.tour_statistics(b, closed=closed, start=start, end=end, piece=parse_piece(piece),
+                                     time_limit=time_limit, progress=_report(update, b))
     if output is not None:
         from ..render.heat import heat_map
 
